@@ -1,0 +1,36 @@
+"""arandu-pipelines: long-term memory for AI agents (PostgreSQL + pgvector), with a Dagster shell.
+
+The library (store, write, read, background, providers) never imports Dagster; the Dagster code
+location lives in `arandu_pipelines.definitions` and the `assets/`, `jobs/`, `sensors/`,
+`resources/` modules.
+"""
+
+from arandu_pipelines.client import MemoryClient, SyncMemoryClient
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.errors import (
+    ExtractionError,
+    MemoryError,
+    ReconciliationError,
+    ResolutionError,
+    RetrievalError,
+    UpsertError,
+    ValidationError,
+)
+from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider, LLMResult, LLMUsage
+from arandu_pipelines.types import (
+    DeleteReport,
+    EntityDetail,
+    FactDetail,
+    ImportReport,
+    PipelineTrace,
+    TokenUsage,
+    WriteResult,
+)
+
+__all__ = [
+    "MemoryClient", "SyncMemoryClient", "MemoryConfig", "MemoryError", "ValidationError",
+    "ExtractionError", "ResolutionError", "ReconciliationError", "RetrievalError", "UpsertError",
+    "LLMProvider", "EmbeddingProvider", "LLMResult", "LLMUsage", "WriteResult", "FactDetail",
+    "EntityDetail", "DeleteReport", "ImportReport", "PipelineTrace", "TokenUsage",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,34 @@
+"""Exception hierarchy. Pipelines are fail-safe: most of these are caught and recorded in the
+trace; they are raised to callers only for bad input at the edge or when documented."""
+
+
+class MemoryError(Exception):  # noqa: A001 - the spec's public name
+    """Base class for every arandu-pipelines error."""
+
+
+class ValidationError(MemoryError, ValueError):
+    """Bad input at the API edge: the message names the field and the fix."""
+
+
+class ExtractionError(MemoryError):
+    pass
+
+
+class ResolutionError(MemoryError):
+    pass
+
+
+class ReconciliationError(MemoryError):
+    pass
+
+
+class RetrievalError(MemoryError):
+    pass
+
+
+class UpsertError(MemoryError):
+    pass
+
+
+class DatabaseError(MemoryError):
+    """The database could not be reached or started."""

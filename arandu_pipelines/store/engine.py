@@ -1,0 +1,52 @@
+"""Engine and URL handling. The library talks to Postgres through SQLAlchemy's async engine on
+psycopg 3; vectors travel as pgvector text literals so no per-connection type registration is
+needed."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+
+def normalize_url(database_url: str, driver: str = "psycopg") -> str:
+    """Accept postgres://, postgresql://, postgresql+psycopg2:// and return the wanted driver."""
+    url = database_url.strip()
+    for prefix in ("postgresql+psycopg2://", "postgresql+psycopg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return f"postgresql+{driver}://" + url[len(prefix):]
+    raise ValueError(
+        f"database_url must be a PostgreSQL URL (postgresql://user:pass@host/db), got {url[:40]!r}"
+    )
+
+
+def resolve_database_url(database_url: str | None = None) -> str:
+    """Explicit URL, else DATABASE_URL, else the embedded server (started on demand)."""
+    url = database_url or os.environ.get("DATABASE_URL")
+    if url:
+        return normalize_url(url)
+    from arandu_pipelines.store.embedded import embedded_url
+
+    return normalize_url(embedded_url())
+
+
+def create_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10) -> AsyncEngine:
+    return create_async_engine(
+        normalize_url(database_url),
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_recycle=1800,
+        connect_args={"application_name": "arandu-pipelines"},
+    )
+
+
+def create_session_factory(engine: AsyncEngine) -> async_sessionmaker:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def vec(values: Sequence[float] | None) -> str | None:
+    """pgvector text literal; compact but lossless enough for float32 similarity."""
+    if values is None:
+        return None
+    return "[" + ",".join(f"{float(v):.7g}" for v in values) + "]"

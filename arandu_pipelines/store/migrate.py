@@ -1,0 +1,67 @@
+"""Schema upgrades through Alembic, safe to run from many processes at once.
+
+A transaction-scoped advisory lock serialises concurrent `initialize()` calls; the vector
+dimension of an existing database is checked against the configured one so a 384-d database is
+never silently fed 1536-d embeddings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from arandu_pipelines.errors import DatabaseError
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+_LOCK_KEY = 0x61726E64  # "arnd"
+
+
+def _alembic_config(connection: Connection, embedding_dimensions: int) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["connection"] = connection
+    cfg.attributes["embedding_dimensions"] = embedding_dimensions
+    return cfg
+
+
+def existing_dimension(connection: Connection) -> int | None:
+    row = connection.execute(
+        text(
+            "SELECT a.atttypmod FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+            "WHERE c.relname = 'memory_facts' AND a.attname = 'embedding_vec' "
+            "AND c.relnamespace = current_schema()::regnamespace"
+        )
+    ).first()
+    return int(row[0]) if row else None
+
+
+def _upgrade_sync(connection: Connection, embedding_dimensions: int) -> None:
+    connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
+    found = existing_dimension(connection)
+    if found is not None and found != embedding_dimensions:
+        raise DatabaseError(
+            f"this database stores {found}-dimensional embeddings but the embedding provider "
+            f"gives {embedding_dimensions}; use a separate database (DATABASE_URL) for each "
+            "embedding model, or set MemoryConfig.embedding_dimensions to match"
+        )
+    command.upgrade(_alembic_config(connection, embedding_dimensions), "head")
+
+
+async def upgrade(engine: AsyncEngine, embedding_dimensions: int) -> None:
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade_sync, embedding_dimensions)
+
+
+async def current_revision(engine: AsyncEngine) -> str | None:
+    async with engine.connect() as conn:
+        exists = (
+            await conn.execute(text("SELECT to_regclass('alembic_version') IS NOT NULL"))
+        ).scalar()
+        if not exists:
+            return None
+        return (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()

@@ -1,0 +1,209 @@
+"""Results handed back to callers. Plain dataclasses so they serialise and compare easily."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass
+class TokenUsage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def add(self, input_tokens: int, output_tokens: int) -> None:
+        self.input_tokens += input_tokens
+        self.output_tokens += output_tokens
+
+
+@dataclass
+class TraceStep:
+    name: str
+    duration_ms: float = 0.0
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PipelineTrace:
+    """What each stage did; filled always (cheap), returned when verbose=True."""
+
+    steps: list[TraceStep] = field(default_factory=list)
+
+    def step(self, name: str) -> _StepTimer:
+        return _StepTimer(self, name)
+
+    def add(self, name: str, duration_ms: float = 0.0, **data: Any) -> TraceStep:
+        step = TraceStep(name=name, duration_ms=duration_ms, data=data)
+        self.steps.append(step)
+        return step
+
+    def get(self, name: str) -> TraceStep | None:
+        return next((s for s in self.steps if s.name == name), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"steps": [dataclasses.asdict(s) for s in self.steps]}
+
+
+class _StepTimer:
+    def __init__(self, trace: PipelineTrace, name: str) -> None:
+        self.trace = trace
+        self.step = TraceStep(name=name)
+
+    def __enter__(self) -> TraceStep:
+        self._t0 = time.perf_counter()
+        return self.step
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self.step.duration_ms = (time.perf_counter() - self._t0) * 1000
+        if exc is not None:
+            self.step.data["error"] = f"{exc_type.__name__}: {exc}"
+        self.trace.steps.append(self.step)
+
+
+@dataclass
+class FactRef:
+    """A fact as reported in a WriteResult."""
+
+    fact_id: str
+    entity_key: str
+    entity_name: str
+    fact_text: str
+    attribute_key: str | None = None
+    confidence: float = 0.0
+    importance: float = 0.5
+    supersedes_fact_id: str | None = None
+
+
+@dataclass
+class EntityRef:
+    canonical_key: str
+    display_name: str
+    entity_type: str
+    method: str  # speaker | exact | alias | diminutive | fuzzy | string | llm | new
+    mention: str = ""
+
+
+@dataclass
+class WriteResult:
+    event_id: str | None = None
+    facts_added: list[FactRef] = field(default_factory=list)
+    facts_updated: list[FactRef] = field(default_factory=list)
+    facts_unchanged: list[FactRef] = field(default_factory=list)
+    facts_deleted: list[FactRef] = field(default_factory=list)
+    entities_resolved: list[EntityRef] = field(default_factory=list)
+    relationships: list[dict[str, Any]] = field(default_factory=list)
+    duration_ms: float = 0.0
+    tokens_used: TokenUsage = field(default_factory=TokenUsage)
+    pipeline: PipelineTrace | None = None
+    success: bool = True
+    error: str | None = None
+    skipped_reason: str | None = None
+    dry_run: bool = False
+
+
+@dataclass
+class FactDetail:
+    fact_id: str
+    entity_name: str
+    entity_key: str
+    entity_type: str
+    attribute_key: str | None
+    fact_text: str
+    category: str | None
+    confidence: float
+    importance: float
+    valid_from: datetime | None
+    valid_to: datetime | None
+    created_at: datetime | None
+    source_context: str | None
+    speaker: str | None
+    source_event_id: str | None = None
+    supersedes_fact_id: str | None = None
+    invalidated_at: datetime | None = None
+    reinforcement_count: int = 0
+
+
+@dataclass
+class FactPage:
+    """get_all() result: a list of facts plus warnings about keys that did not resolve."""
+
+    facts: list[FactDetail]
+    warnings: list[str] = field(default_factory=list)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.facts)
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    def __getitem__(self, i: int) -> FactDetail:
+        return self.facts[i]
+
+
+@dataclass
+class EntityDetail:
+    entity_id: str
+    canonical_key: str
+    display_name: str
+    entity_type: str
+    summary_text: str | None
+    fact_count: int
+    importance_score: float | None
+    first_seen_at: datetime | None
+    last_seen_at: datetime | None
+    profile_text: str | None
+    aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DeleteReport:
+    """What delete_all() removed, per table."""
+
+    agent_id: str
+    rows: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def facts(self) -> int:
+        return self.rows.get("memory_facts", 0)
+
+    @property
+    def total(self) -> int:
+        return sum(self.rows.values())
+
+
+@dataclass
+class RejectedRow:
+    row_number: int
+    reason: str
+    row: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ImportReport:
+    rows_read: int = 0
+    rows_rejected: list[RejectedRow] = field(default_factory=list)
+    events_inserted: int = 0
+    events_skipped_duplicate: int = 0
+    events_extracted: int = 0
+    facts_added: int = 0
+    facts_updated: int = 0
+    facts_unchanged: int = 0
+    facts_deleted: int = 0
+    entities_created: int = 0
+    relationships_upserted: int = 0
+    agents: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    extraction_errors: list[str] = field(default_factory=list)
+    duration_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["rows_rejected"] = len(self.rows_rejected)
+        return d

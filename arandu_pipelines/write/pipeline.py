@@ -1,0 +1,799 @@
+"""The write pipeline over a chunk of stored events of one agent, in `occurred_at` order.
+
+    extract (rules | LLM) -> exact resolution -> ONE embedding call (events, facts, names)
+    -> [agent lock] fuzzy/LLM resolution -> reconcile -> relationships -> bulk upsert [commit]
+
+`write()` is a chunk of one; imports and the Dagster extraction run use chunks of many, which is
+what makes them fast: one embedding batch and a dozen set-based statements per chunk instead of
+per message. Decisions are made in message order with the chunk's own earlier results visible,
+so the outcome does not depend on the chunk size. A per-agent advisory lock serialises the
+database part of concurrent writers of the same agent (extraction and embedding still overlap).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.protocols import EmbeddingProvider
+from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
+from arandu_pipelines.write import upsert as db
+from arandu_pipelines.write.aliases import AgentAliases, AliasCache
+from arandu_pipelines.write.events import EventInput
+from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
+from arandu_pipelines.write.reconcile import ActiveFact, LLMDecider, Proposal, Reconciler, fetch_candidates
+from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
+from arandu_pipelines.write.types import (
+    ExtractedFact,
+    ExtractedRelation,
+    ExtractionContext,
+    ExtractionResult,
+)
+
+IMPORTANCE_CATEGORY_MAP = {
+    "biographical_milestone": 0.90,
+    "relationship_change": 0.85,
+    "stable_preference": 0.65,
+    "specific_event": 0.50,
+    "routine_activity": 0.35,
+    "conversational": 0.20,
+}
+MIRROR_CONFIDENCE = 0.60
+MIRROR_CONTEXT = "inferred_from_relation"
+RELATION_INITIAL_STRENGTH = 0.8
+RELATION_REINFORCE_STEP = 0.1
+_MIRROR_TEMPLATES = {
+    "lives_in": ("{s} lives in {t}", "location"),
+    "works_at": ("{s} works at {t}", "employer"),
+    "studies_at": ("{s} studies at {t}", "school"),
+    "partner_of": ("{s} is the partner of {t}", None),
+    "family_of": ("{s} is family of {t}", None),
+    "friend_of": ("{s} is a friend of {t}", None),
+    "works_with": ("{s} works with {t}", None),
+    "reports_to": ("{s} reports to {t}", None),
+    "owns": ("{s} owns {t}", None),
+    "member_of": ("{s} is a member of {t}", None),
+    "former_employee_of": ("{s} used to work at {t}", None),
+    "hired": ("{s} hired {t}", None),
+    "manages": ("{s} manages {t}", None),
+}
+
+Extractor = Callable[[str, ExtractionContext], Awaitable[ExtractionResult]]
+
+
+@dataclass
+class MessageOutcome:
+    event: EventInput
+    extraction: ExtractionResult | None = None
+    entities: list[Resolved] = field(default_factory=list)
+    added: list[FactRef] = field(default_factory=list)
+    updated: list[FactRef] = field(default_factory=list)
+    unchanged: list[FactRef] = field(default_factory=list)
+    deleted: list[FactRef] = field(default_factory=list)
+    relationships: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class ChunkOutcome:
+    messages: list[MessageOutcome]
+    trace: PipelineTrace
+    tokens: TokenUsage
+    entities_created: int = 0
+    relationships_upserted: int = 0
+    extracted: int = 0
+    skipped_already_done: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Prepared:
+    """One message after extraction and alias normalisation."""
+
+    event: EventInput
+    extraction: ExtractionResult
+    mentions: list[Mention]
+    canonical: dict[str, str]  # folded name -> canonical surface name in this message
+    mirrors: list[tuple[ExtractedRelation, ExtractedFact]]
+
+
+class WritePipeline:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        embeddings: EmbeddingProvider,
+        alias_cache: AliasCache,
+        extractor: Extractor,
+        llm_decide: LLMDecider | None = None,
+        llm_pick_entity: Callable[[str, list[Resolved]], Awaitable[Resolved | None]] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.embeddings = embeddings
+        self.alias_cache = alias_cache
+        self.extractor = extractor
+        self.llm_decide = llm_decide
+        self.llm_pick_entity = llm_pick_entity
+
+    # ------------------------------------------------------------------------------------------
+    async def run(
+        self,
+        agent_id: str,
+        events: list[EventInput],
+        config: MemoryConfig,
+        dry_run: bool = False,
+    ) -> ChunkOutcome:
+        """Extract and persist `events` (already stored unless dry_run), in the order given."""
+        trace = PipelineTrace()
+        tokens = TokenUsage()
+        async with self.engine.connect() as conn:
+            aliases = await self.alias_cache.get(conn, agent_id)
+        with trace.step("extraction") as step:
+            prepared = [await self._prepare(e, aliases, config, tokens) for e in events]
+            step.data.update(
+                messages=len(prepared),
+                facts=sum(len(p.extraction.facts) for p in prepared),
+                relations=sum(len(p.extraction.relations) for p in prepared),
+                entities=sum(len(p.extraction.entities) for p in prepared),
+                mirror_facts=sum(len(p.mirrors) for p in prepared),
+                modes=sorted({p.extraction.mode for p in prepared}),
+                errors=[p.extraction.error for p in prepared if p.extraction.error],
+            )
+        resolver = ChunkResolver(agent_id, aliases, config)
+        with trace.step("entity_resolution") as step:
+            exact, pending = self._resolve_exact(resolver, prepared)
+            step.data.update(exact=sum(1 for r in exact.values() if r is not None),
+                             unresolved=len(pending))
+        with trace.step("embedding") as step:
+            vectors = await self._embed(prepared, pending, step.data, config)
+        outcome = ChunkOutcome([MessageOutcome(p.event, p.extraction) for p in prepared], trace, tokens)
+        if dry_run:
+            await self._decide_dry(agent_id, resolver, prepared, exact, pending, vectors, config, outcome)
+            return outcome
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text("SELECT pg_advisory_xact_lock(hashtextextended(:a, 0))"), {"a": agent_id}
+            )
+            keep = await _still_pending(conn, [p.event.event_id for p in prepared])
+            if len(keep) < len(prepared):  # another runner extracted some meanwhile: exactly once
+                outcome.skipped_already_done = len(prepared) - len(keep)
+                prepared = [p for p in prepared if p.event.event_id in keep]
+                outcome.messages = [MessageOutcome(p.event, p.extraction) for p in prepared]
+                resolver = ChunkResolver(agent_id, aliases, config)
+                exact, pending = self._resolve_exact(resolver, prepared)
+            outcome.extracted = len(prepared)
+            if not prepared:
+                return outcome
+            await self._decide_and_write(
+                conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome
+            )
+        return outcome
+
+    # ------------------------------------------------------------------------------------------
+    async def _prepare(
+        self, event: EventInput, aliases: AgentAliases, config: MemoryConfig, tokens: TokenUsage
+    ) -> _Prepared:
+        ctx = ExtractionContext(
+            speaker_name=event.speaker,
+            occurred_at=event.occurred_at,
+            timezone=config.timezone,
+            known_aliases=aliases.known_names(),
+            known_types=aliases.known_types(),
+            recent_messages=list(event.metadata.get("_recent_messages", []))
+            if isinstance(event.metadata.get("_recent_messages"), list) else [],
+        )
+        try:
+            result = await self.extractor(event.text, ctx)
+        except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+            result = ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
+        tokens.add(result.tokens_in, result.tokens_out)
+        result.facts = result.facts[: config.max_facts_per_event]
+        canonical = _alias_groups(result)
+        _normalize_subjects(result, canonical)
+        mentions = _mentions(result, event.speaker, canonical)
+        mirrors = _mirror_candidates(result, canonical)
+        return _Prepared(event, result, mentions, canonical, mirrors)
+
+    def _resolve_exact(
+        self, resolver: ChunkResolver, prepared: list[_Prepared]
+    ) -> tuple[dict[tuple[int, str], Resolved | None], list[tuple[int, Mention]]]:
+        exact: dict[tuple[int, str], Resolved | None] = {}
+        pending: list[tuple[int, Mention]] = []
+        for i, p in enumerate(prepared):
+            for m in p.mentions:
+                r = resolver.exact(m, p.event.speaker)
+                exact[(i, fold(m.name))] = r
+                if r is None:
+                    pending.append((i, m))
+        return exact, pending
+
+    async def _embed(
+        self,
+        prepared: list[_Prepared],
+        pending: list[tuple[int, Mention]],
+        data: dict[str, Any],
+        config: MemoryConfig,
+    ) -> dict[str, np.ndarray]:
+        texts: list[str] = []
+        seen: set[str] = set()
+
+        def want(t: str) -> None:
+            if t and t not in seen:
+                seen.add(t)
+                texts.append(t)
+
+        for p in prepared:
+            want(p.event.text)
+            for f in p.extraction.facts:
+                want(f.fact_text)
+            for _, f in p.mirrors:
+                want(f.fact_text)
+        for _, m in pending:
+            want(m.name)
+        data["texts"] = len(texts)
+        if not texts:
+            return {}
+        try:
+            out = await self.embeddings.embed(texts)
+        except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
+            data["error"] = f"{type(exc).__name__}: {exc}"
+            return {}
+        arr = np.asarray(out, dtype=np.float32)
+        norms = np.linalg.norm(arr, axis=1, keepdims=True)
+        arr = arr / np.where(norms == 0, 1, norms)
+        return {t: arr[i] for i, t in enumerate(texts)}
+
+    # ------------------------------------------------------------------------------------------
+    async def _resolve_all(
+        self,
+        conn: AsyncConnection,
+        resolver: ChunkResolver,
+        prepared: list[_Prepared],
+        exact: dict[tuple[int, str], Resolved | None],
+        pending: list[tuple[int, Mention]],
+        vectors: dict[str, np.ndarray],
+    ) -> list[dict[str, Resolved]]:
+        fuzzy_in = [(m, _as_list(vectors.get(m.name))) for _, m in pending]
+        fuzzy_out = await resolver.fuzzy(conn, fuzzy_in, self.llm_pick_entity) if fuzzy_in else []
+        for (i, m), r in zip(pending, fuzzy_out, strict=True):
+            exact[(i, fold(m.name))] = r
+        per_msg: list[dict[str, Resolved]] = []
+        for i, p in enumerate(prepared):
+            names: dict[str, Resolved] = {}
+            for m in p.mentions:
+                r = exact.get((i, fold(m.name)))
+                if r is not None:
+                    names[fold(m.name)] = r
+                    for a in m.aliases:
+                        names.setdefault(fold(a), r)
+            per_msg.append(names)
+        return per_msg
+
+    def _proposals(
+        self,
+        prepared: list[_Prepared],
+        names: list[dict[str, Resolved]],
+        vectors: dict[str, np.ndarray],
+        config: MemoryConfig,
+    ) -> list[Proposal]:
+        proposals: list[Proposal] = []
+        for i, p in enumerate(prepared):
+            facts = [(f, False) for f in p.extraction.facts] + [(f, True) for _, f in p.mirrors]
+            kept: list[Proposal] = []
+            for f, mirror in facts:
+                subject = names[i].get(fold(f.subject))
+                if subject is None:
+                    continue
+                prop = _proposal(i, p, f, subject, names[i], vectors.get(f.fact_text), mirror, config)
+                if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
+                    continue
+                kept.append(prop)
+            proposals.extend(kept)
+        return proposals
+
+    async def _decide(
+        self,
+        conn: AsyncConnection,
+        agent_id: str,
+        resolver: ChunkResolver,
+        prepared: list[_Prepared],
+        exact: dict[tuple[int, str], Resolved | None],
+        pending: list[tuple[int, Mention]],
+        vectors: dict[str, np.ndarray],
+        config: MemoryConfig,
+        outcome: ChunkOutcome,
+    ) -> tuple[list[dict[str, Resolved]], list[Proposal], Reconciler]:
+        trace = outcome.trace
+        t0 = time.perf_counter()
+        names = await self._resolve_all(conn, resolver, prepared, exact, pending, vectors)
+        trace.get("entity_resolution").duration_ms += (time.perf_counter() - t0) * 1000  # type: ignore[union-attr]
+        with trace.step("reconciliation") as step:
+            proposals = self._proposals(prepared, names, vectors, config)
+            cands = await fetch_candidates(conn, agent_id, proposals)
+            rec = Reconciler(config, self.llm_decide)
+            for prop, c in zip(proposals, cands, strict=True):
+                await rec.decide(prop, c)
+            step.data.update(
+                decisions={a: sum(1 for p in proposals if p.action == a) for a in
+                           ("ADD", "UPDATE", "NOOP", "DELETE")},
+                retracted=sum(len(p.deleted) for p in proposals),
+                llm_calls=rec.llm_calls,
+                llm_failures=rec.llm_failures,
+            )
+            if config and len(prepared) == 1:
+                step.data["proposals"] = [
+                    {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason}
+                    for p in proposals
+                ]
+        for i, msg in enumerate(outcome.messages):
+            msg.entities = _unique(names[i].values())
+        _report(outcome, proposals)
+        return names, proposals, rec
+
+    async def _decide_dry(self, agent_id, resolver, prepared, exact, pending, vectors, config, outcome):  # type: ignore[no-untyped-def]
+        async with self.engine.connect() as conn:
+            await self._decide(conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome)
+
+    async def _decide_and_write(
+        self,
+        conn: AsyncConnection,
+        agent_id: str,
+        resolver: ChunkResolver,
+        prepared: list[_Prepared],
+        exact: dict[tuple[int, str], Resolved | None],
+        pending: list[tuple[int, Mention]],
+        vectors: dict[str, np.ndarray],
+        config: MemoryConfig,
+        outcome: ChunkOutcome,
+    ) -> None:
+        names, proposals, rec = await self._decide(
+            conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome
+        )
+        with outcome.trace.step("upsert") as step:
+            plan = await _plan_writes(conn, agent_id, prepared, names, proposals, rec)
+            try:
+                async with conn.begin_nested():
+                    await _flush(conn, agent_id, plan)
+                step.data["mode"] = "bulk"
+            except Exception as exc:  # replay one fact at a time, each in its own savepoint
+                step.data["mode"] = "per_fact"
+                step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                outcome.errors.extend(await _flush_per_fact(conn, agent_id, plan))
+            await db.mark_events_done(
+                conn,
+                [p.event.event_id for p in prepared if p.event.event_id],
+                [_as_list(vectors.get(p.event.text)) for p in prepared if p.event.event_id],
+            )
+            await db.refresh_fact_counts(conn, agent_id, sorted(plan.touched_keys))
+            step.data.update(
+                facts_inserted=len(plan.facts),
+                facts_closed=len(plan.closes),
+                links=len(plan.links),
+                entities=len(plan.entities),
+                relationships=len(plan.relationships),
+                relationships_cascaded=plan.cascaded,
+                errors=outcome.errors,
+            )
+            outcome.entities_created = sum(1 for e in resolver.new_entities.values() if e.is_new)
+            outcome.relationships_upserted = len(plan.relationships)
+        for msg, rels in zip(outcome.messages, plan.rels_by_msg, strict=True):
+            msg.relationships = rels
+
+
+async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> set[str]:
+    ids = [e for e in event_ids if e]
+    rows = (
+        await conn.execute(
+            text("SELECT id FROM memory_events WHERE id = ANY(CAST(:ids AS uuid[])) "
+                 "AND extraction_status <> 'done' FOR UPDATE"),
+            {"ids": ids},
+        )
+    ).all()
+    return {str(r.id) for r in rows}
+
+
+# ---- extraction post-processing -------------------------------------------------------------
+def _alias_groups(result: ExtractionResult) -> dict[str, str]:
+    """folded alias or name -> the entity's canonical name within this message."""
+    canonical: dict[str, str] = {}
+    for e in result.entities:
+        canonical.setdefault(fold(e.name), e.name)
+        for a in e.aliases:
+            canonical.setdefault(fold(a), e.name)
+    return canonical
+
+
+def _normalize_subjects(result: ExtractionResult, canonical: dict[str, str]) -> None:
+    """Rewrite facts and relations that use an alias to the canonical name; drop self-edges."""
+    for f in result.facts:
+        f.subject = canonical.get(fold(f.subject), f.subject)
+        f.mentions = [canonical.get(fold(m), m) for m in f.mentions]
+    rels = []
+    for r in result.relations:
+        r.source = canonical.get(fold(r.source), r.source)
+        r.target = canonical.get(fold(r.target), r.target)
+        if fold(r.source) != fold(r.target):
+            rels.append(r)
+    result.relations = rels
+
+
+def _mentions(result: ExtractionResult, speaker: str, canonical: dict[str, str]) -> list[Mention]:
+    out: dict[str, Mention] = {fold(speaker): Mention(speaker, "person", [], True)}
+    for e in result.entities:
+        out.setdefault(fold(e.name), Mention(e.name, e.entity_type, list(e.aliases), e.is_speaker))
+    extra = [f.subject for f in result.facts]
+    extra += [m for f in result.facts for m in f.mentions]
+    extra += [n for r in result.relations for n in (r.source, r.target)]
+    for name in extra:
+        name = canonical.get(fold(name), name)
+        if fold(name) and fold(name) not in out:
+            out[fold(name)] = Mention(name, "other")
+    return list(out.values())
+
+
+def _mirror_candidates(
+    result: ExtractionResult, canonical: dict[str, str]
+) -> list[tuple[ExtractedRelation, ExtractedFact]]:
+    """Relations with no fact naming both ends get a synthetic fact (the spec's mirror facts)."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for alias, name in canonical.items():
+        groups[fold(name)].append(alias)
+    out = []
+    for r in result.relations:
+        if r.retracts:
+            continue
+        s_names = groups.get(fold(r.source), [fold(r.source)])
+        t_names = groups.get(fold(r.target), [fold(r.target)])
+        if any(_mentions_any(f.fact_text, s_names) and _mentions_any(f.fact_text, t_names)
+               for f in result.facts):
+            continue
+        rel = normalize_rel_type(r.rel_type)
+        template, attribute = _MIRROR_TEMPLATES.get(rel, ("{s} " + rel.replace("_", " ") + " {t}", None))
+        out.append((r, ExtractedFact(
+            subject=r.source,
+            fact_text=template.format(s=r.source, t=r.target),
+            attribute_key=attribute,
+            value=r.target if attribute else None,
+            importance_category="specific_event",
+            confidence=MIRROR_CONFIDENCE,
+            source_context=MIRROR_CONTEXT,
+            mentions=[r.target],
+        )))
+    return out
+
+
+def _mentions_any(fact_text: str, folded_names: list[str]) -> bool:
+    t = fold(fact_text)
+    return any(n and n in t for n in folded_names)
+
+
+def _proposal(
+    i: int,
+    p: _Prepared,
+    f: ExtractedFact,
+    subject: Resolved,
+    names: dict[str, Resolved],
+    embedding: np.ndarray | None,
+    mirror: bool,
+    config: MemoryConfig,
+) -> Proposal:
+    folded_text = fold(f.fact_text)
+    mention_keys: list[str] = []
+    for name, r in sorted(names.items()):
+        if r.key != subject.key and len(name) >= 3 and name in folded_text and r.key not in mention_keys:
+            mention_keys.append(r.key)
+    for m in f.mentions:
+        r = names.get(fold(m))
+        if r is not None and r.key != subject.key and r.key not in mention_keys:
+            mention_keys.append(r.key)
+    category = f.importance_category if f.importance_category in IMPORTANCE_CATEGORY_MAP else "specific_event"
+    return Proposal(
+        msg=i,
+        fact=f,
+        subject_key=subject.key,
+        subject_name=subject.display_name,
+        subject_type=subject.entity_type,
+        text=f.fact_text.strip(),
+        attribute_key=normalize_attribute_key(f.attribute_key),
+        value=f.value,
+        importance=IMPORTANCE_CATEGORY_MAP[category],
+        confidence=float(f.confidence if f.confidence is not None else config.confidence_default),
+        category=category,
+        occurred_at=p.event.occurred_at,
+        mention_keys=mention_keys,
+        is_mirror=mirror,
+        embedding=embedding,
+    )
+
+
+def _is_semantic_duplicate(p: Proposal, kept: list[Proposal], threshold: float) -> bool:
+    for k in kept:
+        if k.subject_key != p.subject_key:
+            continue
+        if k.norm == p.norm:
+            return True
+        if (p.embedding is not None and k.embedding is not None and not p.fact.retracts
+                and not k.fact.retracts and float(np.dot(p.embedding, k.embedding)) > threshold
+                and (p.attribute_key == k.attribute_key)):
+            return True
+    return False
+
+
+def _unique(items: Any) -> list[Resolved]:
+    out: dict[str, Resolved] = {}
+    for r in items:
+        out.setdefault(r.key, r)
+    return list(out.values())
+
+
+def _as_list(v: np.ndarray | None) -> list[float] | None:
+    return None if v is None else v.tolist()
+
+
+def _ref(p: Proposal) -> FactRef:
+    return FactRef(
+        fact_id=p.fact_id or "",
+        entity_key=p.subject_key,
+        entity_name=p.subject_name,
+        fact_text=p.text,
+        attribute_key=p.attribute_key,
+        confidence=p.confidence,
+        importance=p.importance,
+        supersedes_fact_id=p.target.id if p.action == "UPDATE" and p.target else None,
+    )
+
+
+def _report(outcome: ChunkOutcome, proposals: list[Proposal]) -> None:
+    for p in proposals:
+        msg = outcome.messages[p.msg]
+        if p.action == "ADD":
+            msg.added.append(_ref(p))
+        elif p.action == "UPDATE":
+            msg.updated.append(_ref(p))
+        elif p.action == "NOOP":
+            ref = _ref(p)
+            if p.target is not None:
+                ref.fact_text = p.target.fact_text
+            msg.unchanged.append(ref)
+        for d in p.deleted:
+            msg.deleted.append(FactRef(d.id, d.entity_key, p.subject_name, d.fact_text, d.attribute_key,
+                                       d.confidence))
+
+
+def entity_refs(msg: MessageOutcome) -> list[EntityRef]:
+    return [EntityRef(r.key, r.display_name, r.entity_type, r.method, r.mention) for r in msg.entities]
+
+
+# ---- write planning --------------------------------------------------------------------------
+@dataclass
+class _Plan:
+    facts: list[db.FactRow] = field(default_factory=list)
+    closes: list[tuple[str, datetime]] = field(default_factory=list)
+    reinforce: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    links: list[tuple[str, str, bool]] = field(default_factory=list)
+    entities: list[db.EntityRow] = field(default_factory=list)
+    aliases: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    relationships: list[db.RelRow] = field(default_factory=list)
+    touched_keys: set[str] = field(default_factory=set)
+    rels_by_msg: list[list[dict[str, Any]]] = field(default_factory=list)
+    cascaded: int = 0
+    agent_id: str = ""
+
+
+async def _plan_writes(
+    conn: AsyncConnection,
+    agent_id: str,
+    prepared: list[_Prepared],
+    names: list[dict[str, Resolved]],
+    proposals: list[Proposal],
+    rec: Reconciler,
+) -> _Plan:
+    plan = _Plan(agent_id=agent_id, rels_by_msg=[[] for _ in prepared])
+    by_msg: dict[int, list[Proposal]] = defaultdict(list)
+    for p in proposals:
+        by_msg[p.msg].append(p)
+        ev = prepared[p.msg].event
+        if p.action in ("ADD", "UPDATE"):
+            plan.facts.append(db.FactRow(
+                id=p.fact_id or "", entity_type=p.subject_type, entity_key=p.subject_key,
+                entity_name=p.subject_name, attribute_key=p.attribute_key, value_text=p.value,
+                fact_text=p.text, category=p.category, confidence=p.confidence,
+                importance=p.importance, valid_from=p.occurred_at, valid_to=p.historical_until,
+                source_event_id=ev.event_id, supersedes_fact_id=p.target.id if p.target and p.action == "UPDATE" else None,
+                embedding=_as_list(p.embedding), source_context=p.fact.source_context,
+                speaker=ev.speaker, session_id=ev.session_id, event_date=p.fact.event_date,
+            ))
+            plan.links.append((p.fact_id or "", p.subject_key, True))
+            plan.links.extend((p.fact_id or "", k, False) for k in p.mention_keys)
+            plan.touched_keys.add(p.subject_key)
+            plan.touched_keys.update(p.mention_keys)
+        if p.action == "UPDATE" and p.target is not None:
+            plan.closes.append((p.target.id, p.occurred_at))
+            plan.touched_keys.add(p.target.entity_key)
+        for d in p.deleted:
+            plan.closes.append((d.id, p.occurred_at))
+            plan.touched_keys.add(d.entity_key)
+    for fid, n in rec.reinforced.items():
+        when = max(p.occurred_at for p in proposals if p.action == "NOOP" and p.fact_id == fid)
+        plan.reinforce[fid] = (n, when)
+    _plan_entities(plan, prepared, names)
+    await _plan_relationships(conn, plan, prepared, names, by_msg)
+    return plan
+
+
+def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str, Resolved]]) -> None:
+    rows: dict[str, db.EntityRow] = {}
+    aliases: dict[str, tuple[str, str, str, str, str]] = {}
+    for i, p in enumerate(prepared):
+        t = p.event.occurred_at
+        for r in _unique(names[i].values()):
+            row = rows.get(r.key)
+            if row is None:
+                rows[r.key] = db.EntityRow(r.key, r.display_name, r.entity_type,
+                                           r.embedding if r.is_new else None, t, t)
+            else:
+                row.first_seen, row.last_seen = min(row.first_seen, t), max(row.last_seen, t)
+            plan.touched_keys.add(r.key)
+            for alias, source in [(r.display_name, "display_name"), (r.mention, "mention"),
+                                  *[(a, "extraction") for a in r.aliases]]:
+                folded = fold(alias)
+                if not folded or folded in _PRONOUN_ALIASES:
+                    continue
+                aliases.setdefault(folded, (folded, alias, r.key, r.entity_type, source))
+        for m in p.mentions:  # extraction-provided aliases of entities resolved in this message
+            r = names[i].get(fold(m.name))
+            for a in m.aliases if r else []:
+                aliases.setdefault(fold(a), (fold(a), a, r.key, r.entity_type, "extraction"))  # type: ignore[union-attr]
+    plan.entities = list(rows.values())
+    plan.aliases = list(aliases.values())
+
+
+_PRONOUN_ALIASES = frozenset(
+    {"i", "me", "my", "mine", "myself", "eu", "mim", "comigo", "meu", "minha", "he", "she", "ele",
+     "ela", "they", "you", "voce", "user", "speaker"}
+) | {"girlfriend", "boyfriend", "wife", "husband", "partner", "brother", "sister", "mother",
+     "father", "mom", "dad", "son", "daughter", "friend", "boss", "colleague", "coworker",
+     "namorada", "namorado", "esposa", "marido", "irmao", "irma", "mae", "pai", "filho", "filha",
+     "amigo", "amiga", "chefe", "colega"}
+
+
+async def _plan_relationships(
+    conn: AsyncConnection,
+    plan: _Plan,
+    prepared: list[_Prepared],
+    names: list[dict[str, Resolved]],
+    by_msg: dict[int, list[Proposal]],
+) -> None:
+    """Replay relation statements and cascades in message order over the edges' current state."""
+    ops: list[tuple[int, str, str, str, ExtractedRelation]] = []
+    for i, p in enumerate(prepared):
+        for r in p.extraction.relations:
+            s, t = names[i].get(fold(r.source)), names[i].get(fold(r.target))
+            if s is None or t is None or s.key == t.key:
+                continue  # unresolved end, or a self-reference after resolution
+            ops.append((i, s.key, t.key, normalize_rel_type(r.rel_type), r))
+    keys = sorted({(s, t, k) for _, s, t, k, _ in ops})
+    state: dict[tuple[str, str, str], db.RelRow] = {
+        (r.source, r.target, r.rel_type): r for r in await db.load_relationships(conn, plan.agent_id, keys)
+    }
+    closed_by_msg: dict[int, set[str]] = defaultdict(set)
+    for p in (p for ps in by_msg.values() for p in ps):
+        if p.action == "UPDATE" and p.target is not None:
+            closed_by_msg[p.msg].add(p.target.id)
+        closed_by_msg[p.msg].update(d.id for d in p.deleted)
+    dirty: set[tuple[str, str, str]] = set()
+    for i, p in enumerate(prepared):
+        when = p.event.occurred_at
+        for key, row in state.items():  # cascade: evidence superseded or retracted
+            if row.valid_to is None and row.evidence_fact_id in closed_by_msg[i]:
+                row.valid_to, row.invalidated = when, True
+                dirty.add(key)
+        for (mi, s, t, k, rel) in (o for o in ops if o[0] == i):
+            key = (s, t, k)
+            row = state.get(key)
+            if rel.retracts:
+                if row is not None and row.valid_to is None:
+                    row.valid_to, row.invalidated = when, True
+                    dirty.add(key)
+                    plan.rels_by_msg[i].append({"source": s, "rel_type": k, "target": t, "action": "invalidated"})
+                continue
+            evidence = _evidence(by_msg.get(i, []), rel, names[i])
+            if row is None:
+                row = db.RelRow(s, t, k, RELATION_INITIAL_STRENGTH, 0, evidence, p.event.event_id,
+                                "rule" if p.extraction.mode == "rules" else "llm", when, None, False)
+                state[key] = row
+                action = "created"
+            elif row.valid_to is not None:
+                row.strength, row.valid_from, row.valid_to, row.invalidated = (
+                    RELATION_INITIAL_STRENGTH, when, None, False)
+                row.evidence_fact_id = evidence or row.evidence_fact_id
+                action = "reactivated"
+            else:
+                row.strength = min(1.0, round(row.strength + RELATION_REINFORCE_STEP, 4))
+                row.times_reinforced += 1
+                row.evidence_fact_id = evidence or row.evidence_fact_id
+                action = "reinforced"
+            row.evidence_event_id = p.event.event_id or row.evidence_event_id
+            dirty.add(key)
+            plan.rels_by_msg[i].append({"source": s, "rel_type": k, "target": t, "action": action,
+                                        "strength": row.strength, "evidence_fact_id": row.evidence_fact_id})
+    plan.relationships = [state[k] for k in sorted(dirty)]
+
+
+def _evidence(props: list[Proposal], rel: ExtractedRelation, names: dict[str, Resolved]) -> str | None:
+    """The fact of this message that names both ends of the edge (highest confidence wins)."""
+    s, t = names.get(fold(rel.source)), names.get(fold(rel.target))
+    if s is None or t is None:
+        return None
+    s_names = [n for n, r in names.items() if r.key == s.key]
+    t_names = [n for n, r in names.items() if r.key == t.key]
+    best: Proposal | None = None
+    for p in props:
+        if p.action not in ("ADD", "UPDATE", "NOOP") or p.fact_id is None:
+            continue
+        if (_mentions_any(p.text, s_names) or p.subject_key == s.key) and (
+            _mentions_any(p.text, t_names) or p.subject_key == t.key
+        ):
+            if best is None or p.confidence > best.confidence:
+                best = p
+    return best.fact_id if best else None
+
+
+async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
+    await db.upsert_entities(conn, agent_id, plan.entities)
+    await db.insert_aliases(conn, agent_id, plan.aliases)
+    await db.close_facts(conn, agent_id, plan.closes)
+    await db.insert_facts(conn, agent_id, plan.facts)
+    await db.reinforce_facts(conn, agent_id, plan.reinforce)
+    await db.insert_links(conn, agent_id, plan.links)
+    keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
+    plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
+    await db.upsert_relationships(conn, agent_id, plan.relationships)
+
+
+async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> list[str]:
+    """Slow path after a failed bulk flush: every item in its own savepoint."""
+    errors: list[str] = []
+
+    async def attempt(label: str, fn: Callable[[], Awaitable[Any]]) -> bool:
+        try:
+            async with conn.begin_nested():
+                await fn()
+            return True
+        except Exception as exc:
+            errors.append(f"{label}: {type(exc).__name__}: {str(exc)[:200]}")
+            return False
+
+    for e in plan.entities:
+        await attempt(f"entity {e.key}", lambda e=e: db.upsert_entities(conn, agent_id, [e]))
+    for a in plan.aliases:
+        await attempt(f"alias {a[0]}", lambda a=a: db.insert_aliases(conn, agent_id, [a]))
+    ok_facts: set[str] = set()
+    for f in plan.facts:
+        async def one(f: db.FactRow = f) -> None:
+            await db.insert_facts(conn, agent_id, [f])
+            await db.insert_links(conn, agent_id, [x for x in plan.links if x[0] == f.id])
+        if await attempt(f"fact {f.fact_text[:60]!r}", one):
+            ok_facts.add(f.id)
+    await attempt("close facts", lambda: db.close_facts(conn, agent_id, plan.closes))
+    await attempt("reinforce", lambda: db.reinforce_facts(conn, agent_id, plan.reinforce))
+    keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
+    await attempt("cascade", lambda: db.cascade_relationships(conn, agent_id, plan.closes, keep))
+    for r in plan.relationships:
+        if r.evidence_fact_id and r.evidence_fact_id not in ok_facts and any(
+            f.id == r.evidence_fact_id for f in plan.facts
+        ):
+            r.evidence_fact_id = None
+        await attempt(f"relationship {r.source}-{r.rel_type}-{r.target}",
+                      lambda r=r: db.upsert_relationships(conn, agent_id, [r]))
+    return errors
+
+
+__all__ = ["WritePipeline", "ChunkOutcome", "MessageOutcome", "entity_refs", "IMPORTANCE_CATEGORY_MAP"]

