@@ -234,6 +234,8 @@ class MemoryClient:
         result.tokens_used = chunk.tokens
         if chunk.errors:
             result.error = "; ".join(chunk.errors)
+        if msg.extraction is not None and msg.extraction.mode == "failed":
+            result.success = False
         if warnings:
             chunk.trace.add("warnings", warnings=warnings)
         result.pipeline = chunk.trace if verbose else None

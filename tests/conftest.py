@@ -24,11 +24,10 @@ TEMPLATE = "arandu_test_template"
 
 
 def _admin_url(url: str, db: str = "postgres") -> str:
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    """The same server URL with another database name."""
+    from urllib.parse import urlsplit, urlunsplit
 
-    params = conninfo_to_dict(url)
-    params["dbname"] = db
-    return make_conninfo(**params)
+    return urlunsplit(urlsplit(url)._replace(path="/" + db))
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,7 @@ from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.aliases import AgentAliases, AliasCache
-from arandu_pipelines.write.events import EventInput
+from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
 from arandu_pipelines.write.reconcile import ActiveFact, LLMDecider, Proposal, Reconciler, fetch_candidates
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
@@ -366,11 +366,15 @@ class WritePipeline:
                 step.data["mode"] = "per_fact"
                 step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                 outcome.errors.extend(await _flush_per_fact(conn, agent_id, plan))
+            ok = [p for p in prepared if p.event.event_id and p.extraction.mode != "failed"]
+            failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
             await db.mark_events_done(
-                conn,
-                [p.event.event_id for p in prepared if p.event.event_id],
-                [_as_list(vectors.get(p.event.text)) for p in prepared if p.event.event_id],
+                conn, [p.event.event_id for p in ok], [_as_list(vectors.get(p.event.text)) for p in ok]
             )
+            outcome.extracted = len(ok)
+            for p in failed:  # kept, retried later by extract_pending / the Dagster sensor
+                await mark_failed(conn, [p.event.event_id], p.extraction.error or "extraction failed")
+                outcome.errors.append(f"extraction failed for event {p.event.event_id}: {p.extraction.error}")
             await db.refresh_fact_counts(conn, agent_id, sorted(plan.touched_keys))
             step.data.update(
                 facts_inserted=len(plan.facts),

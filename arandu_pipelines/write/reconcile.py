@@ -152,10 +152,17 @@ def _active(r) -> ActiveFact:  # type: ignore[no-untyped-def]
 
 
 def _value_matches(value: str | None, fact: ActiveFact) -> bool:
+    """Retraction targeting: the retracted value is the fact's value or is named in its text."""
     if not value:
         return True
     v = fold(value)
     return v == fold(fact.value_text or "") or v in fold(fact.fact_text)
+
+
+def _same_value(value: str | None, fact: ActiveFact) -> bool:
+    """Restatement: only a stored value that equals the new one counts (a retraction statement
+    naming the old value, or a fact without a value, is not the same value)."""
+    return bool(value) and bool(fact.value_text) and fold(value or "") == fold(fact.value_text or "")
 
 
 class Reconciler:
@@ -199,7 +206,7 @@ class Reconciler:
         if p.attribute_key in SINGLE_VALUED_ATTRIBUTES and not p.fact.retracts:
             current = self._same_attribute(p, cands)
             if current:
-                same = [f for f in current if p.value and _value_matches(p.value, f)]
+                same = [f for f in current if _same_value(p.value, f)]
                 if same:
                     return self._noop(p, same[0], f"same {p.attribute_key}")
                 return self._update(p, current[-1], f"new {p.attribute_key}")
