@@ -105,4 +105,4 @@ async def memory(fresh_db_url, embeddings):
 def rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
     """Synchronous peek at the database, for assertions."""
     with psycopg.connect(url) as conn:
-        return conn.execute(sql, params).fetchall()
+        return conn.execute(sql, params or None).fetchall()

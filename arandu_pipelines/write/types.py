@@ -42,6 +42,9 @@ class ExtractedFact:
     event_date: datetime | None = None  # absolute date the fact refers to, if one was resolved
     source_context: str | None = None  # e.g. "inferred_from_relation" for mirror facts
     mentions: list[str] = field(default_factory=list)  # other entity names the fact mentions
+    # The sentence of the message this fact restates (exact substring). The rules extractor sets
+    # it so the pipeline can embed each sentence once and reuse it for the fact and the event.
+    source_text: str | None = None
 
 
 @dataclass
@@ -61,6 +64,8 @@ class ExtractionResult:
     facts: list[ExtractedFact] = field(default_factory=list)
     relations: list[ExtractedRelation] = field(default_factory=list)
     profiles: dict[str, str] = field(default_factory=dict)  # entity name -> profile text (LLM only)
+    # The message split into sentences, in order, all of them (questions and small talk too).
+    sentences: list[str] = field(default_factory=list)
     tokens_in: int = 0
     tokens_out: int = 0
     mode: str = "rules"  # rules | informed | blind | failed

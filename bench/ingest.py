@@ -1,0 +1,104 @@
+"""Ingest benchmark: end-to-end offline import vs the raw embedding throughput of the same messages.
+
+Embedding every message is the physical floor of the work, so the figure that matters is the
+ratio: end-to-end messages/second divided by raw embedding messages/second, both measured in
+this run on this machine. Target: >= 0.8.
+
+    python bench/ingest.py [../shared/data/locomo-dev/conv-26.json ...] [--chunk-size 64]
+
+Uses DATABASE_URL if set, else the embedded server, in a database of its own that is recreated
+on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo-dev"
+BENCH_DB = "arandu_bench_ingest"
+
+
+def bench_database_url() -> str:
+    import psycopg
+
+    base = os.environ.get("DATABASE_URL")
+    if not base:
+        from arandu_pipelines.store.embedded import start_server
+
+        base = start_server().get_uri("postgres")
+    admin = base.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    return urlunsplit(urlsplit(admin)._replace(path="/" + BENCH_DB))
+
+
+def raw_embedding_rate(embeddings, texts: list[str]) -> float:
+    t0 = time.perf_counter()
+    embeddings.encode(texts)
+    return len(texts) / (time.perf_counter() - t0)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--chunk-size", type=int, default=64)
+    args = parser.parse_args()
+    files = args.files or sorted(DEFAULT_DATA.glob("*.json"))
+    if not files:
+        sys.exit(f"no LoCoMo files given and none found in {DEFAULT_DATA}")
+
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+    from arandu_pipelines.write.importer import locomo_rows
+
+    rows = [r for f in files for r in locomo_rows(f)]
+    texts = [r["text"] for r in rows]
+    embeddings = LocalEmbeddings()
+    embeddings.warm_up()  # model load is not part of either figure
+
+    url = bench_database_url()
+    memory = MemoryClient(url, embeddings=embeddings)
+    await memory.initialize()
+
+    raw_before = raw_embedding_rate(embeddings, texts)
+    t0 = time.perf_counter()
+    report = await memory.import_messages(rows, extract=True, chunk_size=args.chunk_size)
+    elapsed = time.perf_counter() - t0
+    raw_after = raw_embedding_rate(embeddings, texts)
+    stats = {}
+    for agent in report.agents:
+        for table, n in (await memory.stats(agent)).items():
+            stats[table] = stats.get(table, 0) + n
+    await memory.close()
+
+    raw = (raw_before + raw_after) / 2
+    e2e = len(rows) / elapsed
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"files: {', '.join(f.name for f in files)}")
+    print(f"messages: {len(rows)} (stored {report.events_inserted}, extracted {report.events_extracted}, "
+          f"rejected {len(report.rows_rejected)})")
+    print(f"facts: added {report.facts_added}, updated {report.facts_updated}, "
+          f"unchanged {report.facts_unchanged}, deleted {report.facts_deleted}; "
+          f"entities {stats.get('memory_entities', 0)}, relationships "
+          f"{stats.get('memory_entity_relationships', 0)}, links {stats.get('memory_fact_entity_links', 0)}")
+    print(f"end-to-end import:        {e2e:8.1f} messages/s ({elapsed:.2f} s, chunk {args.chunk_size})")
+    print(f"raw embedding throughput: {raw:8.1f} messages/s (before {raw_before:.1f}, after {raw_after:.1f})")
+    print(f"ratio end-to-end / raw:   {e2e / raw:8.2f}  (target >= 0.80)")
+    print(f"peak memory (RSS):        {peak_mb:8.0f} MB")
+    if report.extraction_errors:
+        print("extraction errors:", *report.extraction_errors[:5], sep="\n  ")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

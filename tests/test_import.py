@@ -1,0 +1,149 @@
+"""Batch import: bad rows set aside with reasons, good rows in, idempotent, ordered, chunk-size
+independent, LoCoMo conversion, and the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from arandu_pipelines.write.importer import locomo_rows, read_rows
+from tests.conftest import rows
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"
+LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev" / "conv-30.json"
+
+
+def good(i: int, **over) -> dict:
+    row = {"agent_id": "imp", "session_id": "s1", "speaker": "Rafael",
+           "text": f"I visited museum number {i}.", "occurred_at": f"2023-05-{1 + i % 28:02d}T10:00:00Z",
+           "message_id": f"m{i}"}
+    row.update(over)
+    return row
+
+
+async def test_bad_rows_are_reported_and_good_rows_go_in(memory, fresh_db_url):
+    data = [
+        good(1),
+        {"agent_id": "imp", "session_id": "s1", "speaker": "Rafael", "occurred_at": "2023-05-01"},
+        good(2, occurred_at="not a date"),
+        good(3, text="   "),
+        good(4, speaker=None),
+        good(5, text="nul\x00byte"),
+        good(6, metadata="[1, 2]"),
+        good(7, occurred_at="2999-01-01T00:00:00Z"),
+        good(8, extra_column="x"),
+    ]
+    report = await memory.import_messages(data, extract=False)
+    reasons = {r.row_number: r.reason for r in report.rows_rejected}
+    assert reasons == {
+        2: "missing field(s): text",
+        3: "unparseable occurred_at 'not a date'",
+        4: "empty text",
+        5: "missing speaker",
+        6: "text contains NUL bytes",
+        7: "metadata must be a JSON object, got list",
+        8: "occurred_at 2999-01-01T00:00:00+00:00 is in the future",
+    }
+    assert report.events_inserted == 2
+    assert "extra_column" in report.warnings[0]
+    assert rows(fresh_db_url, "SELECT message_id FROM memory_events ORDER BY 1") == [("m1",), ("m8",)]
+    quarantined = rows(fresh_db_url, "SELECT row_number, reason FROM memory_quarantine ORDER BY 1")
+    assert [n for n, _ in quarantined] == [2, 3, 4, 5, 6, 7, 8]
+
+
+async def test_reimport_adds_nothing_with_or_without_message_ids(memory, fresh_db_url):
+    data = [good(i) for i in range(5)] + [
+        {k: v for k, v in good(9, text="No id here, hashed instead.").items() if k != "message_id"}]
+    first = await memory.import_messages(data, extract=True)
+    counts = {t: rows(fresh_db_url, f"SELECT count(*) FROM {t}")[0][0]
+              for t in ("memory_events", "memory_facts", "memory_entities", "memory_fact_entity_links")}
+    second = await memory.import_messages(data, extract=True)
+    assert first.events_inserted == 6 and second.events_inserted == 0
+    assert second.events_skipped_duplicate == 6
+    for table, n in counts.items():
+        assert rows(fresh_db_url, f"SELECT count(*) FROM {table}")[0][0] == n, table
+
+
+async def test_rows_are_processed_in_occurred_at_order(memory, fresh_db_url):
+    data = [
+        good(1, text="I moved to Rio de Janeiro.", occurred_at="2023-06-01T00:00:00Z"),
+        good(2, text="I live in São Paulo.", occurred_at="2023-01-01T00:00:00Z"),
+    ]
+    await memory.import_messages(data, extract=True)
+    active = [f.fact_text for f in await memory.get_all("imp")]
+    assert any("Rio de Janeiro" in t for t in active)
+    assert not any("São Paulo" in t and "Rio" not in t for t in active)
+
+
+async def test_extract_false_leaves_events_pending_for_extract_pending(memory, fresh_db_url):
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
+    report = await memory.import_messages(rows_in, extract=False)
+    assert report.events_inserted == len(rows_in)
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts") == [(0,)]
+    assert rows(fresh_db_url, "SELECT DISTINCT extraction_status FROM memory_events") == [("pending",)]
+    agent = rows_in[0]["agent_id"]
+    done = await memory.extract_pending(agent)
+    assert done.events_extracted == len(rows_in) and done.facts_added > 0
+    assert rows(fresh_db_url, "SELECT DISTINCT extraction_status FROM memory_events") == [("done",)]
+    again = await memory.extract_pending(agent)
+    assert again.rows_read == 0 and again.events_extracted == 0
+
+
+async def test_chunk_size_does_not_change_the_outcome(memory, fresh_db_url, embeddings):
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
+    await memory.import_messages(rows_in, chunk_size=64)
+    big = sorted(f.fact_text for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
+    one_by_one = [dict(r, agent_id="one") for r in rows_in]
+    await memory.import_messages(one_by_one, chunk_size=1)
+    small = sorted(f.fact_text for f in await memory.get_all("one", limit=1000))
+    assert big == small and len(big) > 5
+
+
+def test_file_formats_read_the_same_rows(tmp_path):
+    data = [good(i) for i in range(3)]
+    (tmp_path / "a.jsonl").write_text("\n".join(json.dumps(r) for r in data) + "\n{bad json\n")
+    pd.DataFrame(data).to_csv(tmp_path / "a.csv", index=False)
+    pd.DataFrame(data).to_parquet(tmp_path / "a.parquet")
+    (tmp_path / "b.jsonl").write_bytes(b'{"text": "\xff\xfe"}\n')
+    jl = list(read_rows(tmp_path / "a.jsonl"))
+    assert [r.data["message_id"] for r in jl[:3]] == ["m0", "m1", "m2"]
+    assert jl[3].error.startswith("invalid JSON") and jl[3].number == 4
+    assert [r.data["message_id"] for r in read_rows(tmp_path / "a.csv")] == ["m0", "m1", "m2"]
+    assert [r.data["message_id"] for r in read_rows(tmp_path / "a.parquet")] == ["m0", "m1", "m2"]
+    assert list(read_rows(tmp_path / "b.jsonl"))[0].error.startswith("invalid UTF-8")
+
+
+def test_locomo_converter_keeps_dia_ids_and_session_times():
+    if not LOCOMO.exists():
+        pytest.skip("LoCoMo dev data not present")
+    out = locomo_rows(LOCOMO)
+    raw = json.loads(LOCOMO.read_text())
+    turns = [t for k, v in raw.items() if k.startswith("session_") and isinstance(v, list) for t in v]
+    assert len(out) == len(turns) == 369
+    assert out[0]["message_id"] == "D1:1" and out[0]["agent_id"] == "locomo-conv-30"
+    assert out[0]["occurred_at"].startswith("2023-01-20T16:04")  # "4:04 pm on 20 January, 2023"
+    assert out[1]["occurred_at"] > out[0]["occurred_at"]
+    assert all(r["speaker"] in ("Jon", "Gina") for r in out)
+
+
+@pytest.mark.slow
+def test_cli_import_shows_progress_and_report(fresh_db_url, tmp_path):
+    data = [good(i) for i in range(4)] + [good(99, text="")]
+    path = tmp_path / "conv.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in data))
+    env = dict(os.environ, DATABASE_URL=fresh_db_url)
+    out = subprocess.run([sys.executable, "-m", "arandu_pipelines.cli", "import", str(path)],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "rows read: 5, stored: 4" in out.stdout and "row 5: empty text" in out.stdout
+    assert "extracted: 4/4 messages" in out.stderr
+    again = subprocess.run([sys.executable, "-m", "arandu_pipelines.cli", "import", str(path)],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert "stored: 0, already present: 4" in again.stdout

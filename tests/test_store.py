@@ -1,0 +1,135 @@
+"""The store: migrations are idempotent and concurrent-safe, every table leads with agent_id,
+vector dimensions follow config, and the embedded server is shared between processes."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from arandu_pipelines.client import MemoryClient
+from arandu_pipelines.config import MemoryConfig, apply_overrides
+from arandu_pipelines.errors import DatabaseError
+from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
+from arandu_pipelines.store.embedded import default_home
+from arandu_pipelines.write.keys import entity_key, fold, normalize_rel_type, slugify
+from tests.conftest import rows
+
+SPEC_TABLES = {
+    "memory_events", "memory_facts", "memory_fact_entity_links", "memory_entities",
+    "memory_entity_aliases", "memory_entity_relationships", "memory_clusters",
+    "memory_meta_observations", "memory_attribute_registry", "memory_intentions",
+    "session_observations",
+}
+
+
+async def test_initialize_is_idempotent_and_concurrent_safe(empty_db_url):
+    clients = [MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) for _ in range(3)]
+    await asyncio.gather(*(c.initialize() for c in clients))
+    await clients[0].initialize()
+    for c in clients:
+        await c.close()
+    tables = {t for (t,) in rows(empty_db_url, "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
+    assert SPEC_TABLES <= tables
+    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0003",)]
+
+
+async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):
+    idx = rows(fresh_db_url, """
+        SELECT i.indexrelid::regclass::text, c.relname, am.amname,
+               (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum = i.indkey[0])
+        FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
+        JOIN pg_am am ON am.oid = ic.relam
+        WHERE c.relname LIKE 'memory_%' OR c.relname = 'session_observations'""")
+    offenders = [
+        (name, table) for name, table, am, first in idx
+        if not name.endswith("_pkey") and am != "hnsw" and first != "agent_id"
+        and name not in ("ix_facts_source_event", "ix_facts_supersedes", "ix_links_fact",
+                         "ix_rels_evidence", "ix_rels_evidence_event")  # FK lookups for cascades
+    ]
+    assert offenders == []
+
+
+async def test_vector_dimension_follows_config_and_mismatch_is_refused(empty_db_url):
+    small = MemoryClient(empty_db_url, embeddings=HashingEmbeddings(64))
+    await small.initialize()
+    await small.close()
+    (typ,), = rows(empty_db_url, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                   "WHERE attrelid = 'memory_facts'::regclass AND attname = 'embedding_vec'")
+    assert typ == "vector(64)"
+    big = MemoryClient(empty_db_url, embeddings=HashingEmbeddings(1536))
+    with pytest.raises(DatabaseError, match="64-dimensional"):
+        await big.initialize()
+    await big.close()
+
+
+def test_text_columns_have_generated_tsvectors_with_gin(fresh_db_url):
+    gen = rows(fresh_db_url, "SELECT table_name FROM information_schema.columns "
+               "WHERE column_name = 'search_vector' AND is_generated = 'ALWAYS' ORDER BY 1")
+    assert gen == [("memory_events",), ("memory_facts",)]
+    gins = rows(fresh_db_url, "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%gin%search_vector%' ORDER BY 1")
+    assert gins == [("ix_events_agent_fts",), ("ix_facts_agent_fts",)]
+
+
+def _start(home: str, q) -> None:  # runs in a child process
+    from arandu_pipelines.store.embedded import start_server
+
+    server = start_server(Path(home), cleanup_mode=None)
+    q.put((server.get_uri("postgres"), server.get_pid()))
+
+
+@pytest.mark.slow
+def test_two_processes_starting_at_once_share_one_server():
+    home = tempfile.mkdtemp(prefix="arandu-home-", dir="/tmp")
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    procs = [ctx.Process(target=_start, args=(home, q)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    results = [q.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(60)
+    try:
+        assert results[0] == results[1]
+        assert (Path(home) / "pgdata" / "PG_VERSION").exists()
+    finally:
+        from arandu_pipelines.store.embedded import start_server
+
+        start_server(Path(home), cleanup_mode="delete").cleanup()
+
+
+def test_root_never_defaults_under_root_home(monkeypatch):
+    monkeypatch.delenv("ARANDU_HOME", raising=False)
+    home = default_home()
+    if os.geteuid() == 0:
+        assert home == Path("/var/lib/arandu-pipelines")
+    assert not str(home).startswith("/root")
+    monkeypatch.setenv("ARANDU_HOME", "/tmp/somewhere")
+    assert default_home() == Path("/tmp/somewhere")
+
+
+def test_keys_are_stable_in_any_script():
+    assert entity_key("Person", "São Paulo") == "person:sao_paulo"
+    assert entity_key("city", "Rio de Janeiro") == "place:rio_de_janeiro"
+    assert slugify("Мария") == "мария" and slugify("王伟") == "王伟"
+    assert slugify("Мария") != slugify("Мирослав")
+    assert slugify("🎉🎉") == slugify("🎉🎉") and slugify("🎉🎉").startswith("x")
+    assert fold("  JOÃO  Silva ") == "joao silva"
+    assert normalize_rel_type("Mentored By") == "mentored_by"
+    assert normalize_rel_type("spouse") == "partner_of" and normalize_rel_type("boss") == "reports_to"
+
+
+def test_config_overrides_are_validated_by_name_and_type():
+    cfg, warnings = apply_overrides(MemoryConfig(), {"topk_facts": 5, "min_score": 1, "nope": 2})
+    assert cfg.topk_facts == 5 and cfg.min_score == 1.0 and warnings == [
+        "unknown config override 'nope' ignored (not a MemoryConfig field)"]
+    cfg, _ = apply_overrides(MemoryConfig(), {"score_weights": {"semantic": 0.5}})
+    assert cfg.score_weights == {"semantic": 0.5, "recency": 0.20, "importance": 0.10}
+    for bad in ({"topk_facts": "5"}, {"enable_reranker": 1}, {"score_weights": {"semantic": "x"}}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            apply_overrides(MemoryConfig(), bad)
+    assert MemoryConfig().min_confidence == 0.55 and MemoryConfig().fuzzy_threshold == 0.85
