@@ -370,8 +370,8 @@ class MemoryClient:
             await conn.execute(
                 text("SELECT pg_advisory_xact_lock(hashtextextended(:a, 0))"), {"a": agent_id}
             )
-            for table in AGENT_TABLES:
-                res = await conn.execute(text(f"DELETE FROM {table} WHERE agent_id = :a"), {"a": agent_id})
+            for table in await _agent_tables(conn):
+                res = await conn.execute(text(f'DELETE FROM "{table}" WHERE agent_id = :a'), {"a": agent_id})
                 report.rows[table] = res.rowcount or 0
         self._aliases.forget(agent_id)
         return report
@@ -407,12 +407,29 @@ class MemoryClient:
         await self._ready()
         async with self.engine.connect() as conn:
             out = {}
-            for table in AGENT_TABLES:
+            for table in await _agent_tables(conn):
                 out[table] = (
                     await conn.execute(text(f"SELECT count(*) FROM {table} WHERE agent_id = :a"),
                                        {"a": agent_id})
                 ).scalar_one()
         return out
+
+
+async def _agent_tables(conn: Any) -> list[str]:
+    """Every table of the schema that holds agent rows: the known ones in foreign-key order, then
+    any other table with an agent_id column (so a table added later is never missed by erasure)."""
+    found = [
+        r[0]
+        for r in (
+            await conn.execute(
+                text("SELECT c.table_name FROM information_schema.columns c JOIN "
+                     "information_schema.tables t ON t.table_schema = c.table_schema AND "
+                     "t.table_name = c.table_name WHERE c.column_name = 'agent_id' AND "
+                     "c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' ORDER BY 1")
+            )
+        ).all()
+    ]
+    return [t for t in AGENT_TABLES if t in found] + [t for t in found if t not in AGENT_TABLES]
 
 
 _FACT_COLS = (

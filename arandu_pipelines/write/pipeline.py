@@ -221,18 +221,30 @@ class WritePipeline:
         data: dict[str, Any],
         config: MemoryConfig,
     ) -> dict[str, np.ndarray]:
+        """One embedding call for the chunk; every distinct text is embedded once.
+
+        When the extractor reports the message's sentences and each fact's source sentence (the
+        rules extractor does), each sentence is embedded once and reused: a fact gets the vector
+        of the sentence it restates, and the message gets the length-weighted mean of its
+        sentences' vectors. The work then equals embedding the messages themselves, which is the
+        floor of what ingest costs. Facts without a source sentence (LLM extraction, mirror
+        facts) are embedded from their own text. Keys of the returned map: texts, plus
+        `_event_key(event)` for each message's vector.
+        """
         texts: list[str] = []
         seen: set[str] = set()
 
-        def want(t: str) -> None:
+        def want(t: str | None) -> None:
             if t and t not in seen:
                 seen.add(t)
                 texts.append(t)
 
         for p in prepared:
-            want(p.event.text)
+            sentences = [s for s in p.extraction.sentences if s.strip()]
+            for s in sentences or [p.event.text]:
+                want(s)
             for f in p.extraction.facts:
-                want(f.fact_text)
+                want(f.source_text or f.fact_text)
             for _, f in p.mirrors:
                 want(f.fact_text)
         for _, m in pending:
@@ -248,7 +260,16 @@ class WritePipeline:
         arr = np.asarray(out, dtype=np.float32)
         norms = np.linalg.norm(arr, axis=1, keepdims=True)
         arr = arr / np.where(norms == 0, 1, norms)
-        return {t: arr[i] for i, t in enumerate(texts)}
+        vectors = {t: arr[i] for i, t in enumerate(texts)}
+        for p in prepared:
+            sentences = [s for s in p.extraction.sentences if s.strip()] or [p.event.text]
+            if len(sentences) == 1:
+                vectors[_event_key(p.event)] = vectors[sentences[0]]
+                continue
+            weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
+            mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
+            vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
+        return vectors
 
     # ------------------------------------------------------------------------------------------
     async def _resolve_all(
@@ -291,7 +312,8 @@ class WritePipeline:
                 subject = names[i].get(fold(f.subject))
                 if subject is None:
                     continue
-                prop = _proposal(i, p, f, subject, names[i], vectors.get(f.fact_text), mirror, config)
+                prop = _proposal(i, p, f, subject, names[i], vectors.get(f.source_text or f.fact_text),
+                                 mirror, config)
                 if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
                     continue
                 kept.append(prop)
@@ -366,10 +388,12 @@ class WritePipeline:
                 step.data["mode"] = "per_fact"
                 step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                 outcome.errors.extend(await _flush_per_fact(conn, agent_id, plan))
-            ok = [p for p in prepared if p.event.event_id and p.extraction.mode != "failed"]
+            ok = [(i, p) for i, p in enumerate(prepared)
+                  if p.event.event_id and p.extraction.mode != "failed"]
             failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
             await db.mark_events_done(
-                conn, [p.event.event_id for p in ok], [_as_list(vectors.get(p.event.text)) for p in ok]
+                conn, [p.event.event_id for _, p in ok],
+                [_as_list(vectors.get(_event_key(p.event))) for _, p in ok],
             )
             outcome.extracted = len(ok)
             for p in failed:  # kept, retried later by extract_pending / the Dagster sensor
@@ -401,6 +425,10 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
         )
     ).all()
     return {str(r.id) for r in rows}
+
+
+def _event_key(event: EventInput) -> str:
+    return f"\x00event:{id(event)}"
 
 
 # ---- extraction post-processing -------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from functools import cached_property
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -49,7 +50,7 @@ class ActiveFact:
     embedding: np.ndarray | None = None  # only for facts created in this chunk
     in_chunk: bool = False
 
-    @property
+    @cached_property
     def norm(self) -> str:
         return normalize_fact_text(self.fact_text)
 
@@ -81,7 +82,7 @@ class Proposal:
     historical_until: datetime | None = None
     reason: str = ""
 
-    @property
+    @cached_property
     def norm(self) -> str:
         return normalize_fact_text(self.text)
 
@@ -165,6 +166,38 @@ def _same_value(value: str | None, fact: ActiveFact) -> bool:
     return bool(value) and bool(fact.value_text) and fold(value or "") == fold(fact.value_text or "")
 
 
+class _SubjectFacts:
+    """Facts of one subject created in this chunk, with a growable embedding matrix so each
+    proposal is compared with all of them in one vectorised product."""
+
+    def __init__(self, dim: int) -> None:
+        self.facts: list[ActiveFact] = []
+        self.by_norm: dict[str, ActiveFact] = {}
+        self.matrix = np.zeros((8, dim), dtype=np.float32)
+        self.rows: list[int] = []  # fact index per matrix row
+
+    def add(self, f: ActiveFact) -> None:
+        self.facts.append(f)
+        self.by_norm.setdefault(f.norm, f)
+        if f.embedding is None:
+            return
+        if not self.rows and self.matrix.shape[1] != f.embedding.shape[0]:
+            self.matrix = np.zeros((8, f.embedding.shape[0]), dtype=np.float32)
+        n = len(self.rows)
+        if n == self.matrix.shape[0]:
+            self.matrix = np.vstack([self.matrix, np.zeros_like(self.matrix)])
+        self.matrix[n] = f.embedding
+        self.rows.append(len(self.facts) - 1)
+
+    def similar(self, emb: np.ndarray, k: int) -> list[tuple[ActiveFact, float]]:
+        n = len(self.rows)
+        if n == 0:
+            return []
+        sims = self.matrix[:n] @ emb
+        top = np.argsort(-sims, kind="stable")[: k]
+        return [(self.facts[self.rows[i]], float(sims[i])) for i in top]
+
+
 class Reconciler:
     """Decides proposals in order, tracking what this chunk closed and created."""
 
@@ -172,7 +205,7 @@ class Reconciler:
         self.config = config
         self.llm_decide = llm_decide
         self.closed: set[str] = set()
-        self.chunk_facts: dict[str, list[ActiveFact]] = defaultdict(list)
+        self.chunk_facts: dict[str, _SubjectFacts] = {}
         self.reinforced: dict[str, int] = defaultdict(int)
         self.llm_calls = 0
         self.llm_failures = 0
@@ -180,18 +213,28 @@ class Reconciler:
     def _open(self, facts: list[ActiveFact]) -> list[ActiveFact]:
         return [f for f in facts if f.id not in self.closed]
 
+    def _subject(self, p: Proposal) -> _SubjectFacts | None:
+        return self.chunk_facts.get(p.subject_key)
+
     def _similar(self, p: Proposal, cands: Candidates) -> list[tuple[ActiveFact, float]]:
         out = [(f, s) for f, s in cands.similar if f.id not in self.closed]
-        if p.embedding is not None:
-            for f in self._open(self.chunk_facts[p.subject_key]):
-                if f.embedding is not None:
-                    out.append((f, float(np.dot(p.embedding, f.embedding))))
+        mem = self._subject(p)
+        if p.embedding is not None and mem is not None:
+            out.extend(fs for fs in mem.similar(p.embedding, 8) if fs[0].id not in self.closed)
         out.sort(key=lambda fs: (-fs[1], fs[0].id))
         return out
 
     def _same_attribute(self, p: Proposal, cands: Candidates) -> list[ActiveFact]:
-        mem = [f for f in self.chunk_facts[p.subject_key] if f.attribute_key == p.attribute_key]
-        return self._open(cands.same_attribute + mem)
+        mem = self._subject(p)
+        local = [f for f in mem.facts if f.attribute_key == p.attribute_key] if mem and p.attribute_key else []
+        return self._open(cands.same_attribute + local)
+
+    def _exact(self, p: Proposal, similar: list[tuple[ActiveFact, float]]) -> ActiveFact | None:
+        mem = self._subject(p)
+        hit = mem.by_norm.get(p.norm) if mem else None
+        if hit is not None and hit.id not in self.closed:
+            return hit
+        return next((f for f, _ in similar if f.norm == p.norm), None)
 
     async def decide(self, p: Proposal, cands: Candidates) -> Proposal:
         similar = self._similar(p, cands)
@@ -200,9 +243,9 @@ class Reconciler:
             p.deleted = [f for f in self._same_attribute(p, cands) if _value_matches(value, f)]
             for f in p.deleted:
                 self.closed.add(f.id)
-        for f, _ in similar:
-            if f.norm == p.norm:
-                return self._noop(p, f, "exact duplicate")
+        dup = self._exact(p, similar)
+        if dup is not None:
+            return self._noop(p, dup, "exact duplicate")
         if p.attribute_key in SINGLE_VALUED_ATTRIBUTES and not p.fact.retracts:
             current = self._same_attribute(p, cands)
             if current:
@@ -256,7 +299,9 @@ class Reconciler:
         return p
 
     def _remember(self, p: Proposal) -> None:
-        self.chunk_facts[p.subject_key].append(
-            ActiveFact(p.fact_id or "", p.subject_key, p.attribute_key, p.value, p.text,
-                       p.occurred_at, p.confidence, p.embedding, in_chunk=True)
-        )
+        mem = self.chunk_facts.get(p.subject_key)
+        if mem is None:
+            dim = p.embedding.shape[0] if p.embedding is not None else 1
+            mem = self.chunk_facts[p.subject_key] = _SubjectFacts(dim)
+        mem.add(ActiveFact(p.fact_id or "", p.subject_key, p.attribute_key, p.value, p.text,
+                           p.occurred_at, p.confidence, p.embedding, in_chunk=True))
