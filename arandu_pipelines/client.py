@@ -29,11 +29,12 @@ from arandu_pipelines.types import (
     FactDetail,
     FactPage,
     ImportReport,
+    TokenUsage,
     WriteResult,
 )
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
-from arandu_pipelines.write.extract import choose_extractor
+from arandu_pipelines.write.extract import build_hooks
 from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
 
 MAX_ID_LEN = 256
@@ -152,11 +153,18 @@ class MemoryClient:
             raise ValidationError(str(exc)) from exc
 
     def _pipeline(self, config: MemoryConfig) -> WritePipeline:
+        usage = TokenUsage()
+        hooks = build_hooks(self.llm, config, usage)
         return WritePipeline(
             self.engine,
             self.embeddings,
             self._aliases,
-            choose_extractor(self.llm, config),
+            hooks.extractor,
+            llm_decide=hooks.llm_decide,
+            llm_pick_entity=hooks.llm_pick_entity,
+            load_knowledge=hooks.load_knowledge,
+            tag_emotion=hooks.tag_emotion,
+            usage=usage,
         )
 
     # ---- write ---------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class EventInput:
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str = "api"
     event_id: str | None = None  # set once stored
+    emotion: dict[str, Any] | None = None  # {"emotion", "intensity", "energy"} when tagged
 
     @property
     def content_hash(self) -> str:

@@ -1,15 +1,20 @@
-"""Choosing the extractor: deterministic rules offline, the LLM when one is configured.
+"""Choosing the write pipeline's stages: deterministic rules offline, LLM stages when configured.
 
-The LLM extractors (informed extraction with the blind fallback) plug in here; until an LLM is
-configured every message goes through `extract_rules.extract_offline`, which is deterministic:
-the same message, speaker and time always give the same facts.
+With no LLM every message goes through `extract_rules.extract_offline`, which is deterministic
+(the same message, speaker and time always give the same facts), and entity resolution and
+reconciliation use their offline rules. With an LLM, `write/llm_stages.build_llm_hooks` supplies
+informed extraction (with the blind fallback), the LLM phase of entity resolution, the
+reconciliation slow path and emotion tagging — all fail-safe back to the offline behaviour.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import LLMProvider
-from arandu_pipelines.write.pipeline import Extractor
+from arandu_pipelines.types import TokenUsage
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
 
@@ -19,16 +24,23 @@ async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionRes
     return extract_offline(text, ctx)
 
 
-def choose_extractor(llm: LLMProvider | None, config: MemoryConfig) -> Extractor:
+@dataclass
+class StageHooks:
+    extractor: Any = extract_with_rules
+    llm_decide: Any = None
+    llm_pick_entity: Any = None
+    load_knowledge: Any = None
+    tag_emotion: Any = None
+
+
+def build_hooks(llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage) -> StageHooks:
     mode = config.extraction_mode
     if mode not in ("auto", "rules", "llm"):
         raise ValueError(f"extraction_mode must be 'auto', 'rules' or 'llm', got {mode!r}")
     if mode == "llm" and llm is None:
         raise ValueError("extraction_mode='llm' needs an LLM provider (MemoryClient(llm=...))")
-    if llm is not None and mode in ("auto", "llm"):
-        try:
-            from arandu_pipelines.write.extract_llm import make_llm_extractor
-        except ImportError:  # the LLM path is not installed in this build
-            return extract_with_rules
-        return make_llm_extractor(llm, config)
-    return extract_with_rules
+    if llm is None or mode == "rules":
+        return StageHooks()
+    from arandu_pipelines.write.llm_stages import build_llm_hooks
+
+    return build_llm_hooks(llm, config, usage)

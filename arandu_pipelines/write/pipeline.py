@@ -68,6 +68,11 @@ _MIRROR_TEMPLATES = {
 }
 
 Extractor = Callable[[str, ExtractionContext], Awaitable[ExtractionResult]]
+# Informed extraction's zero-LLM steps: alias lookup + pre-retrieval/profile load; fills
+# ctx.knowledge / ctx.known_entities. Called only when the extractor wants it.
+KnowledgeLoader = Callable[[AsyncConnection, ExtractionContext, str, MemoryConfig], Awaitable[None]]
+# Emotion tagging of a message: {"emotion": str, "intensity": float, "energy": str} or None.
+EmotionTagger = Callable[[str], Awaitable[dict[str, Any] | None]]
 
 
 @dataclass
@@ -114,13 +119,20 @@ class WritePipeline:
         extractor: Extractor,
         llm_decide: LLMDecider | None = None,
         llm_pick_entity: Callable[[str, list[Resolved]], Awaitable[Resolved | None]] | None = None,
+        load_knowledge: KnowledgeLoader | None = None,
+        tag_emotion: EmotionTagger | None = None,
+        usage: TokenUsage | None = None,
     ) -> None:
+        """`usage` is shared with the LLM hooks so every call's tokens land in one place."""
         self.engine = engine
         self.embeddings = embeddings
         self.alias_cache = alias_cache
         self.extractor = extractor
         self.llm_decide = llm_decide
         self.llm_pick_entity = llm_pick_entity
+        self.load_knowledge = load_knowledge
+        self.tag_emotion = tag_emotion
+        self.usage = usage if usage is not None else TokenUsage()
 
     # ------------------------------------------------------------------------------------------
     async def run(
@@ -132,20 +144,20 @@ class WritePipeline:
     ) -> ChunkOutcome:
         """Extract and persist `events` (already stored unless dry_run), in the order given."""
         trace = PipelineTrace()
-        tokens = TokenUsage()
+        tokens = self.usage
         async with self.engine.connect() as conn:
             aliases = await self.alias_cache.get(conn, agent_id)
-        with trace.step("extraction") as step:
-            prepared = [await self._prepare(e, aliases, config, tokens) for e in events]
-            step.data.update(
-                messages=len(prepared),
-                facts=sum(len(p.extraction.facts) for p in prepared),
-                relations=sum(len(p.extraction.relations) for p in prepared),
-                entities=sum(len(p.extraction.entities) for p in prepared),
-                mirror_facts=sum(len(p.mirrors) for p in prepared),
-                modes=sorted({p.extraction.mode for p in prepared}),
-                errors=[p.extraction.error for p in prepared if p.extraction.error],
-            )
+            with trace.step("extraction") as step:
+                prepared = [await self._prepare(conn, e, aliases, config, tokens) for e in events]
+                step.data.update(
+                    messages=len(prepared),
+                    facts=sum(len(p.extraction.facts) for p in prepared),
+                    relations=sum(len(p.extraction.relations) for p in prepared),
+                    entities=sum(len(p.extraction.entities) for p in prepared),
+                    mirror_facts=sum(len(p.mirrors) for p in prepared),
+                    modes=sorted({p.extraction.mode for p in prepared}),
+                    errors=[p.extraction.error for p in prepared if p.extraction.error],
+                )
         resolver = ChunkResolver(agent_id, aliases, config)
         with trace.step("entity_resolution") as step:
             exact, pending = self._resolve_exact(resolver, prepared)
@@ -178,7 +190,8 @@ class WritePipeline:
 
     # ------------------------------------------------------------------------------------------
     async def _prepare(
-        self, event: EventInput, aliases: AgentAliases, config: MemoryConfig, tokens: TokenUsage
+        self, conn: AsyncConnection, event: EventInput, aliases: AgentAliases, config: MemoryConfig,
+        tokens: TokenUsage,
     ) -> _Prepared:
         ctx = ExtractionContext(
             speaker_name=event.speaker,
@@ -188,7 +201,18 @@ class WritePipeline:
             known_types=aliases.known_types(),
             recent_messages=list(event.metadata.get("_recent_messages", []))
             if isinstance(event.metadata.get("_recent_messages"), list) else [],
+            agent_id=event.agent_id,
         )
+        if self.load_knowledge is not None:
+            try:
+                await self.load_knowledge(conn, ctx, event.text, config)
+            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
+                ctx.knowledge = ""
+        if self.tag_emotion is not None and config.enable_emotion_tagging:
+            try:
+                event.emotion = await self.tag_emotion(event.text)
+            except Exception:
+                event.emotion = None
         try:
             result = await self.extractor(event.text, ctx)
         except Exception as exc:  # fail-safe: the event is kept, extraction is empty
@@ -395,6 +419,7 @@ class WritePipeline:
             await db.mark_events_done(
                 conn, [p.event.event_id for _, p in ok],
                 [_as_list(vectors.get(_event_key(p.event))) for _, p in ok],
+                [p.event.emotion for _, p in ok],
             )
             outcome.extracted = len(ok)
             for p in failed:  # kept, retried later by extract_pending / the Dagster sensor
@@ -676,11 +701,13 @@ def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str,
     aliases: dict[str, tuple[str, str, str, str, str]] = {}
     for i, p in enumerate(prepared):
         t = p.event.occurred_at
+        profiles = {fold(n): text for n, text in p.extraction.profiles.items() if text}
         for r in _unique(names[i].values()):
             row = rows.get(r.key)
+            profile = next((profiles[f] for f, rr in names[i].items() if rr.key == r.key and f in profiles), None)
             if row is None:
                 rows[r.key] = db.EntityRow(r.key, r.display_name, r.entity_type,
-                                           r.embedding if r.is_new else None, t, t)
+                                           r.embedding if r.is_new else None, t, t, profile)
             else:
                 row.first_seen, row.last_seen = min(row.first_seen, t), max(row.last_seen, t)
             plan.touched_keys.add(r.key)

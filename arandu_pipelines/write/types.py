@@ -82,3 +82,8 @@ class ExtractionContext:
     known_aliases: dict[str, str] = field(default_factory=dict)  # lowercased alias -> display name
     known_types: dict[str, str] = field(default_factory=dict)  # display name -> entity type
     recent_messages: list[str] = field(default_factory=list)
+    # Informed extraction: what memory already knows about the entities the message names
+    # (profiles, else top-K facts), formatted within the context budget by a KnowledgeLoader.
+    knowledge: str = ""
+    known_entities: list[str] = field(default_factory=list)  # canonical keys recognised in text
+    agent_id: str = ""

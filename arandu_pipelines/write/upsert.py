@@ -48,6 +48,7 @@ class EntityRow:
     embedding: list[float] | None
     first_seen: datetime
     last_seen: datetime
+    profile_text: str | None = None  # informed extraction's seed profile (never overwrites)
 
 
 @dataclass
@@ -71,10 +72,15 @@ async def upsert_entities(conn: AsyncConnection, agent_id: str, rows: list[Entit
     await conn.execute(
         text(
             "INSERT INTO memory_entities (agent_id, canonical_key, display_name, entity_type, "
-            "embedding_vec, first_seen_at, last_seen_at) "
-            "SELECT :a, * FROM unnest(CAST(:k AS text[]), CAST(:n AS text[]), CAST(:t AS text[]), "
-            "CAST(:e AS vector[]), CAST(:f AS timestamptz[]), CAST(:l AS timestamptz[])) "
+            "embedding_vec, first_seen_at, last_seen_at, profile_text, profile_refreshed_at) "
+            "SELECT :a, q.k, q.n, q.t, q.e, q.f, q.l, q.p, CASE WHEN q.p IS NOT NULL THEN now() END "
+            "FROM unnest(CAST(:k AS text[]), CAST(:n AS text[]), CAST(:t AS text[]), "
+            "CAST(:e AS vector[]), CAST(:f AS timestamptz[]), CAST(:l AS timestamptz[]), "
+            "CAST(:p AS text[])) AS q(k, n, t, e, f, l, p) "
             "ON CONFLICT (agent_id, canonical_key) DO UPDATE SET "
+            "profile_refreshed_at = CASE WHEN memory_entities.profile_text IS NULL "
+            "AND EXCLUDED.profile_text IS NOT NULL THEN now() ELSE memory_entities.profile_refreshed_at END, "
+            "profile_text = COALESCE(memory_entities.profile_text, EXCLUDED.profile_text), "
             "display_name = COALESCE(memory_entities.display_name, EXCLUDED.display_name), "
             "embedding_vec = COALESCE(memory_entities.embedding_vec, EXCLUDED.embedding_vec), "
             "first_seen_at = LEAST(memory_entities.first_seen_at, EXCLUDED.first_seen_at), "
@@ -89,6 +95,7 @@ async def upsert_entities(conn: AsyncConnection, agent_id: str, rows: list[Entit
             "e": [vec(r.embedding) for r in rows],
             "f": [r.first_seen for r in rows],
             "l": [r.last_seen for r in rows],
+            "p": [r.profile_text for r in rows],
         },
     )
 
@@ -307,19 +314,41 @@ async def upsert_relationships(conn: AsyncConnection, agent_id: str, rows: list[
 
 
 async def mark_events_done(
-    conn: AsyncConnection, event_ids: list[str], embeddings: list[list[float] | None]
+    conn: AsyncConnection,
+    event_ids: list[str],
+    embeddings: list[list[float] | None],
+    emotions: list[dict | None] | None = None,
 ) -> None:
     if not event_ids:
         return
+    emotions = emotions or [None] * len(event_ids)
     await conn.execute(
         text(
             "UPDATE memory_events e SET extraction_status = 'done', extracted_at = now(), "
             "extraction_attempts = e.extraction_attempts + 1, extraction_error = NULL, "
-            "embedding_vec = COALESCE(q.v, e.embedding_vec) "
-            "FROM unnest(CAST(:ids AS uuid[]), CAST(:vs AS vector[])) AS q(id, v) WHERE e.id = q.id"
+            "embedding_vec = COALESCE(q.v, e.embedding_vec), "
+            "emotion_primary = COALESCE(q.emo, e.emotion_primary), "
+            "emotion_intensity = COALESCE(q.inten, e.emotion_intensity), "
+            "energy_level = COALESCE(q.energy, e.energy_level) "
+            "FROM unnest(CAST(:ids AS uuid[]), CAST(:vs AS vector[]), CAST(:emo AS text[]), "
+            "CAST(:inten AS float8[]), CAST(:energy AS text[])) AS q(id, v, emo, inten, energy) "
+            "WHERE e.id = q.id"
         ),
-        {"ids": event_ids, "vs": [vec(e) for e in embeddings]},
+        {
+            "ids": event_ids,
+            "vs": [vec(e) for e in embeddings],
+            "emo": [(m or {}).get("emotion") for m in emotions],
+            "inten": [_float_or_none((m or {}).get("intensity")) for m in emotions],
+            "energy": [(m or {}).get("energy") for m in emotions],
+        },
     )
+
+
+def _float_or_none(v: object) -> float | None:
+    try:
+        return None if v is None else max(0.0, min(1.0, float(v)))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
 
 
 async def refresh_fact_counts(conn: AsyncConnection, agent_id: str, keys: list[str]) -> None:
