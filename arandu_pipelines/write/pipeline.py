@@ -588,7 +588,8 @@ def _is_semantic_duplicate(p: Proposal, kept: list[Proposal], threshold: float) 
         if k.norm == p.norm:
             return True
         if (p.embedding is not None and k.embedding is not None and not p.fact.retracts
-                and not k.fact.retracts and float(np.dot(p.embedding, k.embedding)) > threshold
+                and not k.fact.retracts and p.origin != k.origin
+                and float(np.dot(p.embedding, k.embedding)) > threshold
                 and (p.attribute_key == k.attribute_key)):
             return True
     return False

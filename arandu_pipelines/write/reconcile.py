@@ -49,6 +49,7 @@ class ActiveFact:
     confidence: float = 0.8
     embedding: np.ndarray | None = None  # only for facts created in this chunk
     in_chunk: bool = False
+    origin: str = ""  # message + source sentence, for facts created in this chunk
 
     @cached_property
     def norm(self) -> str:
@@ -81,6 +82,11 @@ class Proposal:
     deleted: list[ActiveFact] = field(default_factory=list)
     historical_until: datetime | None = None
     reason: str = ""
+
+    @property
+    def origin(self) -> str:
+        """Facts restating the same sentence share its vector; their similarity means nothing."""
+        return f"{self.msg}\x1f{self.fact.source_text or self.text}"
 
     @cached_property
     def norm(self) -> str:
@@ -220,7 +226,8 @@ class Reconciler:
         out = [(f, s) for f, s in cands.similar if f.id not in self.closed]
         mem = self._subject(p)
         if p.embedding is not None and mem is not None:
-            out.extend(fs for fs in mem.similar(p.embedding, 8) if fs[0].id not in self.closed)
+            out.extend(fs for fs in mem.similar(p.embedding, 8)
+                       if fs[0].id not in self.closed and fs[0].origin != p.origin)
         out.sort(key=lambda fs: (-fs[1], fs[0].id))
         return out
 
@@ -304,4 +311,4 @@ class Reconciler:
             dim = p.embedding.shape[0] if p.embedding is not None else 1
             mem = self.chunk_facts[p.subject_key] = _SubjectFacts(dim)
         mem.add(ActiveFact(p.fact_id or "", p.subject_key, p.attribute_key, p.value, p.text,
-                           p.occurred_at, p.confidence, p.embedding, in_chunk=True))
+                           p.occurred_at, p.confidence, p.embedding, in_chunk=True, origin=p.origin))

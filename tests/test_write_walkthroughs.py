@@ -1,0 +1,128 @@
+"""The spec's write walkthroughs, end to end through `write()` with the offline extractor on a
+real server. Assertions are about what a user relies on (what is stored, linked, superseded),
+not about exact wording."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from tests.conftest import rows
+
+
+def at(y: int, m: int, d: int) -> datetime:
+    return datetime(y, m, d, 12, tzinfo=timezone.utc)
+
+
+async def test_rafael_moves_from_sao_paulo_to_rio(memory, fresh_db_url):
+    first = await memory.write("u1", "I live in São Paulo and I work at Acme Corp as a backend engineer.",
+                               speaker_name="Rafael", occurred_at=at(2023, 3, 1))
+    assert first.success and first.facts_added
+    assert all(f.entity_key.startswith("person:rafael") or "Rafael" in f.fact_text
+               for f in first.facts_added)
+    sp = [f for f in first.facts_added if "São Paulo" in f.fact_text]
+    assert sp and sp[0].entity_key == "person:rafael"
+
+    second = await memory.write("u1", "I just moved from São Paulo to Rio de Janeiro.",
+                                speaker_name="Rafael", occurred_at=at(2023, 6, 2))
+    assert second.facts_updated, second
+    upd = second.facts_updated[0]
+    assert "Rio de Janeiro" in upd.fact_text and upd.supersedes_fact_id == sp[0].fact_id
+    old = await memory.get("u1", sp[0].fact_id)
+    assert old.valid_to == at(2023, 6, 2) and old.valid_from == at(2023, 3, 1)
+    active = [f.fact_text for f in await memory.get_all("u1")]
+    assert not any("São Paulo" in t and "Rio" not in t for t in active)
+    assert any("Acme" in t for t in active)  # the job is untouched by the move
+    edges = dict(rows(fresh_db_url, "SELECT target_entity_key, valid_to IS NULL FROM "
+                      "memory_entity_relationships WHERE rel_type = 'lives_in'"))
+    assert edges == {"place:sao_paulo": False, "place:rio_de_janeiro": True}
+
+
+async def test_clara_left_vertix_links_both_entities(memory, fresh_db_url):
+    r = await memory.write("u1", "Clara Rezende left Vertix.", speaker_name="Rafael",
+                           occurred_at=at(2024, 1, 10))
+    fact = next(f for f in r.facts_added if "Vertix" in f.fact_text)
+    assert fact.entity_key == "person:clara_rezende"
+    links = dict(rows(fresh_db_url, "SELECT entity_key, is_primary FROM memory_fact_entity_links "
+                      "WHERE fact_id = %s", (fact.fact_id,)))
+    assert links == {"person:clara_rezende": True, "organization:vertix": False}
+    about_vertix = await memory.get_all("u1", entity_keys=["organization:vertix"])
+    assert [f.fact_id for f in about_vertix] == [fact.fact_id]
+    rel = rows(fresh_db_url, "SELECT rel_type FROM memory_entity_relationships WHERE "
+               "source_entity_key = 'person:clara_rezende' AND target_entity_key = 'organization:vertix'")
+    assert ("former_employee_of",) in rel
+
+
+async def test_guili_is_guilherme(memory, fresh_db_url):
+    first = await memory.write("u1", "My best friend Guilherme Maturana (Guili) works at Vertix.",
+                               speaker_name="Rafael", occurred_at=at(2023, 3, 1))
+    keys = {e.canonical_key for e in first.entities_resolved}
+    assert "person:guilherme_maturana" in keys and "person:guili" not in keys
+    second = await memory.write("u1", "Guili went running in the park.", speaker_name="Rafael",
+                                occurred_at=at(2023, 3, 5))
+    guili = [e for e in second.entities_resolved if e.canonical_key == "person:guilherme_maturana"]
+    assert guili and guili[0].method == "alias"  # exact match through the registered alias
+    assert all(f.entity_key == "person:guilherme_maturana" for f in second.facts_added)
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_entities WHERE canonical_key LIKE 'person:guil%'") == [(1,)]
+
+
+async def test_carlos_lives_in_curitiba_is_subject_centric(memory, fresh_db_url):
+    r = await memory.write("u1", "Carlos lives in Curitiba.", speaker_name="Ana", occurred_at=at(2023, 5, 1))
+    assert [f.entity_key for f in r.facts_added] == ["person:carlos"]
+    assert "Carlos" in r.facts_added[0].fact_text and "Curitiba" in r.facts_added[0].fact_text
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts WHERE entity_key = 'place:curitiba'") == [(0,)]
+    links = {k for (k,) in rows(fresh_db_url, "SELECT entity_key FROM memory_fact_entity_links")}
+    assert links == {"person:carlos", "place:curitiba"}
+    assert rows(fresh_db_url, "SELECT source_entity_key, rel_type, target_entity_key FROM "
+                "memory_entity_relationships") == [("person:carlos", "lives_in", "place:curitiba")]
+
+
+async def test_i_and_eu_are_the_speaker(memory):
+    en = await memory.write("u1", "I love cycling and craft coffee.", speaker_name="Rafael", occurred_at=at(2023, 5, 1))
+    pt = await memory.write("u1", "Eu trabalho na Orion Tech.", speaker_name="Rafael", occurred_at=at(2023, 5, 2))
+    for r in (en, pt):
+        assert r.facts_added
+        assert any(f.entity_key == "person:rafael" and "Rafael" in f.fact_text for f in r.facts_added)
+        assert not any(f.entity_name in ("I", "Eu", "eu") for f in r.facts_added)
+
+
+async def test_portuguese_message_keeps_its_language(memory, fresh_db_url):
+    r = await memory.write("u1", "Eu moro em Curitiba e trabalho na Vertix.", speaker_name="Rafael",
+                           occurred_at=at(2023, 5, 1))
+    texts = [f.fact_text for f in r.facts_added]
+    assert any("Rafael mora em Curitiba" in t for t in texts), texts
+    assert any("trabalha" in t and "Vertix" in t for t in texts), texts
+    rels = set(rows(fresh_db_url, "SELECT rel_type, target_entity_key FROM memory_entity_relationships"))
+    assert ("lives_in", "place:curitiba") in rels and ("works_at", "organization:vertix") in rels
+
+
+async def test_relative_dates_resolve_against_occurred_at(memory):
+    r = await memory.write("u1", "Yesterday I went to a LGBTQ support group.", speaker_name="Caroline",
+                           occurred_at=datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc))
+    assert any("7 May 2023" in f.fact_text for f in r.facts_added), [f.fact_text for f in r.facts_added]
+    fact = await memory.get("u1", r.facts_added[0].fact_id)
+    assert fact.valid_from == datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # event time = message time
+
+
+async def test_retraction_in_words_closes_the_fact(memory):
+    await memory.write("u1", "I work at Acme Corp.", speaker_name="Rafael", occurred_at=at(2023, 1, 1))
+    r = await memory.write("u1", "I no longer work at Acme Corp.", speaker_name="Rafael",
+                           occurred_at=at(2023, 7, 1))
+    assert [f.fact_text for f in r.facts_deleted] and "Acme" in r.facts_deleted[0].fact_text
+    active = [f.fact_text for f in await memory.get_all("u1")]
+    assert not any(t.startswith("Rafael works at Acme") for t in active)
+
+
+async def test_sample_conversation_becomes_memory(memory):
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "sample_conversation.jsonl"
+    data = [json.loads(line) for line in path.read_text().splitlines()]
+    report = await memory.import_messages(data)
+    agent = data[0]["agent_id"]
+    assert report.events_extracted == len(data) and not report.extraction_errors
+    assert report.facts_updated >= 1 and report.facts_deleted >= 1  # the move/job change, the retraction
+    entities = {e.canonical_key: e for e in await memory.entities(agent, limit=100)}
+    assert "person:guilherme_maturana" in entities and "Guili" in entities["person:guilherme_maturana"].aliases
+    active = " | ".join(f.fact_text for f in await memory.get_all(agent, limit=200))
+    assert "Orion Tech" in active and "Rio de Janeiro" in active
