@@ -187,7 +187,7 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
     if not isinstance(meta, dict):
         raise ValueError(f"metadata must be a JSON object, got {type(meta).__name__}")
     message_id = _clean(row.get("message_id"))
-    event = EventInput(agent_id, body, speaker, occurred, session_id, None, meta, source)
+    event = EventInput(agent_id, body, speaker, occurred, session_id, None, meta, "import")
     event.message_id = _id("message_id", message_id) if message_id not in (None, "") else (
         "sha256:" + event.content_hash[:40])
     return event

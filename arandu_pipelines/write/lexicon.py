@@ -413,7 +413,9 @@ NON_NAME_CAPS: frozenset[str] = frozenset(
     gonna wanna gotta let's lets let speaking talking thinking going being having getting
     feeling looking lgbtq lgbtq+ lgbt ps btw fyi imo tbh idk irl asap diy tv pc ai
     family life work school home love god mother father sister brother daughter son wife
-    husband friend friends kids""".split()
+    husband friend friends kids everyone everybody someone somebody anyone anybody nobody
+    nothing everything something anything people guys folks todos todo alguém ninguém gente
+    galera pessoal""".split()
 ) | WEEKDAYS_MONTHS
 
 # Lower-case words allowed inside a multi-word proper name ("Rio de Janeiro").

@@ -820,8 +820,8 @@ def _evidence(props: list[Proposal], rel: ExtractedRelation, names: dict[str, Re
 async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     await db.upsert_entities(conn, agent_id, plan.entities)
     await db.insert_aliases(conn, agent_id, plan.aliases)
-    await db.close_facts(conn, agent_id, plan.closes)
     await db.insert_facts(conn, agent_id, plan.facts)
+    await db.close_facts(conn, agent_id, plan.closes)  # after insert: may close this chunk's facts
     await db.reinforce_facts(conn, agent_id, plan.reinforce)
     await db.insert_links(conn, agent_id, plan.links)
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]

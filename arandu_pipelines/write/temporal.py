@@ -363,11 +363,32 @@ _PATTERNS_PT: tuple[tuple[re.Pattern[str], _Handler], ...] = (
     ),
 )
 
-# Cheap gate: no trigger word means no pattern can match.
+# Per-pattern gates: substrings (of the lowercased text) at least one of which a match contains;
+# a pattern whose gates are all absent is not run. Same order as the pattern tables.
+_WD_EN_GATES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WD_PT_GATES = ("segunda", "terça", "terca", "quarta", "quinta", "sexta", "sábado", "sabado", "domingo")
+_GATES_EN: tuple[tuple[str, ...], ...] = (
+    ("yesterday",), ("tomorrow",), ("yesterday",), ("tomorrow",), ("night",), ("this",), ("tonight",),
+    ("yesterday",), ("today",), ("tomorrow",), ("weekend",), ("week", "month", "year"), _WD_EN_GATES,
+    ("ago",), ("in",), ("other",),
+)
+_GATES_PT: tuple[tuple[str, ...], ...] = (
+    ("anteontem",), ("amanhã",), ("ontem",), ("amanhã",), ("hoje",), ("manhã", "manha", "tarde", "noite"),
+    ("ontem",), ("hoje",), ("amanhã",), ("semana",), ("semana",), ("semana", "mês", "mes", "ano"),
+    ("semana", "mês", "mes", "ano"), _WD_PT_GATES, _WD_PT_GATES, ("há", "ha", "faz"), ("atrás",), ("daqui",),
+)
+assert len(_GATES_EN) == len(_PATTERNS_EN) and len(_GATES_PT) == len(_PATTERNS_PT)
+_ALL_GATES: tuple[str, ...] = tuple(dict.fromkeys(g for gs in _GATES_EN + _GATES_PT for g in gs))
+
+# Cheap gate: a phrase can only match where one of these does (one search instead of ~35).
+_WD_ANY = f"(?:{_WD_EN_RE}|{_WD_PT_RE})"
 _TRIGGER = re.compile(
-    r"yesterday|today|tomorrow|tonight|last|this|next|past|coming|ago|\bin\s|other\s+day|"
-    r"ontem|hoje|amanhã|semana|m[eê]s|ano|há|\bha\b|faz|atrás|daqui|passad|próxim|proxim|que\s+vem|"
-    r"est[ae]\s|ess[ae]\s",
+    r"\b(?:yesterday|today|tomorrow|tonight|ago|other\s+day"
+    rf"|(?:last|this|next|past|coming)\s+(?:night|morning|afternoon|evening|weekend|week|month|year|coming|{_WD_EN_RE})"
+    rf"|in\s+{_NUM_EN_RE}\s"
+    r"|anteontem|ontem|hoje|amanhã|atrás|daqui|que\s+vem|passad[oa]|retrasad[oa]|próxim[oa]|proxim[oa]"
+    r"|(?:há|ha|faz)\s|(?:n?est[ae]|n?ess[ae])\s+(?:manhã|manha|tarde|noite|semana|m[eê]s|ano|fi(?:m|nal)|"
+    rf"{_WD_PT_RE}))",
     _F,
 )
 
@@ -387,8 +408,12 @@ def find_relative_dates(text: str, occurred_at: datetime, tz: str = "UTC") -> li
     zone = resolve_timezone(tz)
     d0 = _local_date(occurred_at, zone)
     candidates: list[tuple[int, int, str, re.Match[str], _Handler]] = []
-    for lang, table in (("en", _PATTERNS_EN), ("pt", _PATTERNS_PT)):
-        for pattern, handler in table:
+    low = text.lower()
+    present = {g for g in _ALL_GATES if g in low}
+    for lang, table, gates in (("en", _PATTERNS_EN, _GATES_EN), ("pt", _PATTERNS_PT, _GATES_PT)):
+        for (pattern, handler), gate in zip(table, gates):
+            if present.isdisjoint(gate):
+                continue
             for m in pattern.finditer(text):
                 candidates.append((m.start(), -(m.end() - m.start()), lang, m, handler))
     candidates.sort(key=lambda c: (c[0], c[1], c[2]))

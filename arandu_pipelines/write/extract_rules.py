@@ -1,0 +1,2150 @@
+"""Offline (rule-based) extraction: deterministic, no model, well under a millisecond per message.
+
+`extract_offline(text, ctx) -> ExtractionResult` (mode="rules") turns one chat message into
+entities, self-contained facts and relations. The same text + context always gives the same
+output, order included (nothing iterates a set; every regex is compiled at import).
+
+Pipeline per message
+--------------------
+1. Split into sentences (`result.sentences`: every sentence, in order, each an exact stripped
+   substring of the message; pure emoji/punctuation fragments are not sentences).
+2. Detect the language once (en/pt by counts of stopwords and common verb forms; ties go to pt
+   when the text has Portuguese diacritics). Facts are written in the message's language.
+3. Per sentence: strip leading discourse markers / greetings / vocatives ("Wow, ", "Hey Mel!"),
+   skip questions, thanks/congratulations/imperatives and content-free exclamations, then run the
+   rules below. Every fact's `source_text` is the sentence it restates.
+4. First person becomes the speaker ("I live" -> "Rafael lives", "my sister" -> "Rafael's sister",
+   "Moro em Curitiba" -> "Rafael mora em Curitiba"); he/she/ele/ela become the most recently
+   mentioned person of the message; "you" becomes the addressee when a vocative names them.
+   Relative dates are rewritten with `temporal.render` and set `event_date`.
+5. A declarative sentence with content that no rule covered becomes one generic fact about its
+   subject (the speaker, a named person, a resolved pronoun), or "{speaker} mentioned that ..." /
+   "{speaker} disse que ..." when it has none.
+
+Recognised patterns
+-------------------
+S = subject slot: I / we / eu / nós / dropped subject (1st-person verb: "Moro em ...", "Moved to
+..."), he/she/ele/ela (resolved), a name, "my|our|meu|minha <rel term> <Name>", "<Name>'s <rel
+term> <Name>", "<Name> and I" / "eu e <Name>" (both get the edge). T/O/P = a proper-noun span
+(capitalised words or any caseless script, with de/da/do/of... connectors, at most 6 words).
+
+| pattern (EN / PT)                                               | relation(s)                                   | attribute_key (value)        |
+|-----------------------------------------------------------------|-----------------------------------------------|------------------------------|
+| S lives/is living/is based/resides in P; S mora/vive/reside em P | (S, lives_in, P)                              | location (P)                 |
+| S moved/relocated to P; S (se) mudou/mudei para P               | (S, lives_in, P)                              | location (P)                 |
+| S moved from F to P; S mudou de F para P                        | (S, lives_in, P) + (S, lives_in, F, retracts) | location (P)                 |
+| S grew up / was born in P; S nasceu / cresceu em P              | -                                             | hometown (P)                 |
+| S works at/for O; S trabalha na/no/em/para O                    | (S, works_at, O)                              | employer (O)                 |
+| S joined / started at / got a job at / was hired by O;          | (S, works_at, O) (member_of if O looks like a | employer (O)                 |
+|   S entrou na / começou na / foi contratado pela O              |   club/team/band/group/choir)                 |                              |
+| S worked at O (past); S trabalhava/trabalhou na O               | (S, former_employee_of, O)                    | -                            |
+| S studies at O / attends <School>; S estuda na O                | (S, studies_at, O)                            | school (O)                   |
+| S left / quit / resigned from / was fired from / lost my job at | (S, former_employee_of, O) +                  | employer, retracts (O)       |
+|   S saiu da / deixou a / largou a / pediu demissão da O         |   (S, works_at, O, retracts)                  |                              |
+| S no longer works at O / doesn't work at O anymore;             | same as left                                  | employer, retracts (O)       |
+|   S não trabalha mais na O                                      |                                               |                              |
+| S no longer lives in P / não mora mais em P                     | (S, lives_in, P, retracts)                    | location, retracts (P)       |
+| S is a member of / plays for / volunteers at O; joga no O       | (S, member_of, O)                             | membership (O)               |
+| O hired N / O contratou N / O me contratou                      | (O, hired, N) + (N, works_at, O)              | -                            |
+| S manages / supervises N; S gerencia / lidera N                 | (S, manages, N)                               | -                            |
+| S reports to N                                                  | (S, reports_to, N)                            | -                            |
+| S married / is dating / is engaged to N; casou / namora com N   | (S, partner_of, N)                            | partner (N)                  |
+| S broke up with / divorced N; terminou / se separou de N        | (S, partner_of, N, retracts)                  | partner, retracts (N)        |
+| S is/works as/became a <occupation>; sou/é/trabalho como <occ.> | (+ works_at if "... at O")                    | occupation (role)            |
+| S is no longer a <occupation> / lost my job as a <occupation> / | -                                             | occupation, retracts (role)  |
+|   não sou mais <occupation>                                     |                                               |                              |
+| S is N (years old) / turned N; tenho / fiz N anos               | -                                             | age (N)                      |
+| S is (not ... anymore) vegetarian/vegan/single/married/...;     | -                                             | diet / relationship_status / |
+|   sou (não sou mais) vegetariana/casada/...                     |                                               |   health / employment_status |
+| my/our <rel term> Name; Name, my <rel term>; Name is my <term>; | partner terms -> partner_of, family terms ->  | partner (partner terms)      |
+|   meu/minha <termo> Name; Name é minha <termo>;                 |   family_of, friend -> friend_of, colleague   |                              |
+|   Name (Owner's <term>); Name (minha <termo>)                   |   -> works_with, boss/chefe -> reports_to     |                              |
+|                                                                 |   (possessor -> Name; for bosses the possessor|                              |
+|                                                                 |   reports to Name), employee -> manages       |                              |
+| my dog/cat Max; a dog named Max; meu cachorro Rex               | (owner, owns, Max); Max is typed "pet"        | pet (owner)                  |
+| Name (Full Name); Full, aka / known as / conhecido como Alias;  | - (one entity: the most complete name, with   | -                            |
+|   everyone calls him Alias; call me Alias / me chamam de Alias  |   the other as alias; no self-relations)      |                              |
+
+Fact text is the restated clause ("Rafael no longer works at Acme", "Ana é esposa de Rafael");
+a sentence with more content than its matched clauses also gets a generic fact. Generic facts get
+attribute `plan` (future markers), `preference` (like/love/gosto/adoro...), `event` (past tense)
+or None. Importance comes from `lexicon.IMPORTANCE_CUES` (kind-specific for the table above);
+confidence is 0.95 explicit, 0.60 for "I think/probably/acho que", 0.40 for
+"maybe/might/talvez", 0.80 for inferred facts (resolved pronouns, parenthetical hints).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write.keys import fold as _fold_uncached
+from arandu_pipelines.write.temporal import TemporalMention, absolutize_with_spans, find_relative_dates, render
+from arandu_pipelines.write.types import (
+    ExtractedEntity,
+    ExtractedFact,
+    ExtractedRelation,
+    ExtractionContext,
+    ExtractionResult,
+)
+
+MAX_FACTS = 100
+
+
+@lru_cache(maxsize=8192)
+def fold(text: str) -> str:
+    """keys.fold (case- and accent-insensitive), cached: names recur across messages."""
+    return _fold_uncached(text)
+
+_MAX_PREFIX = 160
+
+# =============================================================================================
+# Character classes and name regexes
+# =============================================================================================
+
+
+# Capital letters: Latin (incl. Extended A/B and Additional, which mix both cases: accepted), Greek,
+# Cyrillic, Armenian. Kept as a few ranges so the many name-bearing regexes compile fast.
+_UP = (
+    "A-Z\u00c0-\u00d6\u00d8-\u00de\u0100-\u024f\u0386-\u038f\u0391-\u03ab\u0400-\u042f"
+    "\u0460-\u04ff\u0531-\u0556\u1e00-\u1eff"
+)
+# Scripts without case: any word in them may be a name (Hebrew, Arabic, Indic, Thai, CJK, kana, Hangul).
+_CL = (
+    "\u0590-\u05ff\u0600-\u06ff\u0900-\u0dff\u0e00-\u0eff\u1100-\u11ff"
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+)
+_CL_RE = re.compile(f"[{_CL}]")
+_NW = rf"(?<![\w'’])(?:[{_UP}][^\W_]*(?:['’][{_UP}][^\W_]*)?(?:-[^\W_]+)*|[{_CL}]+)"
+_CONN = "|".join(sorted((c for c in L.NAME_CONNECTORS if c not in ("e", "y")), key=lambda w: (-len(w), w)))
+_PROPER = rf"{_NW}(?:(?:[ \t]+(?:{_CONN}|&)){{0,2}}[ \t]+{_NW}){{0,5}}"  # bounded: linear-time scans
+_PROPER_RE = re.compile(_PROPER)
+_NAME_ONLY_RE = re.compile(rf"^{_PROPER}$")
+
+
+def _alt(words) -> str:
+    """Regex alternation of literal phrases, longest first; spaces match any whitespace."""
+    uniq = sorted(set(words), key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in uniq)
+
+
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|\s+|.", re.S)
+_WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_EMOJI_RE = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d\u2b50\u2b55\u231a-\u23ff]+")
+_SPACES_RE = re.compile(r"[ \t\r\n]+")
+_PT_CHARS_RE = re.compile(r"[ãõçâêôáéíóúà]", re.I)
+
+# =============================================================================================
+# Vocabulary sets
+# =============================================================================================
+
+_NON_NAME = L.NON_NAME_CAPS
+_REL_TERMS = {**L.REL_TERMS_EN, **L.REL_TERMS_PT}
+_DISCOURSE_WORDS = frozenset(L.DISCOURSE_MARKERS)
+_PET_TERMS = frozenset(L.PET_TERMS_EN) | frozenset(L.PET_TERMS_PT)
+_PLURAL_TERMS = frozenset(
+    """kids children parents sons daughters brothers sisters friends colleagues coworkers
+    filhos pais irmãos amigos amigas colegas""".split()
+)
+_EX_ADJ = frozenset({"ex", "former", "late", "antiga", "antigo", "falecida", "falecido"})
+_NONCONTENT = (
+    L.STOPWORDS_EN | L.STOPWORDS_PT | L.EVALUATIVES | L.CONTENT_STOP
+    | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
+    | frozenset(
+        """i'm i've i'd i'll it's that's what's there's here's let's don't can't won't didn't isn't
+        doesn't wasn't aren't you've you'd you'll he's she's we've we'd they've gotta wanna gonna
+        get got gets getting make made thing things something anything everything nothing one
+        ones lot lots kind kinda sort bit little day days time times now today yesterday
+        tomorrow week month year years ago last next still even ever much many well going
+        glad hope hoping wish wishing think thought know knew mean guess sure totally feel
+        feels feeling felt see saw hear heard tell told say said mind cause 'cause ya yeah
+        pra tá tô né aí coisa coisas hoje ontem amanhã dia semana mês ano vez vezes acho sei
+        bem muito pouco tudo nada algo gente news big update novidade novidades notícia""".split()
+    )
+)
+_TIME_WORDS = frozenset(
+    """yesterday today tonight tomorrow recently lately finally just then now also last this
+    next week month year weekend ago morning afternoon evening night earlier later soon
+    ontem hoje amanhã recentemente finalmente então agora também semana passada passado mês
+    ano fim de que vem depois antes cedo noite tarde manhã já ainda""".split()
+)
+_IGNORABLE_PREFIX = (
+    _TIME_WORDS
+    | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
+    | frozenset(
+        """and but so or then also just actually finally recently officially totally really
+        e mas então aí daí também já ainda não nao nunca mais me se eu no longer not never""".split()
+    )
+)
+_EN_SKIP_AFTER_I = (
+    L.ADVERBS_EN
+    | frozenset("no longer not kinda sorta totally def still both all".split())
+)
+_EN_COORD_VERBS = frozenset(
+    """live work study love like want need go have play teach run write enjoy hate prefer miss visit
+    manage sing dance cook get make take feel think know try plan hope volunteer paint read watch help
+    spend keep use own swim hike travel draw bake practice attend join lead coach believe care do""".split()
+)
+_EN_NOT_VERB = frozenset(
+    """both all guys two three everyone each alone together myself yourself ourselves only even
+    like as too first last once again still""".split()
+)
+_EN_PAST_AUX = frozenset({"been", "got", "had", "gone", "done", "become", "seen"})
+
+_PT_ARTICLES = frozenset(
+    "o a os as do da dos das no na nos nas pelo pela pelos pelas ao à aos às num numa um uma".split()
+)
+_PT_POSS = {
+    "meu": "o", "minha": "a", "meus": "os", "minhas": "as",
+    "nosso": "o", "nossa": "a", "nossos": "os", "nossas": "as",
+}
+_PT_NOT_DROPPED = frozenset({"como", "sei", "vi", "li", "dei", "era", "ia", "sai"})
+_PT_ADV = L.ADVERBS_PT | frozenset({"não", "nao", "mais"})
+_LEAD_ADV = frozenset(
+    """não nao nunca também tambem já ja ainda me se not never no longer don't didn't just also finally
+    recently officially still already actually really""".split()
+)
+
+# =============================================================================================
+# Sentence splitting
+# =============================================================================================
+
+_SENT_BOUND_RE = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n+")
+_ABBREV = frozenset(
+    "mr mrs ms dr prof sr sra srta st jr vs etc e.g i.e a.k.a aka no dept approx av fig p.s".split()
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of `text`, stripped, in order (fragments with no letter
+    or digit are dropped)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENT_BOUND_RE.finditer(text):
+        if m.group(0)[0] == ".":
+            before = text[start:m.start()].rsplit(None, 1)
+            last = before[-1].lower().strip("(\"'") if before else ""
+            if last in _ABBREV or (len(last) == 1 and last.isalpha()):
+                continue
+        spans.append((start, m.end()))
+        start = m.end()
+    spans.append((start, len(text)))
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        seg = text[a:b]
+        stripped = seg.strip()
+        if not stripped or not any(ch.isalnum() for ch in stripped):
+            continue
+        lead = len(seg) - len(seg.lstrip())
+        out.append((a + lead, a + lead + len(stripped)))
+    return out
+
+
+# =============================================================================================
+# Language
+# =============================================================================================
+
+
+_PT_VERB_WORDS = (
+    frozenset(L.PT_1SG_TO_3SG) | frozenset(L.PT_1SG_TO_3SG.values()) | L.PERSON_VERBS_PT
+    | frozenset("sou somos são estão fomos temos vamos moram trabalham".split())
+) - L.STOPWORDS_EN - frozenset({"como", "a"})
+
+
+def detect_language(text: str) -> str:
+    """"pt" or "en" by stopword counts (ties with Portuguese diacritics go to pt)."""
+    en = pt = 0
+    for w in _WORD_RE.findall(text.lower()):
+        w = w.replace("’", "'")
+        if w in L.STOPWORDS_EN:
+            en += 1
+        elif w in L.PERSON_VERBS_EN:
+            en += 1
+        if w in L.STOPWORDS_PT:
+            pt += 1
+        elif w in _PT_VERB_WORDS:
+            pt += 1
+    if pt > en:
+        return "pt"
+    if pt == en and pt > 0 and _PT_CHARS_RE.search(text):
+        return "pt"
+    return "en"
+
+
+# =============================================================================================
+# Leading / trailing noise
+# =============================================================================================
+
+_GREET_STRIP = (
+    r"hey|hi|hello|heya|hiya|yo|howdy|good\s+(?:morning|afternoon|evening|night)"
+    r"|(?:it'?s\s+)?(?:so\s+)?(?:good|great|nice|glad)\s+to\s+(?:see|hear\s+from|hear|meet|chat\s+with|talk\s+to)\s+you(?:\s+again)?"
+    r"|long\s+time\s+no\s+(?:see|talk|chat)|how\s+are\s+you|how'?s\s+it\s+going|what'?s\s+up"
+    r"|oi|olá|ola|e\s+aí|eae|bom\s+dia|boa\s+tarde|boa\s+noite|tudo\s+bem|tudo\s+bom|beleza"
+)
+_DISC = _alt([m for m in L.DISCOURSE_MARKERS]) + "|" + _GREET_STRIP
+_LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.I)
+_AND_I_RE = re.compile(r"\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w])")
+_PERSON_CTX_RE = re.compile(
+    r"(?i)(?<![\w'’])(?:with|met|meet|meeting|told|tell|asked|texted|called|hugged|thanked|married|dating|visiting\s+my"
+    r"|com(?:\s+[oa])?|conheci(?:\s+[oa])?|encontrei(?:\s+[oa])?|liguei\s+(?:pro|pra|para\s+[oa])|falei\s+com(?:\s+[oa])?"
+    r"|conversei\s+com(?:\s+[oa])?)\s+$"
+)
+_SECOND_PERSON_RE = re.compile(r"(?i)(?<![\w'’])(?:you|your|you're|you've|ya|você|voce|vc|seu|sua)(?![\w'’])")
+_LEAD_VOC_COMMA_RE = re.compile(rf"^(?P<n>{_PROPER})\s*,\s*")
+_LEAD_VOC_RE = re.compile(rf"^(?P<n>{_PROPER})\s*(?:[,!.…]+\s*|$)")
+_TRAIL_VOC_RE = re.compile(rf"[,\s]*,\s*(?P<n>{_PROPER})\s*(?P<p>[!.?…]*)\s*$")
+_DROP_RE = re.compile(
+    r"^(?:thanks|thank\s+you|thx|ty|many\s+thanks|appreciate\s+(?:it|that|you|your)|congrats|congratulations"
+    r"|cheers|bye|goodbye|see\s+you|see\s+ya|take\s+care|talk\s+(?:to\s+you\s+)?(?:soon|later)|ttyl"
+    r"|sorry\s+(?:to\s+hear|about|for\s+your)|so\s+sorry|i'?m\s+(?:so\s+)?sorry\s+(?:to\s+hear|about|for\s+your)"
+    r"|let'?s|let\s+us|keep\s+(?:it\s+up|going|up\s+the)|hang\s+in\s+there|don'?t\s+give\s+up|don'?t\s+forget"
+    r"|you\s+got\s+this|we\s+got\s+this|go\s+for\s+it|have\s+fun|have\s+a\s+(?:good|great|nice)|enjoy"
+    r"|take\s+a\s+look|check\s+(?:it|this|that)\s+out|look\s+at\s+(?:this|that)"
+    r"|here'?s\s+(?:a|the|my)\s+(?:pic|photo|picture)\s*[!.:]*\s*$|here\s+is\s+(?:a|the|my)\s+(?:pic|photo|picture)\s*[!.:]*\s*$|obrigad[oa]|valeu|brigad[oa]|tchau|até\s+mais|ate\s+mais"
+    r"|até\s+logo|até\s+amanhã|parabéns|parabens|boa\s+sorte|que\s+pena|sinto\s+muito|vamos|olha\s+(?:isso|só)"
+    r"|bjs|beijos|abraços)(?![\w'’])",
+    re.I,
+)
+_FIRST_PERSON_CLAUSE_RE = re.compile(
+    r"(?:,|;|\s[-–—]|[-–—]\s)\s*(?=(?:I|I['’]m|I['’]ve|we|We|we['’]ve|my|My|our|Our|eu|Eu|meu|Meu|minha|Minha|a\s+gente)\b)"
+)
+_FILLER_ONLY_RE = re.compile(
+    r"^(?:me\s+too|same\s+here|same|no\s+way|of\s+course|for\s+sure|sure\s+thing|you\s+bet|no\s+problem"
+    r"|my\s+pleasure|eu\s+também|eu\s+tambem|com\s+certeza|claro|totally\s+agree|i\s+agree|agreed)\b[\s!.,]*$",
+    re.I,
+)
+_THANKS_VOC_RE = re.compile(
+    rf"^(?:(?i:thanks|thank\s+you|thx|congrats|congratulations|hey|hi|hello|wow|yeah|yes|oh|aw+|obrigad[oa]|valeu|parabéns|oi|olá)"
+    rf"(?:\s+(?i:so\s+much|a\s+lot|again))?)[\s,]+(?P<n>{_PROPER})\s*(?:[!.,…]+|$)"
+)
+_EXCLAM_RE = re.compile(
+    r"^(?:what\s+an?|how|so|such\s+an?|que|muito)\s+(?:\w+\s+){0,2}?"
+    r"(?:cool|nice|great|awesome|amazing|lovely|sweet|fun|beautiful|wonderful|cute|gorgeous|adorable|incredible"
+    r"|fantastic|sad|bad|exciting|inspiring|brave|lucky|legal|lindo|linda|bom|boa|massa|incrível)\b[^.]*[!.]?$",
+    re.I,
+)
+_IMPERATIVE = frozenset(w for w in L.IMPERATIVE_STARTS_EN + L.IMPERATIVE_STARTS_PT if " " not in w) - {"have"}
+_QUESTION_WORDS = frozenset(
+    "what why how who whom whose where which o que por quem onde quando qual quais".split()
+)
+_HEDGE_PREFIX_RE = re.compile(
+    rf"^(?:{_alt(L.HEDGE_PREFIX_EN + L.HEDGE_PREFIX_PT)})(?![\w'’])\s*,?\s*", re.I
+)
+_HEDGE_WEAK_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_WEAK_EN + L.HEDGE_WEAK_PT)})(?![\w'’])", re.I)
+_HEDGE_MID_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_MID_EN + L.HEDGE_MID_PT)})(?![\w'’])", re.I)
+_TRAIL_RE = re.compile(r"[\s.!…;:,~\-–—]+$")
+
+_IMPORTANCE_RES = tuple(
+    (cat, re.compile(rf"(?<![\w'’])(?:{_alt(cues)})(?![\w'’])", re.I)) for cat, cues in L.IMPORTANCE_CUES
+)
+_PLAN_RE = re.compile(
+    r"(?<![\w'’])(?:will|['’]ll|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|plans\s+to|want(?:s)?\s+to|wanna"
+    r"|hop(?:e|es|ing)\s+to|about\s+to|intend(?:s)?\s+to|would\s+like\s+to|['’]d\s+(?:like|love)\s+to"
+    r"|would\s+love\s+to|thinking\s+(?:of|about)|considering|looking\s+forward\s+to|can['’]?t\s+wait\s+to"
+    r"|next\s+(?:week|month|year|weekend)|vou|vai|vamos|pretend[oe]|planej[oa]|quero|gostaria\s+de"
+    r"|pens[oa]\s+em|pensando\s+em|espero)(?![\w'’])",
+    re.I,
+)
+_PREF_RE = re.compile(
+    r"(?<![\w'’])(?:(?:(?i:i|we|he|she|they)|(?!(?:It|That|This|What|There|Here|Their|They|Our|Your|His|Her|My|The|And|But|So|Sounds|Looks|Seems|Feels)\b)[A-Z][a-z]+)"
+    r"\s+(?i:really\s+|also\s+|just\s+|absolutely\s+|totally\s+|still\s+|truly\s+)*"
+    r"(?i:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|adores|hate|hates)"
+    r"|(?i:am|['’]m|is|['’]s|are|['’]re)\s+(?i:really\s+|so\s+)?(?i:into|passionate\s+about|keen\s+on|a\s+(?:big\s+|huge\s+)?fan\s+of)"
+    r"|(?i:favou?rite|gost[oa]|gostava|ador[oa]|amo|ama|prefir[oa]|prefere|curt[oe]|odei[oa]|favorit[oa]))(?![\w'’])"
+)
+_PREF_START_RE = re.compile(r"^(?:really\s+|totally\s+|absolutely\s+)?(?:love|loved|like|enjoy|adore)\b", re.I)
+_PAST_EN_RE = re.compile(
+    rf"(?<![\w'’])(?:I|i|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[A-Z][\w'’]+)(?:\s+(?i:just|also|finally|really|actually|recently|then|[a-z]+ly))?"
+    rf"\s+(?i:{'|'.join(sorted(L.IRREGULAR_PAST_EN))}|[a-z]{{2,}}ed)(?![\w'’])"
+)
+_PAST_PT_RE = re.compile(
+    r"(?<![\w'’])(?!(?i:sou|vou|estou|europeu|museu|chapéu|ou|meu|seu|teu)\b)(?i:fui|foi|tive|teve|fiz|fez|[a-zçãé]{2,}(?:ei|ou|eu|iu))(?![\w'’])"
+)
+
+# EN dropped subject at the start of a sentence ("Love that painting!", "Went hiking today").
+_FINITE_RE = re.compile(
+    r"(?i)(?<![\w'’])(?:is|are|was|were|has|have|had|can|could|will|would|should|must|does|do|did|makes|made|feels|seems"
+    r"|sounds|looks|helps|brings|means|gives|takes|keeps)(?![\w'’])|['’]s\b"
+    rf"|(?<![\w'’])(?:{'|'.join(sorted(L.IRREGULAR_PAST_EN))}|[a-z]{{3,}}ed)(?![\w'’])"
+)
+_EN_DROPPED_START = {
+    "gonna": "is going to", "wanna": "wants to", "been": "has been", "love": "loves", "loved": "loved",
+    "like": "likes", "liked": "liked", "went": "went", "had": "had", "got": "got", "just": "just",
+    "moved": "moved", "started": "started", "finished": "finished", "spent": "spent", "tried": "tried",
+    "made": "made", "took": "took", "bought": "bought", "visited": "visited", "hope": "hopes",
+    "miss": "misses", "can't": "can't", "cant": "can't", "gotta": "has to", "feeling": "is feeling",
+    "working": "is working", "thinking": "is thinking", "planning": "is planning", "enjoyed": "enjoyed",
+    "learned": "learned", "joined": "joined", "left": "left", "quit": "quit", "live": "lives",
+    "work": "works", "adopted": "adopted", "met": "met", "saw": "saw", "watched": "watched",
+    "painted": "painted", "finally": "finally", "loving": "is loving", "excited": "is excited",
+    "thrilled": "is thrilled", "stoked": "is stoked", "glad": "is glad", "happy": "is happy",
+    "proud": "is proud", "grateful": "is grateful", "thankful": "is thankful",
+}
+
+# =============================================================================================
+# Subject slot (searched backwards from a verb)
+# =============================================================================================
+
+_TERMS_EN_ALT = _alt(list(L.REL_TERMS_EN) + list(L.PET_TERMS_EN))
+_TERMS_PT_ALT = _alt(list(L.REL_TERMS_PT) + list(L.PET_TERMS_PT))
+_ADJ_EN_ALT = _alt(L.REL_ADJ_EN)
+_ADJ_PT_ALT = _alt(L.REL_ADJ_PT)
+
+_AUX_EN = (
+    r"(?:\s*['’](?:ve|s|m|d|ll|re)(?![\w'’])"
+    r"|\s+(?i:have|has|had|am|is|are|was|were|been|will|would|shall|just|also|still|now|currently"
+    r"|recently|finally|officially|already|actually|really|even|only|ever|eventually|then|soon|probably"
+    r"|definitely|maybe|no\s+longer|not|never|don['’]t|doesn['’]t|didn['’]t|do\s+not|does\s+not|did\s+not"
+    r"|won['’]t|will\s+not|haven['’]t|hasn['’]t|isn['’]t|aren['’]t|wasn['’]t|going\s+to|gonna|wants?\s+to|wanna"
+    r"|plan(?:s|ning)?\s+to|planning\s+on|hop(?:e|es|ing)\s+to|about\s+to|decided\s+to|might|may|could"
+    r"|should|can|got|get|gets|getting|be|being|happily|proudly|all|both|too|thinking\s+(?:of|about)"
+    r"|considering|trying\s+to|tried\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|used\s+to|ready\s+to))*"
+)
+_AUX_PT = (
+    r"(?:\s+(?i:não|nao|já|ja|ainda|também|tambem|agora|atualmente|recentemente|finalmente|nunca|vai|vou"
+    r"|vamos|quer|quero|queria|pretende|pretendo|planeja|planejo|acabou\s+de|acabei\s+de|começou\s+a"
+    r"|comecei\s+a|voltou\s+a|voltei\s+a|está|estou|estava|tá|tô|foi|fui|se|me|hoje|ontem|mais|enfim"
+    r"|oficialmente|pode|posso|deve|devo|precisa|preciso|gostaria\s+de|vai\s+se|vou\s+me))*"
+)
+_SUBJ_EN = (
+    rf"(?P<poss>(?:(?P<pw>[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)|(?P<owner>{_PROPER})['’]s)\s+"
+    rf"(?:(?i:{_ADJ_EN_ALT})\s+)*(?P<term>(?i:{_TERMS_EN_ALT}))(?:,?\s+(?P<tname>{_PROPER}))?)"
+    rf"|(?P<comp>(?P<cname>{_PROPER})\s+(?:and|&)\s+(?:I|me)(?![\w'’]))"
+    rf"|(?P<pron>(?<![\w'’])(?:I|i|[Ww]e|[Hh]e|[Ss]he)(?![\w]))"
+    rf"|(?P<name>{_PROPER})"
+)
+_SUBJ_PT = (
+    rf"(?P<poss>(?:(?P<pw>[Mm]eu|[Mm]inha|[Mm]eus|[Mm]inhas|[Nn]osso|[Nn]ossa)\s+(?:(?i:{_ADJ_PT_ALT})\s+)?"
+    rf"(?P<term>(?i:{_TERMS_PT_ALT}))|(?:[OoAa]\s+)?(?P<term2>(?i:{_TERMS_PT_ALT}))\s+d[eoa]\s+(?P<owner>{_PROPER}))"
+    rf"(?:,?\s+(?P<tname>{_PROPER}))?)"
+    rf"|(?P<comp>(?P<cname>{_PROPER})\s+e\s+eu(?![\w'’])|[Ee]u\s+e\s+(?:[oa]\s+)?(?P<cname2>{_PROPER}))"
+    rf"|(?P<pron>(?<![\w'’])(?:[Ee]u|[Nn]ós|[Ee]le|[Ee]la)(?![\w'’]))"
+    rf"|(?P<name>{_PROPER})"
+)
+_TAIL_EN_RE = re.compile(rf"(?:{_SUBJ_EN})(?P<aux>{_AUX_EN})\s*$")
+_TAIL_PT_RE = re.compile(rf"(?:{_SUBJ_PT})(?P<aux>{_AUX_PT})\s*$")
+_MASK_RE = re.compile(
+    r"\([^()]{0,60}\)|,\s*(?:(?i:my|our|his|her|meu|minha|nosso|nossa|aka|a\.k\.a\.|also\s+known\s+as"
+    r"|known\s+as|conhecid[oa]\s+como)\s+[^,]{1,40}),"
+)
+_LAST_SUBJ_EN_RE = re.compile(rf"(?<![\w'’])(?:I|i|[Ww]e)(?![\w'’])|{_PROPER}")
+_LAST_SUBJ_PT_RE = re.compile(rf"(?<![\w'’])(?:[Ee]u|[Nn]ós)(?![\w'’])|{_PROPER}")
+
+# =============================================================================================
+# Verb rules (verb + target); the subject is found by _subject()
+# =============================================================================================
+
+_T = rf"(?P<t>{_PROPER})"
+_F = rf"(?P<f>{_PROPER})"
+_ANYMORE = r"(?P<anymore>\s+(?i:anymore|any\s+more))?"
+_THE = r"(?:(?i:the)\s+)?"
+_PT_ART = r"(?:(?i:o|a|os|as)\s+)?"
+_OCC_EN = _alt(L.OCCUPATIONS_EN)
+_OCC_PT = _alt(L.OCCUPATIONS_PT)
+_NOISE = _alt(L.ROLE_NOISE)
+_STATUS = _alt(L.STATUS_ATTR)
+_SCHOOL_WORDS = re.compile(
+    r"(?i:university|college|school|academy|institute|universidade|faculdade|escola|instituto|colégio|usp|mit)"
+)
+_CLUB_WORDS = re.compile(r"(?i:club|team|band|group|choir|church|league|society|association|gym|clube|time|banda|grupo|coral|igreja)")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    rx: re.Pattern[str]
+    gate: tuple[str, ...] | re.Pattern[str]  # substrings of the lowercased sentence (any), or a regex
+
+
+def _r(kind: str, pattern: str) -> _Rule:
+    return _Rule(kind, re.compile(pattern), _RULE_GATES[kind] if not isinstance(_RULE_GATES[kind], dict) else ())
+
+
+_OCC_GATE_EN = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_EN)})(?![\w'’])", re.I)
+_OCC_GATE_PT = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_PT)})(?![\w'’])", re.I)
+_STATUS_GATE = re.compile(rf"(?<![\w'’])(?:{_alt(L.STATUS_ATTR)})(?![\w'’])", re.I)
+_DIGIT_GATE = re.compile(r"\d")
+_RULE_GATES: dict = {
+    "move": ("mov", "reloc", "mud"), "lives": ("liv", "resid", "based", "settled", "mor", "viv", "resid"),
+    "hometown": ("grew", "born", "raised", "nasc", "cresc"), "works": ("work", "employ", "trabalh"),
+    "join": ("join", "start", "got", "landed", "hired", "accepted", "entr", "comec", "começ", "contratad"),
+    "studies": ("stud", "enrol", "go", "attend", "estud", "faculdade"),
+    "leave": ("left", "quit", "leav", "resign", "fired", "laid", "stopped", "retired", "lost", "sa", "deix",
+              "larg", "demiss", "demitid"),
+    "member": ("member", "play", "sing", "volunteer", "jog", "membro", "parte", "cant"),
+    "hired": ("hir", "contrat"), "manages": ("manag", "supervis", "mentor", "gerenci", "lider", "coorden"),
+    "reports": ("report",), "partner": ("marr", "dating", "engaged", "going out", "relationship", "together",
+                                           "cas", "namor", "noiv"),
+    "breakup": ("broke", "breaking", "divorc", "split", "separat", "dumped", "termin", "separ"),
+    "age": _DIGIT_GATE, "status": _STATUS_GATE, "occupation": {},
+}
+_ALL_RULE_GATES: tuple[str, ...] = tuple(
+    dict.fromkeys(g for v in _RULE_GATES.values() if isinstance(v, tuple) for g in v)
+)
+
+
+_RULES_EN: tuple[_Rule, ...] = (
+    _r("move", rf"(?<![\w'’])(?P<verb>(?i:moved|relocated|moving|move|moves|relocating|relocate))"
+               rf"(?i:\s+(?:back|here|over|away|out|house|all\s+the\s+way))?\s+(?i:from)\s+{_THE}{_F}\s+(?i:to)\s+{_THE}{_T}"),
+    _r("move", rf"(?<![\w'’])(?P<verb>(?i:moved|relocated|moving|move|moves|relocating|relocate))"
+               rf"(?i:\s+(?:back|here|over|away|out|house|all\s+the\s+way))?\s+(?i:to)\s+{_THE}{_T}"
+               rf"(?:\s+(?i:from)\s+{_THE}{_F})?"),
+    _r("lives", rf"(?<![\w'’])(?P<verb>(?i:live|lives|living|lived|reside|resides|residing|based|settled))"
+                rf"\s+(?i:in)\s+{_THE}{_T}{_ANYMORE}"),
+    _r("hometown", rf"(?<![\w'’])(?P<verb>(?i:grew\s+up|born|raised))\s+(?i:in)\s+{_THE}{_T}"),
+    _r("occupation", rf"(?P<verb>['’][ms](?![\w'’])|(?<![\w'’])(?i:(?:lost|quit|left)\s+(?:my|his|her|their)\s+job\s+as|am|is|was|work\s+as|works\s+as|working\s+as|worked\s+as"
+                     rf"|became|become|becoming|started\s+as|hired\s+as))(?P<neg>\s+(?i:not|no\s+longer))?"
+                     rf"\s+(?i:an?\s+)?(?:(?i:{_NOISE})\s+)*(?P<role>(?i:{_OCC_EN}))(?![\w'’-])"
+                     rf"(?:\s+(?i:at|for|with)\s+{_THE}{_T})?{_ANYMORE}"),
+    _r("works", rf"(?<![\w'’])(?P<verb>(?i:work|works|working|worked|employed))\s+(?i:at|for|in)\s+{_THE}{_T}"
+                rf"(?:\s+(?i:as)\s+(?i:an?\s+)?(?:[\w-]+\s+){{0,2}}?(?P<role>(?i:{_OCC_EN}))(?![\w'’-]))?{_ANYMORE}"),
+    _r("join", rf"(?<![\w'’])(?P<verb>(?i:joined|joining|join|joins|started\s+(?:working\s+)?at|start\s+at|starting\s+at"
+               rf"|started\s+(?:my|a|his|her)\s+(?:new\s+)?(?:job|position|role|internship)\s+at|got\s+(?:a|my)\s+(?:new\s+)?job\s+at"
+               rf"|landed\s+a\s+job\s+at|got\s+hired\s+(?:at|by)|was\s+hired\s+by|hired\s+by|accepted\s+(?:an?\s+)?(?:offer|position|job)\s+(?:at|from)))"
+               rf"\s+{_THE}{_T}"),
+    _r("studies", rf"(?<![\w'’])(?P<verb>(?i:study|studies|studying|studied|enrolled|student|go|goes|going|attend|attends|attending|attended))"
+                  rf"\s+(?i:at|in|to)?\s*{_THE}{_T}{_ANYMORE}"),
+    _r("leave", rf"(?<![\w'’])(?P<verb>(?i:left|quit|quitting|leaving|leave|leaves|resigned\s+from|was\s+fired\s+from|got\s+fired\s+from"
+                rf"|fired\s+from|laid\s+off\s+from|got\s+laid\s+off\s+from|stopped\s+working\s+(?:at|for)|retired\s+from"
+                rf"|lost\s+(?:my|his|her|their)\s+job\s+(?:at|with)))"
+                rf"\s+(?:(?i:my|his|her|their)\s+(?:(?i:job|position|role)\s+(?i:at|with)\s+))?{_THE}{_T}"),
+    _r("member", rf"(?<![\w'’])(?P<verb>(?i:(?:an?\s+)?(?:proud\s+|active\s+)?member\s+of|plays?\s+for|played\s+for|playing\s+for"
+                 rf"|sings?\s+in|volunteers?\s+(?:at|for|with)|volunteering\s+(?:at|for|with)|volunteered\s+(?:at|for|with)))\s+{_THE}{_T}"),
+    _r("hired", rf"(?<![\w'’])(?P<verb>(?i:hired|hires|hiring))\s+(?P<t>{_PROPER}|me)(?![\w'’])"),
+    _r("manages", rf"(?<![\w'’])(?P<verb>(?i:manage|manages|managing|managed|supervise|supervises|supervising|mentor|mentors))\s+{_T}"),
+    _r("reports", rf"(?<![\w'’])(?P<verb>(?i:report|reports|reporting))\s+(?i:to)\s+{_T}"),
+    _r("partner", rf"(?<![\w'’])(?P<verb>(?i:married|marrying|marry|dating|engaged\s+to|going\s+out\s+with|in\s+a\s+relationship\s+with|together\s+with))\s+{_T}"),
+    _r("breakup", rf"(?<![\w'’])(?P<verb>(?i:broke\s+up\s+with|breaking\s+up\s+with|divorced|split\s+up\s+with|separated\s+from|dumped))\s+{_T}"),
+    _r("age", r"(?P<verb>['’][ms](?![\w'’])|(?<![\w'’])(?i:am|is|turned|turn|turns|turning))\s+(?P<age>\d{1,3})"
+              r"(?:(?P<yo>\s+(?i:years?|yrs?)(?:\s+(?i:old))?)|(?=\s*(?:[.!,;]|$)))"),
+    _r("status", rf"(?P<verb>['’](?:m|s|re)(?![\w'’])|(?<![\w'’])(?i:am|is|are|was|became|become|went|gone|got|getting))"
+                 rf"(?P<neg>\s+(?i:not|no\s+longer))?\s+(?:(?i:fully|completely|totally|now|officially|strictly|still|happily)\s+)?"
+                 rf"(?:(?i:a|an)\s+)?(?P<st>(?i:{_STATUS}))(?![\w'’-]){_ANYMORE}"),
+)
+
+_PT_PREP = r"(?i:em|no|na|nos|nas|para|pra|pela|pelo)"
+_RULES_PT: tuple[_Rule, ...] = (
+    _r("move", rf"(?<![\w'’])(?P<verb>(?i:mudou|mudei|mudamos|mudaram|muda|mudo|mudar|mudando|mudou-se|mudei-me))"
+               rf"(?:(?i:\s+de\s+volta))?\s+(?:(?i:de|do|da|dos|das)\s+{_F}\s+)?(?i:para|pra|pro)\s+{_PT_ART}{_T}"),
+    _r("lives", rf"(?<![\w'’])(?P<verb>(?i:moro|mora|moramos|moram|morando|morar|morava|morei|morou|vivo|vive|vivia|resido|reside))"
+                rf"(?P<mais>\s+(?i:mais))?\s+(?i:em|no|na|nos|nas)\s+{_T}"),
+    _r("hometown", rf"(?<![\w'’])(?P<verb>(?i:nasci|nasceu|cresci|cresceu))\s+(?i:em|no|na)\s+{_T}"),
+    _r("occupation", rf"(?<![\w'’])(?P<verb>(?i:sou|é|era|fui|foi|trabalho\s+como|trabalha\s+como|trabalhava\s+como|virei|virou"
+                     rf"|me\s+tornei|se\s+tornou|atuo\s+como|atua\s+como))(?P<mais>\s+(?i:mais))?\s+(?:(?i:um|uma)\s+)?"
+                     rf"(?:(?i:{_NOISE})\s+)*(?P<role>(?i:{_OCC_PT}))(?![\w'’-])(?:\s+(?i:na|no|em|da|do)\s+{_T})?"),
+    _r("works", rf"(?<![\w'’])(?P<verb>(?i:trabalho|trabalha|trabalhamos|trabalham|trabalhando|trabalhar|trabalhava|trabalhei|trabalhou))"
+                rf"(?P<mais>\s+(?i:mais))?\s+{_PT_PREP}\s+{_PT_ART}{_T}"),
+    _r("join", rf"(?<![\w'’])(?P<verb>(?i:entrei|entrou|entrar|entrando|comecei|começou|começar|comecei\s+a\s+trabalhar|começou\s+a\s+trabalhar"
+               rf"|fui\s+contratad[oa]|foi\s+contratad[oa]|contratad[oa]))\s+(?i:na|no|em|pela|pelo)\s+{_T}"),
+    _r("studies", rf"(?<![\w'’])(?P<verb>(?i:estudo|estuda|estudava|estudei|estudou|estudando|estudar|faço\s+faculdade|faz\s+faculdade))"
+                  rf"(?P<mais>\s+(?i:mais))?\s+(?i:na|no|em)\s+{_T}"),
+    _r("leave", rf"(?<![\w'’])(?P<verb>(?i:saí|sai|saiu|saímos|deixei|deixou|larguei|largou|pedi\s+demissão|pediu\s+demissão"
+                rf"|fui\s+demitid[oa]|foi\s+demitid[oa]|vou\s+sair|vai\s+sair))\s+(?i:da|do|de|a|o)\s+{_T}"),
+    _r("member", rf"(?<![\w'’])(?P<verb>(?i:jogo|joga|jogava|jogou|sou\s+membro|é\s+membro|faço\s+parte|faz\s+parte|canto|canta))"
+                 rf"\s+(?i:no|na|do|da|em|de)\s+{_T}"),
+    _r("hired", rf"(?<![\w'’])(?P<verb>(?i:contratou|contrataram|contratei|me\s+contratou|me\s+contrataram))(?:\s+{_PT_ART}{_T})?"),
+    _r("manages", rf"(?<![\w'’])(?P<verb>(?i:gerencio|gerencia|lidero|lidera|coordeno|coordena|supervisiono|supervisiona))\s+{_PT_ART}{_T}"),
+    _r("partner", rf"(?<![\w'’])(?P<verb>(?i:casei|casou|casado|casada|namoro|namora|namorando|noivei|noivou|noivo|noiva))\s+(?i:com)\s+{_PT_ART}{_T}"),
+    _r("breakup", rf"(?<![\w'’])(?P<verb>(?i:terminei|terminou|separei|separou|divorciei|divorciou))\s+(?i:com|d[oa]|de)\s+{_PT_ART}{_T}"),
+    _r("age", r"(?<![\w'’])(?P<verb>(?i:tenho|tem|fiz|fez|completei|completou|completo|faço|faz))\s+(?P<age>\d{1,3})\s+(?i:anos)"),
+    _r("status", rf"(?<![\w'’])(?P<verb>(?i:sou|é|estou|está|era|virei|virou|fiquei|ficou|me\s+tornei))(?P<mais>\s+(?i:mais))?"
+                 rf"\s+(?P<st>(?i:{_STATUS}))(?![\w'’-])"),
+)
+
+# Relationship terms ---------------------------------------------------------------------------
+_ADJS_EN = rf"(?:(?i:{_ADJ_EN_ALT})[\s-]+)*"
+_RELTERM_EN = (
+    re.compile(rf"(?<![\w'’])(?:(?P<pw>[Mm]y|[Oo]ur)|(?P<owner>{_PROPER})['’]s)\s+(?P<adj>{_ADJS_EN})(?P<term>(?i:{_TERMS_EN_ALT}))"
+               rf"(?:\s*,\s*|\s+)(?:(?i:named|called)\s+)?(?P<name>{_PROPER})"),
+    re.compile(rf"(?P<name>{_PROPER})(?:\s*,\s*(?:(?i:is|was)\s+)?|\s+(?i:is|was)\s+|['’]s\s+|\s*\(\s*)(?P<pw>(?i:my|our))\s+"
+               rf"(?P<adj>{_ADJS_EN})(?P<term>(?i:{_TERMS_EN_ALT}))(?![\w'’-])"),
+    re.compile(rf"(?P<name>{_PROPER})\s*\(\s*(?P<owner>{_PROPER})['’]s\s+(?P<adj>{_ADJS_EN})(?P<term>(?i:{_TERMS_EN_ALT}))\s*\)"),
+)
+_ADJS_PT = rf"(?:(?i:{_ADJ_PT_ALT})\s+)?"
+_RELTERM_PT = (
+    re.compile(rf"(?<![\w'’])(?P<pw>(?i:meu|minha|meus|minhas|nosso|nossa))\s+(?P<adj>{_ADJS_PT})(?P<term>(?i:{_TERMS_PT_ALT}))"
+               rf"(?:\s*,\s*|\s+)(?:(?i:chamad[oa])\s+)?(?P<name>{_PROPER})"),
+    re.compile(rf"(?P<name>{_PROPER})(?:\s*,\s*(?:(?i:é|era)\s+)?|\s+(?i:é|era)\s+|\s*\(\s*)(?:(?i:o|a)\s+)?"
+               rf"(?P<pw>(?i:meu|minha|meus|minhas|nosso|nossa))\s+(?P<adj>{_ADJS_PT})(?P<term>(?i:{_TERMS_PT_ALT}))(?![\w'’-])"),
+    re.compile(rf"(?P<name>{_PROPER})(?:\s*,\s*|\s*\(\s*|\s+(?i:é)\s+(?:(?i:o|a)\s+)?)(?P<adj>{_ADJS_PT})(?P<term>(?i:{_TERMS_PT_ALT}))"
+               rf"\s+d[eoa]\s+(?P<owner>{_PROPER})"),
+    re.compile(rf"(?<![\w'’])(?:(?i:o|a)\s+)?(?P<term>(?i:{_TERMS_PT_ALT}))\s+d[eoa]\s+(?P<owner>{_PROPER})\s*,?\s+(?P<name>{_PROPER})"),
+)
+_PET_NAMED_RE = re.compile(
+    rf"(?<![\w'’])(?i:a|an|another|um|uma|outro|outra|my|our|his|her|their|meu|minha|nosso|nossa|new|novo|nova)\s+"
+    rf"(?:(?i:{_ADJ_EN_ALT}|{_ADJ_PT_ALT})\s+)?"
+    rf"(?P<term>(?i:{_alt(L.PET_TERMS_EN + L.PET_TERMS_PT)}))\s+(?i:named|called|chamad[oa])\s+(?P<name>{_PROPER})"
+)
+_MORE_NAMES_RE = re.compile(rf"^(?:\s*,\s*(?:(?i:and|e)\s+)?|\s+(?i:and|e|&)\s+)(?P<name>{_PROPER})")
+
+# Aliases ----------------------------------------------------------------------------------------
+_ALIAS_PAREN_RE = re.compile(rf"(?P<a>{_PROPER})\s*\(\s*(?P<b>{_PROPER})\s*\)")
+_ALIAS_AKA_RE = re.compile(
+    rf"(?P<a>{_PROPER})\s*,?\s+(?i:aka|a\.k\.a\.?|also\s+known\s+as|better\s+known\s+as|known\s+as|conhecid[oa]\s+como"
+    rf"|vulgo|apelidad[oa]\s+de|also\s+called|who\s+goes\s+by|goes\s+by)\s+(?P<b>{_PROPER})"
+)
+_ALIAS_CALL_RE = re.compile(
+    rf"(?i:(?:everyone|everybody|people|we|they|friends|all|most\s+people|todo\s+mundo|todos|a\s+gente|geral)"
+    rf"\s+(?:calls?|called|chamam?|chamava|chamavam)\s+(?P<p>him|her|them|ele|ela|o|a)\s+(?:de\s+)?)(?P<b>{_PROPER})"
+)
+_ALIAS_ME_RE = re.compile(
+    rf"(?i:(?:call|calls|called)\s+me|me\s+chame\s+de|me\s+chamam\s+de|pode\s+me\s+chamar\s+de|my\s+name\s+is|my\s+name['’]s"
+    rf"|meu\s+nome\s+é|me\s+chamo)\s+(?P<b>{_PROPER})"
+)
+
+# =============================================================================================
+# Kind table: relation, attribute, target type, importance
+# =============================================================================================
+
+_KIND = {
+    "lives": ("lives_in", "location", "place", "biographical_milestone"),
+    "move": ("lives_in", "location", "place", "relationship_change"),
+    "hometown": (None, "hometown", "place", "biographical_milestone"),
+    "works": ("works_at", "employer", "organization", "biographical_milestone"),
+    "join": ("works_at", "employer", "organization", "relationship_change"),
+    "studies": ("studies_at", "school", "organization", "biographical_milestone"),
+    "leave": ("former_employee_of", "employer", "organization", "relationship_change"),
+    "member": ("member_of", "membership", "organization", "biographical_milestone"),
+    "hired": ("hired", None, "person", "relationship_change"),
+    "manages": ("manages", None, "person", "biographical_milestone"),
+    "reports": ("reports_to", None, "person", "biographical_milestone"),
+    "partner": ("partner_of", "partner", "person", "relationship_change"),
+    "breakup": ("partner_of", "partner", "person", "relationship_change"),
+    "occupation": (None, "occupation", "organization", "biographical_milestone"),
+    "age": (None, "age", None, "biographical_milestone"),
+    "status": (None, None, None, "biographical_milestone"),
+}
+_RANK_PATTERN, _RANK_KNOWN, _RANK_PERSONVERB, _RANK_OTHER = 3, 2, 1, 0
+
+_EN_FUTURE_AUX = re.compile(
+    r"(?i:will|['’]ll|going\s+to|gonna|wants?\s+to|wanna|plan|planning|hop(?:e|es|ing)\s+to|about\s+to|might|may|could"
+    r"|should|would|['’]d|thinking|considering|trying\s+to|need|needs|ha(?:ve|s)\s+to|ready\s+to)"
+)
+_EN_NEG = re.compile(r"(?i:no\s+longer|not|never|n['’]t)")
+_PT_FUTURE_AUX = re.compile(r"(?i:vai|vou|vamos|quer|quero|queria|pretende|pretendo|planeja|planejo|gostaria|pode|posso|deve|devo|precisa|preciso)")
+_PT_NEG = re.compile(r"(?i:não|nao|nunca)")
+_EN_PAST_VERBS = frozenset(
+    "lived worked studied attended attended went grew played volunteered managed supervised reported born raised".split()
+)
+_PT_PAST_VERBS = frozenset(
+    "morava morei morou vivia trabalhava trabalhei trabalhou estudava estudei estudou jogava jogou".split()
+)
+
+# =============================================================================================
+# Message state
+# =============================================================================================
+
+
+@dataclass
+class _Sent:
+    start: int  # offset of the sentence in the message
+    text: str  # the sentence
+    body_off: int  # offset of body inside text
+    body: str  # sentence minus leading discourse/greeting/vocative and trailing vocative
+    covered: list[tuple[int, int]] = field(default_factory=list)  # body spans used by rules
+    dates: list[TemporalMention] = field(default_factory=list)  # relative dates in body
+    last_subj: object = None  # the _Subj of the last structured clause (for "... and works at X")
+    n_facts: int = 0
+
+
+class _Msg:
+    def __init__(self, text: str, ctx: ExtractionContext, lang: str):
+        self.text = text
+        self.ctx = ctx
+        self.lang = lang
+        self.speaker = (ctx.speaker_name or "").strip() or "User"
+        self.sp_fold = fold(self.speaker)
+        self.ents: dict[str, ExtractedEntity] = {}
+        self.rank: dict[str, int] = {}
+        self.alias_of: dict[str, str] = {}
+        self.mention_pos: list[tuple[int, str]] = []  # (message offset, entity key) in order
+        self.facts: list[ExtractedFact] = []
+        self.fact_keys: set[tuple[str, str]] = set()
+        self.relations: list[ExtractedRelation] = []
+        self.rel_keys: set[tuple[str, str, str, bool]] = set()
+        self.addressee: str | None = None
+        self.known_types = ctx.known_types or {}
+        spk = ExtractedEntity(self.speaker, "person", [], True)
+        self.ents[self.sp_fold] = spk
+        self.rank[self.sp_fold] = 9
+
+    # ---- entities ---------------------------------------------------------------------------
+    def key(self, name: str) -> str:
+        k = fold(name)
+        return self.alias_of.get(k, k)
+
+    def is_speaker(self, name: str) -> bool:
+        return self.key(name) == self.sp_fold
+
+    def add_entity(self, name: str, etype: str | None, rank: int, pos: int | None = None) -> str:
+        """Register `name` (surface form); returns the canonical display name."""
+        name = name.strip()
+        k = self.key(name)
+        if not k:
+            return name
+        if k not in self.ents:
+            display = name
+            known = self.ctx.known_aliases.get(fold(name)) if self.ctx.known_aliases else None
+            if known:
+                display = known
+                kk = fold(known)
+                if kk != k:
+                    self.alias_of[k] = kk
+                    k = kk
+            if k not in self.ents:
+                kt = self.known_types.get(display)
+                t, r = etype or "other", rank
+                if kt and (r < _RANK_KNOWN or not etype):
+                    t, r = kt, max(r, _RANK_KNOWN)
+                self.ents[k] = ExtractedEntity(display, t, [], False)
+                self.rank[k] = r
+            if fold(display) != fold(name):
+                self._add_alias(k, name)
+        ent = self.ents[k]
+        if etype and rank > self.rank.get(k, 0) and not ent.is_speaker:
+            ent.entity_type = etype
+            self.rank[k] = rank
+        if pos is not None:
+            self.mention_pos.append((pos, k))
+        return ent.name
+
+    def _add_alias(self, k: str, alias: str) -> None:
+        ent = self.ents[k]
+        if fold(alias) != fold(ent.name) and all(fold(a) != fold(alias) for a in ent.aliases):
+            ent.aliases.append(alias)
+        self.alias_of.setdefault(fold(alias), k)
+
+    def merge_alias(self, a: str, b: str, etype: str | None = None) -> None:
+        """`a` and `b` name one entity: keep the most complete name, the other becomes an alias."""
+        ka, kb = self.key(a), self.key(b)
+        if ka == kb:
+            return
+        if kb == self.sp_fold or (ka != self.sp_fold and _completeness(b) > _completeness(a)):
+            a, b, ka, kb = b, a, kb, ka
+        if ka not in self.ents:
+            self.add_entity(a, etype, _RANK_PATTERN if etype else _RANK_OTHER)
+            ka = self.key(a)
+        if kb in self.ents and kb != ka and not self.ents[kb].is_speaker:
+            old = self.ents.pop(kb)
+            for al in old.aliases:
+                self._add_alias(ka, al)
+            if self.rank.get(kb, 0) > self.rank.get(ka, 0):
+                self.ents[ka].entity_type = old.entity_type
+                self.rank[ka] = self.rank[kb]
+            self.rank.pop(kb, None)
+            self.mention_pos = [(p, ka if k == kb else k) for p, k in self.mention_pos]
+        self._add_alias(ka, b)
+        for al, target in list(self.alias_of.items()):
+            if target == kb:
+                self.alias_of[al] = ka
+
+    def entity_type(self, name: str) -> str:
+        e = self.ents.get(self.key(name))
+        return e.entity_type if e else "other"
+
+    def last_person(self, before: int) -> str | None:
+        for pos, k in reversed(self.mention_pos):
+            if pos < before and k != self.sp_fold and k in self.ents and self.ents[k].entity_type == "person":
+                if self.addressee and k == self.key(self.addressee):
+                    continue
+                return self.ents[k].name
+        return None
+
+    # ---- output -----------------------------------------------------------------------------
+    def add_fact(self, f: ExtractedFact) -> None:
+        if len(self.facts) >= MAX_FACTS:
+            return
+        f.fact_text = _clean(f.fact_text)
+        if not f.fact_text or not f.subject:
+            return
+        f.fact_text = f.fact_text[:1].upper() + f.fact_text[1:]
+        k = ("", f.fact_text.casefold())
+        if k in self.fact_keys:
+            return
+        self.fact_keys.add(k)
+        f.mentions = [m for i, m in enumerate(f.mentions) if fold(m) != fold(f.subject) and m not in f.mentions[:i]]
+        self.facts.append(f)
+
+    def add_relation(self, source: str, rel: str, target: str, confidence: float, retracts: bool = False) -> None:
+        if not source or not target or self.key(source) == self.key(target):
+            return
+        k = (self.key(source), rel, self.key(target), retracts)
+        if k in self.rel_keys:
+            return
+        self.rel_keys.add(k)
+        self.relations.append(ExtractedRelation(source, rel, target, confidence, retracts))
+
+
+def _completeness(name: str) -> tuple[int, int]:
+    return (len(name.split()), len(name))
+
+
+def _clean(s: str) -> str:
+    s = _EMOJI_RE.sub("", s)
+    s = _SPACES_RE.sub(" ", s).strip()
+    s = _TRAIL_RE.sub("", s)
+    s = re.sub(r"\s+([,;:])", r"\1", s)
+    return s.strip(" -–—,")
+
+
+def _is_name(s: str) -> bool:
+    """A proper-noun span that is not a stop-listed capitalised word."""
+    words = s.split()
+    if not words:
+        return False
+    if len(words) == 1:
+        w = words[0].lower().replace("’", "'")
+        if len(w) < 2 and not _CL_RE.match(w):
+            return False
+        if w in _NON_NAME or w in L.STOPWORDS_EN or w in L.EVALUATIVES:
+            return False
+        if w in _DISCOURSE_WORDS:
+            return False
+    elif words[0].lower() in _NON_NAME and not _CL_RE.match(words[0]):
+        return False
+    return True
+
+
+def _trim_name(s: str) -> str:
+    """Drop leading stop-listed capitalised words ("The Beatles" -> "Beatles", "Hey Mel" -> "Mel")."""
+    words = s.split()
+    while len(words) > 1 and (words[0].lower().replace("’", "'") in _NON_NAME or words[0].lower() in L.NAME_CONNECTORS):
+        words = words[1:]
+    while len(words) > 1 and (
+        words[-1].lower() in L.NAME_CONNECTORS or (words[-1].lower() in _NON_NAME and words[-1].lower() not in L.WEEKDAYS_MONTHS)
+    ):
+        words = words[:-1]
+    return " ".join(words)
+
+
+# =============================================================================================
+# First person -> third person rewriting
+# =============================================================================================
+
+
+def _cap_like(src: str, out: str) -> str:
+    if src[:1].isupper() and out[:1].islower():
+        return out[:1].upper() + out[1:]
+    return out
+
+
+def _conj_en(word: str) -> str:
+    low = word.lower().replace("’", "'")
+    if low in L.THIRD_PERSON_EN_VERBS:
+        return _cap_like(word, L.THIRD_PERSON_EN_VERBS[low])
+    extra = {"are": "is", "were": "was", "aren't": "isn't", "weren't": "wasn't", "have": "has", "am": "is"}
+    if low in extra:
+        return _cap_like(word, extra[low])
+    if (
+        low in L.MODALS_EN or low in L.IRREGULAR_PAST_EN or low.endswith(("ed", "n't", "ing", "'d", "'ll"))
+        or not low.isalpha() or (low in L.STOPWORDS_EN and low not in ("get", "do", "have", "go"))
+        or low in _EN_NOT_VERB or len(low) < 2
+    ):
+        return word
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if low.endswith("y") and low[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _conj_pt(word: str) -> str:
+    low = word.lower()
+    if low in L.PT_1SG_TO_3SG:
+        return _cap_like(word, L.PT_1SG_TO_3SG[low])
+    if low.endswith("guei"):
+        return word[:-4] + "gou"
+    if low.endswith("quei"):
+        return word[:-4] + "cou"
+    if low.endswith("cei"):
+        return word[:-3] + "çou"
+    if low.endswith("ei") and low not in L.PT_NOT_VERB_EI and len(low) > 3:
+        return word[:-2] + "ou"
+    if low.endswith("i") and len(low) > 3 and low[-2] not in "aeiou":
+        return word + "u"
+    if low.endswith("o") and len(low) > 3:
+        return word[:-1] + "a"
+    return word
+
+
+@dataclass
+class _Who:
+    speaker: str
+    pron: str | None = None  # he/she/ele/ela ->
+    addr: str | None = None  # you ->
+
+
+def _next_word(toks: list[str], i: int) -> int:
+    j = i + 1
+    while j < len(toks) and toks[j].isspace():
+        j += 1
+    return j
+
+
+def _prev_word(toks: list[str], i: int) -> str:
+    j = i - 1
+    while j >= 0 and toks[j].isspace():
+        j -= 1
+    return toks[j].lower() if j >= 0 else ""
+
+
+def _is_word(tok: str) -> bool:
+    return bool(tok) and (tok[0].isalnum())
+
+
+def _compound_subject(toks: list[str], i: int) -> bool:
+    """True for "Ana and I" / "me and my sister and I": the verb stays plural."""
+    j = i - 1
+    while j >= 0 and toks[j].isspace():
+        j -= 1
+    if j < 0 or toks[j].lower() not in ("and", "or", "&", "nor"):
+        return False
+    j -= 1
+    while j >= 0 and toks[j].isspace():
+        j -= 1
+    if j < 0 or not _is_word(toks[j]):
+        return False
+    w = toks[j]
+    return w[:1].isupper() or w.lower() in ("he", "she", "they", "you", "him", "her", "me", "friends", "family", "kids")
+
+
+def rewrite_en(text: str, who: _Who) -> str:
+    toks = _TOKEN_RE.findall(text)
+    out: list[str] = []
+    S = who.speaker
+    i, n = 0, len(toks)
+
+    def conj_after(i: int) -> int:
+        """Copy tokens after position i up to and including the conjugated verb; return next index."""
+        j = i + 1
+        while j < n:
+            t = toks[j]
+            if t.isspace():
+                out.append(t)
+                j += 1
+                continue
+            low = t.lower().replace("’", "'")
+            if low in _EN_SKIP_AFTER_I and low not in ("and",):
+                out.append(t)
+                j += 1
+                continue
+            if _is_word(t):
+                conj = _conj_en(t)
+                out.append(conj)
+                coord[0] = conj != t
+                return j + 1
+            return j
+        return j
+
+    coord = [False]  # a 1st-person verb was just conjugated: "... and work at X" follows it
+    while i < n:
+        t = toks[i]
+        if coord[0] and t.lower() in ("and", "or", "but") :
+            j = _next_word(toks, i)
+            if j < n and toks[j].lower() in _EN_COORD_VERBS:
+                out.append(t)
+                out.extend(toks[i + 1:j])
+                out.append(_conj_en(toks[j]))
+                i = j + 1
+                continue
+        if not _is_word(t):
+            out.append(t)
+            i += 1
+            continue
+        low = t.lower().replace("’", "'")
+        prev = _prev_word(toks, i)
+        if (i > 0 and toks[i - 1] in ("-", "/")) or (i + 1 < n and toks[i + 1] in ("-", "/")):
+            out.append(t)  # "me-time", "and/or"
+            i += 1
+            continue
+        if low == "i" and t in ("I", "i"):
+            out.append(S)
+            if _compound_subject(toks, i) or (i + 1 < n and toks[i + 1] in (",", ")")):
+                i += 1
+            else:
+                i = conj_after(i)
+            continue
+        if low in ("i'm", "im") and (low != "im" or t == "im"):
+            out.append(f"{S} is")
+        elif low == "i've":
+            out.append(f"{S} has")
+        elif low == "i'd":
+            out.append(f"{S} would")
+        elif low == "i'll":
+            out.append(f"{S} will")
+        elif low == "me":
+            out.append(S)
+        elif low in ("my", "mine"):
+            out.append(f"{S}'s")
+        elif low == "myself":
+            out.append("themselves")
+        elif low == "we":
+            out.append(f"{S} and others")
+        elif low in ("we're", "we've", "we'll", "we'd"):
+            out.append(f"{S} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low])
+        elif low == "us" and t in ("us", "Us"):
+            out.append(f"{S} and others")
+        elif low in ("our", "ours"):
+            out.append(f"{S}'s")
+        elif low == "ourselves":
+            out.append("themselves")
+        elif who.pron and low in ("he", "she"):
+            out.append(who.pron)
+            i += 1
+            continue
+        elif who.pron and low in ("he's", "she's"):
+            j = _next_word(toks, i)
+            nxt = toks[j].lower() if j < n else ""
+            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
+            out.append(f"{who.pron} {aux}")
+        elif who.pron and low in ("he'd", "she'd"):
+            out.append(f"{who.pron} would")
+        elif who.pron and low in ("he'll", "she'll"):
+            out.append(f"{who.pron} will")
+        elif who.pron and low == "him":
+            out.append(who.pron)
+        elif who.pron and low == "his":
+            out.append(f"{who.pron}'s")
+        elif who.pron and low == "her":
+            j = _next_word(toks, i)
+            nxt = toks[j].lower() if j < n else ""
+            if j < n and _is_word(toks[j]) and nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN:
+                out.append(f"{who.pron}'s")
+            else:
+                out.append(who.pron)
+        elif who.addr and low in ("you", "u"):
+            out.append(who.addr)
+            if prev in ("", "and", "but", "so", "that", "because", "if", "when", ",", "think", "know", "what",
+                        "how", "where", "why", "who", "which", "as", "since", "while"):
+                i = conj_after(i)
+                continue
+        elif who.addr and low in ("your", "yours"):
+            out.append(f"{who.addr}'s")
+        elif who.addr and low in ("you're", "you've", "you'd", "you'll"):
+            out.append(who.addr + " " + {"you're": "is", "you've": "has", "you'd": "would", "you'll": "will"}[low])
+        elif who.addr and low == "yourself":
+            out.append("themselves")
+        else:
+            out.append(t)
+        i += 1
+    return "".join(out)
+
+
+_PT_LEAD_SKIP = frozenset(
+    """ontem hoje anteontem amanhã depois então aí daí semana passada passado mês ano fim de no na que vem
+    à a noite tarde manhã cedo domingo segunda terça quarta quinta sexta sábado feira finalmente
+    recentemente agora enfim bom bem olha cara gente pois é""".split()
+)
+_PT_NEAR_VERB = ("não", "nao", "também", "tambem", "já", "ja", "ainda", "me", "só", "nunca")
+
+
+def _pt_dropped_verb(toks: list[str]) -> tuple[int, int] | None:
+    """(verb token index, subject insertion index) of a clause-initial 1st-person verb, if any."""
+    words = [(k, t) for k, t in enumerate(toks) if _is_word(t)]
+    k = 0
+    while k < len(words) and words[k][1].lower() in _PT_LEAD_SKIP and k < 6:
+        k += 1
+    while k < len(words) and words[k][1].lower() in _PT_NEAR_VERB:
+        k += 1
+    if k >= len(words):
+        return None
+    w = words[k][1].lower()
+    if w in _PT_NOT_DROPPED or not (
+        w in L.PT_1SG_TO_3SG or (w.endswith("ei") and w not in L.PT_NOT_VERB_EI and len(w) > 3)
+    ):
+        return None
+    ins = k
+    while ins > 0 and words[ins - 1][1].lower() in _PT_NEAR_VERB:
+        ins -= 1
+    return words[k][0], words[ins][0]
+
+
+_PT_1PL = {
+    "vamos": "vão", "somos": "são", "fomos": "foram", "estamos": "estão", "temos": "têm", "podemos": "podem",
+    "fizemos": "fizeram", "tivemos": "tiveram", "queremos": "querem", "sabemos": "sabem", "moramos": "moram",
+}
+_PT_1PL_NOT = frozenset({"ramos", "gamos", "tramos"})
+
+
+_PT_CONT_1SG = frozenset(
+    w for w in L.PT_1SG_TO_3SG
+    if w not in _PT_NOT_DROPPED and w not in ("era", "estava", "tinha", "fazia", "gostava", "morava", "trabalhava",
+                                              "estudava", "queria", "podia", "gostaria", "disse", "quis", "como")
+)
+
+
+def _pt_is_1sg(w: str) -> bool:
+    return w in _PT_CONT_1SG or (w.endswith("ei") and w not in L.PT_NOT_VERB_EI and len(w) > 3)
+
+
+def rewrite_pt(text: str, who: _Who) -> str:
+    toks = _TOKEN_RE.findall(text)
+    out: list[str] = []
+    S = who.speaker
+    n = len(toks)
+
+    def conj_after(i: int) -> int:
+        j = i + 1
+        while j < n:
+            t = toks[j]
+            if t.isspace():
+                out.append(t)
+                j += 1
+                continue
+            low = t.lower()
+            if low == "me":
+                out.append("se")
+                j += 1
+                continue
+            if low in _PT_ADV:
+                out.append(t)
+                j += 1
+                continue
+            if _is_word(t):
+                out.append(_conj_pt(t))
+                j += 1
+                if j + 1 < n and toks[j] == "-" and toks[j + 1].lower() == "me":
+                    out.append("-se")
+                    j += 2
+                return j
+            return j
+        return j
+
+    # dropped subject: "(Ontem) (não) (me) moro/mudei ..." -> "(Ontem) Rafael (não) (se) mora/mudou ..."
+    start_i = 0
+    k = _pt_dropped_verb(toks)
+    if k is not None:
+        verb_i, ins = k
+        out.extend(toks[:ins])
+        out.append(S + " ")
+        for j in range(ins, verb_i):
+            t = toks[j]
+            if _is_word(t) and t.lower() == "me":
+                out.append("se")
+            elif j == ins and _is_word(t):
+                out.append(t[:1].lower() + t[1:])
+            else:
+                out.append(t)
+        vt = toks[verb_i]
+        if verb_i == ins:
+            vt = vt[:1].lower() + vt[1:]
+        out.append(_conj_pt(vt))
+        start_i = verb_i + 1
+    i = start_i
+    while i < n:
+        t = toks[i]
+        if not _is_word(t):
+            out.append(t)
+            i += 1
+            continue
+        low = t.lower()
+        if (i > 0 and toks[i - 1] in ("-", "/")) or (i + 1 < n and toks[i + 1] in ("-", "/")):
+            out.append(t)
+            i += 1
+            continue
+        if low == "eu":
+            out.append(S)
+            i = conj_after(i)
+            continue
+        if low in _PT_POSS:
+            j = _next_word(toks, i)
+            nxt = toks[j] if j < n else ""
+            if not _is_word(nxt) or (low in ("nossa",) and (i + 1 < n and toks[i + 1] in ("!", ","))):
+                out.append(t)
+                i += 1
+                continue
+            prev = _prev_word(toks, i)
+            art = "" if prev in _PT_ARTICLES else _PT_POSS[low] + " "
+            np_end = j
+            noun = toks[j]
+            if toks[j].lower() in L.REL_ADJ_PT:
+                j2 = _next_word(toks, j)
+                if j2 < n and _is_word(toks[j2]):
+                    noun = "".join(toks[j:j2 + 1])
+                    np_end = j2
+            phrase = f"{art}{noun} de {S}"
+            out.append(_cap_like(t, phrase) if not art or t[:1].isupper() else phrase)
+            k2 = _next_word(toks, np_end)
+            if k2 < n and _NAME_ONLY_RE.match(toks[k2]) and _is_name(toks[k2]):
+                out.append(",")
+            i = np_end + 1
+            continue
+        if low in _PT_1PL:
+            out.append(_cap_like(t, _PT_1PL[low]))
+            i += 1
+            continue
+        if len(low) > 5 and low.endswith(("amos", "emos", "imos")) and t[:1].islower() and low not in _PT_1PL_NOT:
+            out.append(t[:-4] + ("am" if low.endswith("amos") else "em"))
+            i += 1
+            continue
+        if low in ("e", "mas", "então", "aí", "depois", "porque", "que") or t == ",":
+            j = _next_word(toks, i)
+            if j < n and _is_word(toks[j]) and toks[j].lower() in _PT_CONT_1SG:
+                out.append(t)
+                out.extend(toks[i + 1:j])
+                out.append(_conj_pt(toks[j]))  # "... e estou adorando" -> "... e está adorando"
+                i = j + 1
+                continue
+        if low == "gente" and _prev_word(toks, i) == "a" and out and out[-2:-1] and out[-2].lower() == "a":
+            out[-2] = S if out[-2] == "a" else S
+            out[-1] = " "
+            out.append("(e outros)")
+        elif low == "mim":
+            out.append(S)
+        elif low == "comigo":
+            out.append(f"com {S}")
+        elif low == "nós":
+            out.append(f"{S} e outros")
+        elif low == "me":
+            j = _next_word(toks, i)
+            if j < n and _is_word(toks[j]) and _pt_is_1sg(toks[j].lower()):
+                out.append(f"{S} se ")  # ", me divorciei" -> ", Rafael se divorciou"
+                out.append(_conj_pt(toks[j]))
+                i = j + 1
+                continue
+            if j < n and _is_word(toks[j]):
+                verb = toks[j]
+                out.append(verb)
+                out.append(f" para {S}" if verb.lower() in L.PT_DATIVE_VERBS else f" {S}")
+                i = j + 1
+                continue
+            out.append(t)
+        elif who.pron and low in ("ele", "ela"):
+            out.append(who.pron)
+        elif who.pron and low in ("dele", "dela"):
+            out.append(f"de {who.pron}")
+        elif who.addr and low in ("você", "voce", "vc"):
+            out.append(who.addr)
+        else:
+            out.append(t)
+        i += 1
+    return "".join(out)
+
+
+def _rewrite(text: str, lang: str, who: _Who) -> str:
+    return rewrite_pt(text, who) if lang == "pt" else rewrite_en(text, who)
+
+
+# =============================================================================================
+# Helpers
+# =============================================================================================
+
+
+def _confidence(sentence: str) -> float:
+    if _HEDGE_WEAK_RE.search(sentence):
+        return L.CONF_SPECULATIVE
+    if _HEDGE_MID_RE.search(sentence):
+        return L.CONF_HEDGED
+    return L.CONF_EXPLICIT
+
+
+def _importance(text: str, default: str = "specific_event") -> str:
+    for cat, rx in _IMPORTANCE_RES:
+        if cat == "stable_preference":
+            if _PREF_RE.search(text):  # "like"/"love" alone are too often a preposition / a noun
+                return cat
+        elif rx.search(text):
+            return cat
+    return default
+
+
+def _content_words(text: str) -> int:
+    n = 0
+    for w in _WORD_RE.findall(text):
+        low = w.lower().replace("’", "'")
+        if low.endswith("'s"):
+            low = low[:-2]
+        if low in _NONCONTENT or low.isdigit():
+            continue
+        if len(low) >= 3 or _CL_RE.search(low):
+            n += 1
+    return n
+
+
+def _overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a[0] < e and s < a[1] for s, e in spans)
+
+
+def _lower_first(s: str, keep: bool) -> str:
+    if keep or not s:
+        return s
+    return s[:1].lower() + s[1:]
+
+
+# =============================================================================================
+# Main entry point
+# =============================================================================================
+
+
+def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
+    """Entities, facts and relations of one message by deterministic rules (see module docstring)."""
+    result = ExtractionResult(mode="rules")
+    if not text or not text.strip():
+        return result
+    spans = split_sentences(text)
+    if not spans:
+        return result
+    lang = detect_language(text)
+    ms = _Msg(text, ctx, lang)
+    sents = [_prepare_sentence(ms, a, text[a:b]) for a, b in spans]
+    result.sentences = [s.text for s in sents]
+    for s in sents:
+        _scan_entities(ms, s)
+    for s in sents:
+        _process_sentence(ms, s)
+    result.entities = list(ms.ents.values())
+    result.facts = ms.facts[:MAX_FACTS]
+    result.relations = ms.relations
+    return result
+
+
+def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
+    body, off = sentence, 0
+    th = _THANKS_VOC_RE.match(body)
+    if th:
+        name = _trim_name(th.group("n"))
+        if _is_name(name):
+            ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + th.start("n"))
+            if not body[th.end():].strip(" !.,…"):
+                return _Sent(start, sentence, len(sentence), "")
+    m = _LEAD_RE.match(body)
+    stripped_lead = bool(m and m.end() > 0)
+    if stripped_lead:
+        off = m.end()
+        body = sentence[off:]
+    v0 = _LEAD_VOC_COMMA_RE.match(body) or (_LEAD_VOC_RE.match(body) if stripped_lead else None)
+    if v0:
+        name = _trim_name(v0.group("n"))
+        if _is_name(name) and not _looks_verb_follow(body, v0.end("n")) and not name.lower().endswith(("ly", "ing")) and (
+            stripped_lead or _known_person(ms, name) or _SECOND_PERSON_RE.search(body[v0.end():])
+            or _DROP_RE.match(body[v0.end():]) or _content_words(body[v0.end():]) == 0
+        ):
+            ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off)
+            off += v0.end()
+            body = sentence[off:]
+    tv = _TRAIL_VOC_RE.search(body)
+    if tv and _is_name(_trim_name(tv.group("n"))) and (
+        "!" in tv.group("p") or "?" in tv.group("p") or len(body[: tv.start()].split()) <= 6
+        or ms.known_types.get(ms.ctx.known_aliases.get(fold(tv.group("n")), tv.group("n"))) == "person"
+    ):
+        name = _trim_name(tv.group("n"))
+        ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off + tv.start("n"))
+        body = body[: tv.start()] + tv.group("p")
+    return _Sent(start, sentence, off, body)
+
+
+def _known_person(ms: _Msg, name: str) -> bool:
+    k = ms.key(name)
+    if k in ms.ents and ms.ents[k].entity_type == "person":
+        return True
+    display = ms.ctx.known_aliases.get(fold(name)) if ms.ctx.known_aliases else None
+    return bool(display) and ms.known_types.get(display) == "person"
+
+
+def _looks_verb_follow(body: str, end: int) -> bool:
+    """True when the name is followed by a verb (so it is a subject, not a vocative)."""
+    rest = body[end:].lstrip(" ,")
+    w = rest.split(None, 1)[0].lower() if rest.split(None, 1) else ""
+    return w in L.PERSON_VERBS_EN or w in L.PERSON_VERBS_PT
+
+
+# ---- entity scan ------------------------------------------------------------------------------
+
+
+def _first_word_start(body: str) -> int:
+    m = re.search(r"[^\W_]", body)
+    return m.start() if m else 0
+
+
+def _scan_entities(ms: _Msg, s: _Sent) -> None:
+    body, base = s.body, s.start + s.body_off
+    first = _first_word_start(body)
+    taken: list[tuple[int, int]] = []
+    # known aliases (any case, any position)
+    if ms.ctx.known_aliases:
+        for a, b, surface in _known_alias_spans(ms, body):
+            display = ms.ctx.known_aliases.get(fold(surface)) or ms.ctx.known_aliases.get(surface.lower())
+            if not display:
+                continue
+            ms.add_entity(display, ms.known_types.get(display), _RANK_KNOWN, base + a)
+            if fold(display) != fold(surface):
+                ms._add_alias(ms.key(display), surface)
+            taken.append((a, b))
+    for m in _PROPER_RE.finditer(body):
+        raw = m.group(0)
+        name = _trim_name(raw)
+        a = m.start() + raw.find(name)
+        b = a + len(name)
+        if _overlaps((a, b), taken) or not _is_name(name):
+            continue
+        follows_verb = _looks_verb_follow(body, b)
+        if a == first or (a < first + 2 and body[:a].strip(" \"'“(") == ""):
+            if not follows_verb:
+                continue
+        if not follows_verb and (
+            _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
+        ):
+            follows_verb = True  # "with Ana", "met Carlos", "conversei com o Pedro"
+        etype = "person" if follows_verb else None
+        ms.add_entity(name, etype, _RANK_PERSONVERB if etype else _RANK_OTHER, base + a)
+        taken.append((a, b))
+
+
+def _known_alias_spans(ms: _Msg, body: str) -> list[tuple[int, int, str]]:
+    """(start, end, surface) of n-grams (up to 5 words) of `body` that are known aliases."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD_RE.finditer(body)]
+    known = ms.ctx.known_aliases
+    out: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(words):
+        hit = None
+        for n in range(min(5, len(words) - i), 0, -1):
+            a, b = words[i][0], words[i + n - 1][1]
+            surface = body[a:b]
+            if re.search(r"[.!?,;]", surface):
+                continue
+            for cand in (surface, re.sub(r"['’]s$", "", surface)):
+                f = fold(cand)
+                if f in known or cand.lower() in known:
+                    low = cand.lower()
+                    common = low in L.STOPWORDS_EN or low in L.STOPWORDS_PT or low in _NON_NAME or low in L.EVALUATIVES
+                    if common and (not cand[:1].isupper() or a == _first_word_start(body)):
+                        continue
+                    hit = (a, a + len(cand), cand, n)
+                    break
+            if hit:
+                break
+        if hit:
+            out.append(hit[:3])
+            i += hit[3]
+        else:
+            i += 1
+    return out
+
+
+# ---- per sentence -----------------------------------------------------------------------------
+
+
+def _process_sentence(ms: _Msg, s: _Sent) -> None:
+    body = s.body
+    stripped = body.strip()
+    if not stripped or not any(ch.isalnum() for ch in stripped):
+        return
+    # aliases first: they merge names and are informative even in questions
+    alias_facts = _aliases(ms, s)
+    is_question = stripped.rstrip(" \"'”)").endswith("?") or stripped.rstrip(" \"'”)").endswith("?!")
+    first_word = (_WORD_RE.findall(stripped)[:1] or [""])[0].lower().replace("’", "'")
+    if _DROP_RE.match(stripped) and not is_question:
+        cm = _FIRST_PERSON_CLAUSE_RE.search(body)
+        if not cm:
+            return
+        s.body_off += cm.end()
+        s.body = body = body[cm.end():]
+        stripped = body.strip()
+        first_word = (_WORD_RE.findall(stripped)[:1] or [""])[0].lower().replace("’", "'")
+    if is_question or _FILLER_ONLY_RE.match(stripped):
+        return
+    if first_word in _IMPERATIVE and not _PREF_START_RE.match(stripped):
+        return
+    if _EXCLAM_RE.match(stripped):
+        return
+    if first_word in _QUESTION_WORDS and not stripped.endswith((".", "!")) and len(stripped.split()) < 8:
+        return
+    s.dates = find_relative_dates(body, ms.ctx.occurred_at, ms.ctx.timezone)
+    conf = _confidence(body)
+    _relterms(ms, s, conf)
+    _verb_rules(ms, s, conf)
+    for f in alias_facts:
+        ms.add_fact(f)
+    _generic(ms, s, conf)
+
+
+# ---- aliases ----------------------------------------------------------------------------------
+
+
+def _aliases(ms: _Msg, s: _Sent) -> list[ExtractedFact]:
+    body, base = s.body, s.start + s.body_off
+    facts: list[ExtractedFact] = []
+    pt = ms.lang == "pt"
+    for rx in (_ALIAS_PAREN_RE, _ALIAS_AKA_RE):
+        for m in rx.finditer(body):
+            a, b = _trim_name(m.group("a")), _trim_name(m.group("b"))
+            if not (_is_name(a) and _is_name(b)) or fold(a) == fold(b):
+                continue
+            ka, kb = ms.key(a), ms.key(b)
+            ta = ms.ents[ka].entity_type if ka in ms.ents else "other"
+            tb = ms.ents[kb].entity_type if kb in ms.ents else "other"
+            etype = ta if ta != "other" else (tb if tb != "other" else "person")
+            ms.add_entity(a, etype, _RANK_PERSONVERB, base + m.start("a"))
+            ms.add_entity(b, etype, _RANK_PERSONVERB, base + m.start("b"))
+            ms.merge_alias(a, b, etype)
+            full, short = (a, b) if _completeness(a) >= _completeness(b) else (b, a)
+            s.covered.append((m.start(), m.end()))
+            if rx is _ALIAS_AKA_RE:
+                text = f"{full} também é conhecido como {short}" if pt else f"{full} is also known as {short}"
+                facts.append(_fact(ms, s, full, text, None, None, "biographical_milestone", L.CONF_EXPLICIT, [short]))
+    for m in _ALIAS_CALL_RE.finditer(body):
+        b = _trim_name(m.group("b"))
+        if not _is_name(b):
+            continue
+        who = ms.last_person(base + m.start())
+        if not who:
+            continue
+        ms.add_entity(b, "person", _RANK_PERSONVERB, base + m.start("b"))
+        ms.merge_alias(who, b, "person")
+        full = ms.ents[ms.key(who)].name
+        text = f"{full} também é conhecido como {b}" if pt else f"{full} is also known as {b}"
+        s.covered.append((m.start(), m.end()))
+        facts.append(_fact(ms, s, full, text, None, None, "biographical_milestone", L.CONF_EXPLICIT, [b]))
+    for m in _ALIAS_ME_RE.finditer(body):
+        b = _trim_name(m.group("b"))
+        if not _is_name(b) or fold(b) == ms.sp_fold:
+            continue
+        ms._add_alias(ms.sp_fold, b)
+        ms.mention_pos.append((base + m.start("b"), ms.sp_fold))
+        text = f"{ms.speaker} também é conhecido como {b}" if pt else f"{ms.speaker} is also known as {b}"
+        s.covered.append((m.start(), m.end()))
+        facts.append(_fact(ms, s, ms.speaker, text, None, None, "biographical_milestone", L.CONF_EXPLICIT, [b]))
+    return facts
+
+
+# ---- relationship terms ---------------------------------------------------------------------
+
+
+def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
+    body, base = s.body, s.start + s.body_off
+    pt = ms.lang == "pt"
+    rxs = _RELTERM_PT if pt else _RELTERM_EN
+    done: list[tuple[int, int]] = []
+    for idx, rx in enumerate(rxs):
+        for m in rx.finditer(body):
+            if _overlaps((m.start(), m.end()), done):
+                continue
+            gd = m.groupdict()
+            term = m.group("term").lower()
+            adj = (gd.get("adj") or "").strip().lower()
+            names = [m.group("name")]
+            if term in _PLURAL_TERMS and gd.get("pw"):
+                rest = body[m.end():]
+                while True:
+                    mm = _MORE_NAMES_RE.match(rest)
+                    if not mm:
+                        break
+                    names.append(mm.group("name"))
+                    rest = rest[mm.end():]
+            names = [_trim_name(x) for x in names]
+            names = [x for x in names if _is_name(x)]
+            if not names:
+                continue
+            owner_raw = gd.get("owner")
+            if owner_raw:
+                owner_raw = _trim_name(owner_raw)
+                if not _is_name(owner_raw):
+                    continue
+                owner = ms.add_entity(owner_raw, "person", _RANK_PATTERN, base + m.start("owner"))
+                owner_surface = owner_raw
+            else:
+                owner, owner_surface = ms.speaker, ms.speaker
+            inferred = idx == 2 and not pt or "(" in m.group(0)
+            c = min(conf, L.CONF_INFERRED) if inferred else conf
+            is_pet = term in _PET_TERMS
+            rel = "owns" if is_pet else _REL_TERMS.get(term, "related_to")
+            is_ex = any(w in _EX_ADJ for w in adj.split()) or term.startswith("ex-")
+            done.append((m.start(), m.end()))
+            s.covered.append((m.start(), m.end()))
+            term_text = (adj + " " + m.group("term")).strip() if adj else m.group("term")
+            for nm in names:
+                if fold(nm) == fold(owner_surface):
+                    continue
+                ms.add_entity(nm, "pet" if is_pet else "person", _RANK_PATTERN, base + m.start("name"))
+                if rel and not is_ex:
+                    if rel == "reports_to":
+                        ms.add_relation(owner_surface, "reports_to", nm, c)
+                    else:
+                        ms.add_relation(owner_surface, rel, nm, c)
+                if pt:
+                    t = term_text
+                    if term in _PLURAL_TERMS and t.endswith("s"):
+                        t = t[:-1] if not t.endswith("ais") else t[:-1]
+                    text = f"{nm} é {t} de {owner_surface}"
+                else:
+                    if term in _PLURAL_TERMS and len(names) > 1:
+                        text = f"{nm} is one of {owner_surface}'s {term_text}"
+                    else:
+                        text = f"{nm} is {owner_surface}'s {term_text}"
+                attr = "pet" if is_pet else ("partner" if rel == "partner_of" and not is_ex else None)
+                value = owner_surface if attr else None
+                imp = "relationship_change" if not is_pet else "biographical_milestone"
+                ms.add_fact(_fact(ms, s, nm, text, attr, value, imp, c, [owner_surface]))
+    # "a dog named Max", "um cachorro chamado Rex"
+    for m in _PET_NAMED_RE.finditer(body):
+        if _overlaps((m.start(), m.end()), done):
+            continue
+        nm = _trim_name(m.group("name"))
+        if not _is_name(nm):
+            continue
+        owner = _owner_before(ms, s, m.start())
+        if not owner:
+            continue
+        ms.add_entity(nm, "pet", _RANK_PATTERN, base + m.start("name"))
+        ms.add_relation(owner, "owns", nm, conf)
+        term = m.group("term")
+        text = f"{nm} é {'a' if term.lower().endswith('a') else 'o'} {term} de {owner}" if pt else f"{nm} is {owner}'s {term}"
+        s.covered.append((m.start(), m.end()))
+        ms.add_fact(_fact(ms, s, nm, text, "pet", owner, "biographical_milestone", conf, [owner]))
+
+
+def _owner_before(ms: _Msg, s: _Sent, pos: int) -> str | None:
+    rx = _LAST_SUBJ_PT_RE if ms.lang == "pt" else _LAST_SUBJ_EN_RE
+    last = None
+    for m in rx.finditer(s.body[:pos]):
+        last = m
+    if last is None:
+        return ms.speaker if ms.lang == "pt" or re.search(r"(?i)\b(?:i|my|we|our)\b", s.body[:pos]) else None
+    w = last.group(0)
+    if w.lower() in ("i", "we", "eu", "nós"):
+        return ms.speaker
+    nm = _trim_name(w)
+    if not _is_name(nm):
+        return ms.speaker
+    ms.add_entity(nm, "person", _RANK_PERSONVERB)
+    return nm
+
+
+# ---- verb rules ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Subj:
+    name: str  # fact subject (surface)
+    kind: str  # speaker | we | name | pron | term | dropped | inherit
+    start: int  # body offset where the subject text starts (-1: none in text)
+    aux: str = ""
+    owner: str | None = None  # for kind "term" (unnamed "my sister"): whose term
+    inferred: bool = False
+    lead: int = -1  # dropped subject: where the clause's leading adverbs/negation start
+    others: list[str] = field(default_factory=list)  # "Ana and I": co-subjects
+    surface: str = ""  # the subject as written ("My sister", "Ana and I"); "" when dropped
+
+
+_PREP_END_RE = re.compile(r"(?i)(?<![\w'’])(?:in|at|to|from|for|with|of|on|em|no|na|de|do|da|para|com|pra|pro)\s+$")
+_WORD_START_RE = re.compile(r"(?<![\w'’])[^\W_]")
+
+
+def _tail_match(rx: re.Pattern[str], prefix: str) -> re.Match[str] | None:
+    """Leftmost word start among the last 10 from which `rx` (anchored at the end) matches."""
+    starts = [m.start() for m in _WORD_START_RE.finditer(prefix)][-10:]
+    for pos in starts:
+        m = rx.match(prefix, pos)
+        if m:
+            return m
+    return None
+
+
+def _subject(ms: _Msg, s: _Sent, verb_start: int, verb: str) -> _Subj | None:
+    body, base = s.body, s.start + s.body_off
+    lo = max(0, verb_start - _MAX_PREFIX)
+    prefix = body[lo:verb_start]
+    masked = _MASK_RE.sub(lambda m: " " * len(m.group(0)), prefix)
+    pt = ms.lang == "pt"
+    m = _tail_match(_TAIL_PT_RE if pt else _TAIL_EN_RE, masked)
+    if m:
+        aux = m.group("aux") or ""
+        st = lo + m.start()
+        sub = _subject_from_match(ms, s, m, aux, st, base)
+        if sub is not None and sub.kind != "dropped":
+            sub.surface = body[st: lo + m.start("aux")].strip()
+        if sub is not None or not m.group("name"):
+            return sub
+        # a stop-listed capitalised word ("Não", "Yesterday") is not a subject: look further
+    return _subject_implicit(ms, s, lo, masked, verb_start, verb, base)
+
+
+def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int, base: int) -> _Subj | None:
+    lo = st - m.start()
+    if m.group("comp"):
+        other = _trim_name(m.group("cname") or m.group("cname2") or "")
+        before = s.body[:st]
+        if _is_name(other) and not _PREP_END_RE.search(before) and ms.entity_type(other) in ("person", "other"):
+            return _Subj(ms.speaker, "compound", st, aux, others=[other])
+        i_at = lo + m.end("comp") - len(re.search(r"(?i)(?:I|me|eu)$", m.group("comp")).group(0)) \
+            if m.group("cname") else st
+        return _Subj(ms.speaker, "speaker", i_at, aux)
+    if m.group("pron"):
+        p = m.group("pron").lower()
+        if p in ("i", "eu"):
+            return _Subj(ms.speaker, "speaker", st, aux)
+        if p in ("we", "nós"):
+            return _Subj(ms.speaker, "we", st, aux)
+        who = ms.last_person(base + st)
+        return _Subj(who, "pron", st, aux, inferred=True) if who else None
+    if m.group("poss"):
+        tname = m.group("tname")
+        owner_raw = m.group("owner")
+        pw = (m.group("pw") or "").lower()
+        if owner_raw:
+            owner = _trim_name(owner_raw)
+            if not _is_name(owner):
+                return None
+        elif pw in ("his", "her", "their"):
+            owner = ms.last_person(base + st)
+            if not owner:
+                return None
+        else:
+            owner = ms.speaker
+        if tname and _is_name(_trim_name(tname)):
+            return _Subj(_trim_name(tname), "name", st, aux)
+        return _Subj(owner, "term", st, aux, owner=owner)
+    if m.group("name"):
+        nm = _trim_name(m.group("name"))
+        low = nm.lower()
+        if ms.lang == "pt" and " " not in nm and low in _PT_VERB_WORDS:
+            # "Estou namorando ...": a capitalised verb, not a name
+            return _Subj(ms.speaker, "dropped", -1, aux, lead=st) if low in L.PT_1SG_TO_3SG else None
+        if _is_name(nm):
+            return _Subj(nm, "name", lo + m.start("name") + m.group("name").find(nm), aux)
+    return None
+
+
+def _subject_implicit(ms: _Msg, s: _Sent, lo: int, masked: str, verb_start: int, verb: str, base: int) -> _Subj | None:
+    pt = ms.lang == "pt"
+    # no explicit subject: dropped (1st person) or inherited after "and"/","
+    words = [w.lower().replace("’", "'") for w in _WORD_RE.findall(masked)]
+    for d in s.dates:
+        if d.span[1] <= verb_start:
+            for w in _WORD_RE.findall(d.phrase):
+                if w.lower() in words:
+                    words.remove(w.lower())
+    vlow = verb.lower().split()[0]
+    lead = verb_start
+    for wm in reversed(list(_WORD_RE.finditer(masked))):
+        if wm.group(0).lower().replace("’", "'") in _LEAD_ADV:
+            lead = lo + wm.start()
+        else:
+            break
+    if all(w in _IGNORABLE_PREFIX for w in words) and not re.search(r"[,;]\s*\w", masked.strip()) or not words:
+        if pt:
+            if vlow in L.PT_1SG_TO_3SG or (vlow.endswith("ei") and len(vlow) > 3) or vlow in ("saí", "fui", "me"):
+                return _Subj(ms.speaker, "dropped", -1, " ".join(words), lead=lead)
+            who = ms.last_person(base + verb_start)
+            if who and vlow in L.PERSON_VERBS_PT:
+                return _Subj(who, "pron", -1, " ".join(words), inferred=True)
+            return None
+        if not vlow.endswith("s") or vlow in ("was", "has"):
+            return _Subj(ms.speaker, "dropped", -1, " ".join(words), lead=lead)
+        return None
+    if re.search(r"(?i)(?:\band|\be|\bthen|\bbut|\bmas|,)\s*$", masked) and s.last_subj:
+        prev = s.last_subj
+        return _Subj(prev.name, "inherit", -1, "", owner=prev.owner, inferred=prev.inferred,
+                     others=list(prev.others), lead=-1 if prev.kind != "term" else -2,
+                     surface=prev.surface or ("Eu" if pt else "I"))
+    return None
+
+
+def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
+    body, base = s.body, s.start + s.body_off
+    pt = ms.lang == "pt"
+    used: list[tuple[int, int]] = []
+    low = body.lower()
+    present = {g for g in _ALL_RULE_GATES if g in low}
+    for rule in (_RULES_PT if pt else _RULES_EN):
+        gate = rule.gate
+        if rule.kind == "occupation":
+            if not (_OCC_GATE_PT if pt else _OCC_GATE_EN).search(body):
+                continue
+        elif isinstance(gate, tuple):
+            if present.isdisjoint(gate):
+                continue
+        elif not gate.search(body):
+            continue
+        for m in rule.rx.finditer(body):
+            if _overlaps((m.start("verb"), m.end()), used):
+                continue
+            if _apply_rule(ms, s, rule.kind, m, conf):
+                used.append((m.start("verb"), m.end()))
+
+
+def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) -> bool:
+    body, base = s.body, s.start + s.body_off
+    pt = ms.lang == "pt"
+    gd = m.groupdict()
+    verb = m.group("verb")
+    vlow = re.sub(r"\s+", " ", verb.lower())
+    t_raw = gd.get("t")
+    target = None
+    if t_raw:
+        target = _trim_name(t_raw)
+        if not _is_name(target) and not (kind == "hired" and t_raw.lower() == "me"):
+            if kind not in ("occupation",):
+                return False
+            target = None
+    elif kind not in ("occupation", "age", "status", "hired"):
+        return False
+    f_raw = gd.get("f")
+    origin = _trim_name(f_raw) if f_raw else None
+    if origin and not _is_name(origin):
+        origin = None
+    # "goes to Paris" is not studying; "attends" needs a school-looking name
+    if kind == "studies" and vlow.split()[0] in ("go", "goes", "going", "attend", "attends", "attending", "attended", "student", "enrolled"):
+        if not _SCHOOL_WORDS.search(target or ""):
+            return False
+    if kind == "studies" and not _SCHOOL_WORDS.search(target or "") and body[m.start("verb"):m.start("t")].lower().rstrip().endswith(" in"):
+        return False
+    if kind == "works" and body[m.end("verb"):m.start("t")].strip().lower() == "in" and not re.search(r"(?i)\b(?:inc|corp|ltd|company)\b", target or ""):
+        # "works in Paris" is a location, not an employer
+        kind = "lives_works_in"
+    subj = _subject(ms, s, m.start("verb"), verb)
+    if subj is None:
+        return False
+    aux = (subj.aux or "").lower()
+    post = body[m.end("verb"):m.end()].lower()
+    tail = gd.get("anymore") or gd.get("mais") or ""
+    negated = bool((_PT_NEG if pt else _EN_NEG).search(aux + " " + (gd.get("neg") or "")))
+    if pt:
+        pre = body[max(0, m.start("verb") - 12):m.start("verb")].lower()
+        negated = negated or bool(re.search(r"(?:não|nao|nunca)\s+(?:\w+\s+)?$", pre))
+        tail = tail or (" mais" if re.search(r"(?<![\w])mais(?![\w])", aux) else "")
+    no_longer = "no longer" in aux or "no longer" in (gd.get("neg") or "").lower()
+    retract = negated and (bool(tail.strip()) or no_longer)
+    if kind == "occupation" and vlow.startswith(("lost ", "quit ", "left ")):
+        retract = True  # "lost my job as a banker"
+    future = bool((_PT_FUTURE_AUX if pt else _EN_FUTURE_AUX).search(aux)) or vlow in (
+        "moving", "relocating", "leaving", "quitting", "joining", "mudando", "vou sair", "vai sair",
+    )
+    perfect = bool(re.search(r"(?i)\b(?:have|has)\b|['’]ve", aux))
+    past = (vlow in _EN_PAST_VERBS or vlow in _PT_PAST_VERBS or vlow in ("grew up",)) and not perfect
+    rel, attr, ttype, imp = _KIND.get(kind, (None, None, None, "specific_event"))
+    if kind == "lives_works_in":
+        rel, attr, ttype, imp = (None, None, "place", "specific_event")
+    # --- subject entity
+    subject_name = subj.name
+    if subj.kind in ("name",):
+        if kind == "hired":
+            known = ms.known_types.get(ms.ctx.known_aliases.get(fold(subject_name), subject_name))
+            ms.add_entity(subject_name, known or "organization", _RANK_PATTERN, base + max(subj.start, 0))
+        else:
+            ms.add_entity(subject_name, "person", _RANK_PATTERN, base + max(subj.start, 0))
+    person_subject = subj.kind != "term" and subj.lead != -2
+    c = min(conf, L.CONF_INFERRED) if subj.inferred else conf
+    # --- target entity
+    mentions: list[str] = []
+    if target and not (kind == "hired" and t_raw.lower() == "me"):
+        if kind == "join" and _CLUB_WORDS.search(target):
+            rel, attr = "member_of", "membership"
+        ms.add_entity(target, ttype, _RANK_PATTERN, base + m.start("t"))
+        mentions.append(target)
+    if kind == "hired" and target and t_raw.lower() == "me":
+        target = ms.speaker
+        mentions.append(target)
+    if kind == "hired" and subj.kind == "dropped" and pt and "me" in vlow:
+        return False
+    if origin:
+        ms.add_entity(origin, "place", _RANK_PATTERN, base + m.start("f"))
+        mentions.append(origin)
+    # --- fact text
+    span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else m.start("verb"))
+    clause = body[span_start:m.end()]
+    who = _Who(ms.speaker, pron=subject_name if subj.kind == "pron" else None, addr=ms.addressee)
+    if subj.kind == "dropped":
+        clause = ("Eu " if pt else "I ") + _lower_first(clause, clause.startswith("I ") or clause[:2] == "I'")
+    elif subj.kind == "inherit":
+        clause = f"{subj.surface} {clause}"
+    fact_text = _rewrite(clause, ms.lang, who)
+    fact_text, edate = _dates_in_clause(
+        ms, s, fact_text, span_start, m.end(), append=_is_event_kind(kind, vlow), inside=kind != "age"
+    )
+    s.last_subj = subj
+    if not person_subject or subj.lead == -2:
+        # "my sister lives in X": a fact about the speaker's relative, not the speaker's location
+        ms.add_fact(_fact(ms, s, subj.owner or ms.speaker, fact_text, None, None, imp, c, mentions, edate=edate))
+        s.covered.append((span_start, m.end()))
+        return True
+    value = target
+    fact_attr = attr
+    retracts = False
+    retract_value = None
+    if kind == "age":
+        value = gd.get("age")
+        if not (gd.get("yo") or vlow in ("turned", "turn", "turns", "turning")) and int(value) > 120:
+            return False
+    elif kind == "occupation":
+        value = re.sub(r"\s+", " ", m.group("role").lower())
+        if past and not perfect or vlow in ("was", "era", "fui", "foi"):
+            fact_attr = None
+    elif kind == "status":
+        st = m.group("st").lower()
+        fact_attr = L.STATUS_ATTR.get(st)
+        value = st
+        if vlow in ("was", "era"):
+            fact_attr = None
+    elif kind == "hometown":
+        value = target
+    # modality
+    if retract:
+        retracts, retract_value, value = True, value, None
+        if kind == "occupation" and not fact_attr:
+            fact_attr = "occupation"
+        if kind == "status":
+            fact_attr = L.STATUS_ATTR.get(m.group("st").lower())
+        imp = "relationship_change"
+    elif negated:
+        fact_attr, value, rel = None, None, None
+        imp = _importance(fact_text)
+    elif future:
+        fact_attr, value, rel = "plan", None, None
+        imp = "specific_event"
+    elif kind in ("leave", "breakup"):
+        retracts, retract_value, value = True, target, None
+    elif past and kind in ("lives", "works", "studies", "member"):
+        fact_attr, value = None, None
+        rel = "former_employee_of" if kind == "works" else None
+        imp = "specific_event"
+    if fact_attr is None or fact_attr == "plan":
+        value = None
+    ms.add_fact(_fact(
+        ms, s, subject_name, fact_text, fact_attr, value, imp, c, mentions,
+        retracts=retracts, retract_value=retract_value, edate=edate,
+    ))
+    if kind == "works" and gd.get("role") and fact_attr == "employer" and person_subject:
+        # "I work at Acme as a backend engineer": the role is an occupation fact of its own
+        as_at = body.lower().rfind(" as ", m.end("t"), m.start("role") + 1)
+        role_text = body[as_at + 1:m.end("role")] if as_at >= 0 else "as " + m.group("role")
+        ms.add_fact(_fact(
+            ms, s, subject_name, f"{subject_name} works {role_text}", "occupation", m.group("role").lower(),
+            "biographical_milestone", c, [], edate=edate,
+        ))
+    # --- relations (each co-subject of "Ana and I" gets the edge)
+    for other in subj.others:
+        ms.add_entity(other, "person", _RANK_PATTERN, base + max(subj.start, 0))
+    for src in [subject_name, *subj.others]:
+        if kind == "hired" and target:
+            if not future and not negated:
+                ms.add_relation(src, "hired", target, c)
+                if ms.entity_type(src) == "organization":
+                    ms.add_relation(target, "works_at", src, c)
+        elif kind == "occupation" and target and not future and not negated:
+            ms.add_relation(src, "works_at", target, c)
+        elif kind in ("leave",) and target and not future:
+            ms.add_relation(src, "former_employee_of", target, c)
+            ms.add_relation(src, "works_at", target, c, retracts=True)
+        elif kind == "breakup" and target and not future:
+            ms.add_relation(src, "partner_of", target, c, retracts=True)
+        elif retract and target and rel:
+            if rel == "works_at":
+                ms.add_relation(src, "former_employee_of", target, c)
+            ms.add_relation(src, rel, target, c, retracts=True)
+        elif rel and target and not negated and not future:
+            ms.add_relation(src, rel, target, c)
+            if kind == "move" and origin and fold(origin) != fold(target):
+                ms.add_relation(src, "lives_in", origin, c, retracts=True)
+    s.covered.append((span_start, m.end()))
+    return True
+
+
+def _is_event_kind(kind: str, vlow: str) -> bool:
+    """Clauses that happen at a time (a date elsewhere in the sentence dates them); states do not
+    ("Sou vegetariana há 5 anos" is a duration, not an event 5 years ago)."""
+    if kind in ("move", "join", "leave", "hired", "partner", "breakup"):
+        return True
+    if kind == "age":
+        return vlow.startswith("turn") or vlow in ("fiz", "fez", "faz", "faço", "completei", "completou", "completa", "completo")
+    return vlow.endswith("ed") and vlow not in ("based", "employed", "married", "engaged", "settled")
+
+
+def _dates_in_clause(
+    ms: _Msg, s: _Sent, fact_text: str, a: int, b: int, append: bool = True, inside: bool = True
+) -> tuple[str, datetime | None]:
+    """Absolutize dates inside the clause; append the sentence's first date outside it (events only)."""
+    if not s.dates:
+        return fact_text, None
+    new = fact_text
+    if inside:
+        new, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+        if spans:
+            return new, spans[0][2].start
+    if not append:
+        return new, None
+    for d in s.dates:
+        if not (a <= d.span[0] < b):
+            return f"{new} {render(d)}", d.start
+    return new, None
+
+
+def _fact(
+    ms: _Msg, s: _Sent, subject: str, text: str, attr: str | None, value: str | None, imp: str, conf: float,
+    mentions: list[str], retracts: bool = False, retract_value: str | None = None,
+    edate: datetime | None = None, ctx_note: str | None = None,
+) -> ExtractedFact:
+    s.n_facts += 1
+    return ExtractedFact(
+        subject=subject, fact_text=text, attribute_key=attr, value=value, importance_category=imp,
+        confidence=conf, retracts=retracts, retract_value=retract_value, event_date=edate,
+        source_context=ctx_note, mentions=list(mentions), source_text=s.text,
+    )
+
+
+# ---- generic fact ---------------------------------------------------------------------------------
+
+
+def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
+    body = s.body
+    pt = ms.lang == "pt"
+    if s.covered:
+        rest = body
+        for a, b in sorted(s.covered, reverse=True):
+            rest = rest[:a] + " " + rest[b:]
+        if _content_words(rest) < 2:
+            return
+    text = body.strip()
+    text = _HEDGE_PREFIX_RE.sub("", text) or text
+    subj, kind = _generic_subject(ms, s, text)
+    min_content = 1 if kind != "none" else 2
+    if _content_words(text) < min_content:
+        return
+    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee)
+    if kind == "dropped_en":
+        lead = text.lstrip()
+        adv = ""
+        m0 = re.match(r"(?i)(?:(?:just|finally|also|really|recently|totally)\s+)+", lead)
+        if m0:
+            adv, lead = m0.group(0).lower(), lead[m0.end():]
+        w0 = _WORD_RE.match(lead)
+        first = w0.group(0).lower().replace("’", "'") if w0 else ""
+        rest = lead[len(w0.group(0)):] if w0 else lead
+        verb = _EN_DROPPED_START.get(first, ("is " + first) if first.endswith("ing") else first)
+        if adv and verb.startswith(("is ", "has ")):
+            aux, _, tail = verb.partition(" ")
+            verb = f"{aux} {adv}{tail}"
+        else:
+            verb = adv + verb
+        fact_text = f"{ms.speaker} {verb}{rewrite_en(rest, who)}"
+    else:
+        fact_text = _rewrite(text, ms.lang, who)
+    # dates after the person rewrite, so "Ontem fui" -> "Ontem Rafael foi" -> "Em 7 de maio de 2023 Rafael foi"
+    spans = []
+    if s.dates:
+        fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+    edate = spans[0][2].start if spans else None
+    abs_text = text
+    fact_text = _clean(fact_text)
+    if not fact_text:
+        return
+    c = conf
+    if kind == "pron":
+        c = min(conf, L.CONF_INFERRED)
+    if kind != "none" and fold(subj) not in fold(fact_text):
+        kind = "none"  # "Taking care of ourselves is vital": the subject did not survive the rewrite
+    if kind == "none":
+        subj = ms.speaker
+        first_tok = _WORD_RE.match(fact_text)
+        fw = first_tok.group(0).lower().replace("’", "'") if first_tok else ""
+        keep = not (fw in _NONCONTENT or fw in L.STOPWORDS_EN or fw in L.STOPWORDS_PT or fw in _NON_NAME) or (
+            fold(fw) in ms.alias_of or fold(fw) in ms.ents
+        )
+        fact_text = f"{ms.speaker} {'disse que' if pt else 'mentioned that'} {_lower_first(fact_text, keep)}"
+    low = abs_text.lower()
+    if _PLAN_RE.search(abs_text) and not (pt is False and re.search(r"(?i)\b(?:went|was|were|had|did)\b", low)):
+        attr = "plan"
+    elif _PREF_RE.search(abs_text) or kind == "dropped_en" and _PREF_START_RE.match(abs_text.lstrip()):
+        attr = "preference"
+    elif (_PAST_PT_RE if pt else _PAST_EN_RE).search(abs_text):
+        attr = "event"
+    else:
+        attr = None
+    imp = _importance(body)
+    if imp == "conversational" and attr in ("preference",):
+        imp = "stable_preference"
+    if fold(fact_text) in (f"{ms.sp_fold} is {ms.sp_fold}", f"{ms.sp_fold} e {ms.sp_fold}",
+                           f"{ms.sp_fold}'s name is {ms.sp_fold}", f"o nome de {ms.sp_fold} e {ms.sp_fold}"):
+        return  # "I'm Rafael." said by Rafael
+    mentions = _mentions_in(ms, s, fact_text, subj)
+    fact_text = fact_text[:1].upper() + fact_text[1:]
+    ms.add_fact(_fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate))
+
+
+def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
+    """(subject, kind) of a sentence: kind speaker | name | pron | addr | dropped_en | none."""
+    pt = ms.lang == "pt"
+    base = s.start + s.body_off + (s.body.find(text) if text in s.body else 0)
+    words = list(_WORD_RE.finditer(text))
+    if not words:
+        return ms.speaker, "none"
+    k0 = 0
+    while k0 < len(words) - 1 and words[k0].group(0).lower() in ("just", "finally", "also", "really", "recently", "totally"):
+        k0 += 1
+    first = words[k0].group(0).lower().replace("’", "'")
+    nxt = words[k0 + 1].group(0).lower() if k0 + 1 < len(words) else ""
+    if first == "been" and not nxt.endswith(("ing", "ed")):
+        first = ""
+    if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
+        if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (
+            nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into", "me")
+        ) and first not in _NON_NAME:
+            return ms.speaker, "dropped_en"
+        if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(text) and first not in L.EVALUATIVES
+                and nxt not in ("but", "and", "or", "so", "too", "as")):
+            return ms.speaker, "dropped_en"
+    if not pt and first in _EN_DROPPED_START and first not in ("just", "finally"):
+        # "Love that painting!", "Gonna continue my edu", "Went hiking today"
+        return ms.speaker, "dropped_en"
+    if pt and _pt_dropped_verb(_TOKEN_RE.findall(text)) is not None:
+        return ms.speaker, "speaker"
+    for w in words:
+        raw = w.group(0)
+        low = raw.lower().replace("’", "'")
+        if pt:
+            if low in ("eu", "meu", "minha", "meus", "minhas", "mim", "comigo", "nós", "nosso", "nossos", "nossas") or (
+                low == "gente" and text[max(0, w.start() - 2):w.start()].lower() == "a "
+            ):
+                return ms.speaker, "speaker"
+            if low in ("ele", "ela", "dele", "dela"):
+                who = ms.last_person(base + w.start())
+                if who:
+                    return who, "pron"
+                continue
+            if low in ("você", "voce", "vc") and ms.addressee:
+                return ms.addressee, "addr"
+        else:
+            if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
+                if low == "us" and raw == "US":
+                    continue
+                return ms.speaker, "speaker"
+            if low in ("he", "she", "him", "his", "he's", "she's", "he'd", "she'd", "he'll", "she'll") or (low == "her"):
+                who = ms.last_person(base + w.start())
+                if who:
+                    return who, "pron"
+                continue
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and ms.addressee:
+                return ms.addressee, "addr"
+        k = ms.key(raw)
+        if raw[:1].isupper() or _CL_RE.match(raw):
+            # multi-word names: try the proper-noun span starting here
+            pm = _PROPER_RE.match(text, w.start())
+            cand = _trim_name(pm.group(0)) if pm else raw
+            k = ms.key(cand)
+            if k in ms.ents and k != ms.sp_fold and ms.ents[k].entity_type in ("person", "pet"):
+                return cand, "name"
+            if k == ms.sp_fold:
+                return ms.speaker, "name"
+        elif k in ms.ents and k != ms.sp_fold and ms.ents[k].entity_type in ("person", "pet"):
+            return raw, "name"
+    return ms.speaker, "none"
+
+
+def _mentions_in(ms: _Msg, s: _Sent, fact_text: str, subject: str) -> list[str]:
+    out: list[str] = []
+    ft = fold(fact_text)
+    a, b = s.start + s.body_off, s.start + len(s.text)
+    for pos, k in ms.mention_pos:
+        if a <= pos < b and k in ms.ents and k != ms.key(subject):
+            e = ms.ents[k]
+            names = [e.name] + e.aliases
+            if any(fold(n) and fold(n) in ft for n in names) and e.name not in out:
+                out.append(e.name)
+    return out
+
+
+__all__ = ["extract_offline", "split_sentences", "detect_language", "rewrite_en", "rewrite_pt"]
