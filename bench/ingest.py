@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import os
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -53,6 +54,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--chunk-size", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="raw and end-to-end runs alternate this many times; medians reported")
     args = parser.parse_args()
     files = args.files or sorted(DEFAULT_DATA.glob("*.json"))
     if not files:
@@ -67,23 +70,26 @@ async def main() -> None:
     embeddings = LocalEmbeddings()
     embeddings.warm_up()  # model load is not part of either figure
 
-    url = bench_database_url()
-    memory = MemoryClient(url, embeddings=embeddings)
-    await memory.initialize()
+    raws: list[float] = []
+    e2es: list[float] = []
+    for _ in range(args.rounds):
+        raws.append(raw_embedding_rate(embeddings, texts))
+        url = bench_database_url()  # a fresh database per round
+        memory = MemoryClient(url, embeddings=embeddings)
+        await memory.initialize()
+        t0 = time.perf_counter()
+        report = await memory.import_messages(rows, extract=True, chunk_size=args.chunk_size)
+        elapsed = time.perf_counter() - t0
+        e2es.append(len(rows) / elapsed)
+        stats = {}
+        for agent in report.agents:
+            for table, n in (await memory.stats(agent)).items():
+                stats[table] = stats.get(table, 0) + n
+        await memory.close()
+    raws.append(raw_embedding_rate(embeddings, texts))
 
-    raw_before = raw_embedding_rate(embeddings, texts)
-    t0 = time.perf_counter()
-    report = await memory.import_messages(rows, extract=True, chunk_size=args.chunk_size)
-    elapsed = time.perf_counter() - t0
-    raw_after = raw_embedding_rate(embeddings, texts)
-    stats = {}
-    for agent in report.agents:
-        for table, n in (await memory.stats(agent)).items():
-            stats[table] = stats.get(table, 0) + n
-    await memory.close()
-
-    raw = (raw_before + raw_after) / 2
-    e2e = len(rows) / elapsed
+    raw = statistics.median(raws)
+    e2e = statistics.median(e2es)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"files: {', '.join(f.name for f in files)}")
     print(f"messages: {len(rows)} (stored {report.events_inserted}, extracted {report.events_extracted}, "
@@ -92,8 +98,9 @@ async def main() -> None:
           f"unchanged {report.facts_unchanged}, deleted {report.facts_deleted}; "
           f"entities {stats.get('memory_entities', 0)}, relationships "
           f"{stats.get('memory_entity_relationships', 0)}, links {stats.get('memory_fact_entity_links', 0)}")
-    print(f"end-to-end import:        {e2e:8.1f} messages/s ({elapsed:.2f} s, chunk {args.chunk_size})")
-    print(f"raw embedding throughput: {raw:8.1f} messages/s (before {raw_before:.1f}, after {raw_after:.1f})")
+    print(f"end-to-end import:        {e2e:8.1f} messages/s (median of {', '.join(f'{x:.1f}' for x in e2es)}; "
+          f"chunk {args.chunk_size})")
+    print(f"raw embedding throughput: {raw:8.1f} messages/s (median of {', '.join(f'{x:.1f}' for x in raws)})")
     print(f"ratio end-to-end / raw:   {e2e / raw:8.2f}  (target >= 0.80)")
     print(f"peak memory (RSS):        {peak_mb:8.0f} MB")
     if report.extraction_errors:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
@@ -78,8 +79,9 @@ SINGLE_VALUED_ATTRIBUTES = frozenset(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form used for alias matching."""
+    """Case- and accent-insensitive form used for alias matching (memoised: hot and pure)."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _SPACES.sub(" ", stripped).strip()

@@ -27,7 +27,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
-from arandu_pipelines.write.aliases import AgentAliases, AliasCache
+from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
 from arandu_pipelines.write.reconcile import ActiveFact, LLMDecider, Proposal, Reconciler, fetch_candidates
@@ -148,7 +148,8 @@ class WritePipeline:
         async with self.engine.connect() as conn:
             aliases = await self.alias_cache.get(conn, agent_id)
             with trace.step("extraction") as step:
-                prepared = [await self._prepare(conn, e, aliases, config, tokens) for e in events]
+                known = (aliases.known_names(), aliases.known_types())  # once per chunk
+                prepared = [await self._prepare(conn, e, known, config, tokens) for e in events]
                 step.data.update(
                     messages=len(prepared),
                     facts=sum(len(p.extraction.facts) for p in prepared),
@@ -190,15 +191,15 @@ class WritePipeline:
 
     # ------------------------------------------------------------------------------------------
     async def _prepare(
-        self, conn: AsyncConnection, event: EventInput, aliases: AgentAliases, config: MemoryConfig,
-        tokens: TokenUsage,
+        self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
+        config: MemoryConfig, tokens: TokenUsage,
     ) -> _Prepared:
         ctx = ExtractionContext(
             speaker_name=event.speaker,
             occurred_at=event.occurred_at,
             timezone=config.timezone,
-            known_aliases=aliases.known_names(),
-            known_types=aliases.known_types(),
+            known_aliases=known[0],
+            known_types=known[1],
             recent_messages=list(event.metadata.get("_recent_messages", []))
             if isinstance(event.metadata.get("_recent_messages"), list) else [],
             agent_id=event.agent_id,
