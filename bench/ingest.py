@@ -103,6 +103,9 @@ async def main() -> None:
     print(f"raw embedding throughput: {raw:8.1f} messages/s (median of {', '.join(f'{x:.1f}' for x in raws)})")
     print(f"ratio end-to-end / raw:   {e2e / raw:8.2f}  (target >= 0.80)")
     print(f"peak memory (RSS):        {peak_mb:8.0f} MB")
+    total = sum(report.stage_ms.values()) or 1.0
+    print("time per stage (last round): " + ", ".join(
+        f"{k} {v / 1000:.2f}s ({100 * v / total:.0f}%)" for k, v in report.stage_ms.items()))
     if report.extraction_errors:
         print("extraction errors:", *report.extraction_errors[:5], sep="\n  ")
 

@@ -261,6 +261,8 @@ async def _extract_chunk(
         report.extraction_errors.append(f"{agent_id}: {type(exc).__name__}: {str(exc)[:300]}")
         return
     report.events_extracted += outcome.extracted
+    for step in outcome.trace.steps:
+        report.stage_ms[step.name] = report.stage_ms.get(step.name, 0.0) + step.duration_ms
     for m in outcome.messages:
         report.facts_added += len(m.added)
         report.facts_updated += len(m.updated)
