@@ -154,7 +154,7 @@ class MemoryClient:
 
     def _pipeline(self, config: MemoryConfig) -> WritePipeline:
         usage = TokenUsage()
-        hooks = build_hooks(self.llm, config, usage)
+        hooks = build_hooks(self.llm, config, usage, self.embeddings)
         return WritePipeline(
             self.engine,
             self.embeddings,

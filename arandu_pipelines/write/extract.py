@@ -33,7 +33,9 @@ class StageHooks:
     tag_emotion: Any = None
 
 
-def build_hooks(llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage) -> StageHooks:
+def build_hooks(
+    llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage, embeddings: Any = None
+) -> StageHooks:
     mode = config.extraction_mode
     if mode not in ("auto", "rules", "llm"):
         raise ValueError(f"extraction_mode must be 'auto', 'rules' or 'llm', got {mode!r}")
@@ -43,4 +45,4 @@ def build_hooks(llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage
         return StageHooks()
     from arandu_pipelines.write.llm_stages import build_llm_hooks
 
-    return build_llm_hooks(llm, config, usage)
+    return build_llm_hooks(llm, config, usage, embeddings)

@@ -12,6 +12,7 @@ database part of concurrent writers of the same agent (extraction and embedding 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -149,7 +150,7 @@ class WritePipeline:
             aliases = await self.alias_cache.get(conn, agent_id)
             with trace.step("extraction") as step:
                 known = (aliases.known_names(), aliases.known_types())  # once per chunk
-                prepared = [await self._prepare(conn, e, known, config, tokens) for e in events]
+                prepared = await self._prepare_all(conn, events, known, config, tokens)
                 step.data.update(
                     messages=len(prepared),
                     facts=sum(len(p.extraction.facts) for p in prepared),
@@ -158,7 +159,11 @@ class WritePipeline:
                     mirror_facts=sum(len(p.mirrors) for p in prepared),
                     modes=sorted({p.extraction.mode for p in prepared}),
                     errors=[p.extraction.error for p in prepared if p.extraction.error],
+                    relation_retry_triggered=any(
+                        p.extraction.trace.get("relation_retry_triggered") for p in prepared),
                 )
+                if len(prepared) == 1 and prepared[0].extraction.trace:
+                    step.data["llm"] = prepared[0].extraction.trace
         resolver = ChunkResolver(agent_id, aliases, config)
         with trace.step("entity_resolution") as step:
             exact, pending = self._resolve_exact(resolver, prepared)
@@ -190,10 +195,35 @@ class WritePipeline:
         return outcome
 
     # ------------------------------------------------------------------------------------------
+    async def _prepare_all(
+        self, conn: AsyncConnection, events: list[EventInput],
+        known: tuple[dict[str, str], dict[str, str]], config: MemoryConfig, tokens: TokenUsage,
+    ) -> list[_Prepared]:
+        """Offline extraction is CPU-bound and fast: one message after another. LLM stages are
+        I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
+        the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
+        if self.load_knowledge is None and self.tag_emotion is None:
+            return [await self._prepare(conn, e, known, config, tokens) for e in events]
+        contexts = [await self._context(conn, e, known, config) for e in events]
+        gate = asyncio.Semaphore(4)
+
+        async def one(e: EventInput, ctx: ExtractionContext) -> _Prepared:
+            async with gate:
+                return await self._extract(e, ctx, config, tokens)
+
+        return list(await asyncio.gather(*(one(e, c) for e, c in zip(events, contexts, strict=True))))
+
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, tokens: TokenUsage,
     ) -> _Prepared:
+        ctx = await self._context(conn, event, known, config)
+        return await self._extract(event, ctx, config, tokens)
+
+    async def _context(
+        self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
+        config: MemoryConfig,
+    ) -> ExtractionContext:
         ctx = ExtractionContext(
             speaker_name=event.speaker,
             occurred_at=event.occurred_at,
@@ -209,15 +239,26 @@ class WritePipeline:
                 await self.load_knowledge(conn, ctx, event.text, config)
             except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
                 ctx.knowledge = ""
-        if self.tag_emotion is not None and config.enable_emotion_tagging:
+        return ctx
+
+    async def _extract(
+        self, event: EventInput, ctx: ExtractionContext, config: MemoryConfig, tokens: TokenUsage
+    ) -> _Prepared:
+        async def emotion() -> dict[str, Any] | None:
+            if self.tag_emotion is None or not config.enable_emotion_tagging:
+                return None
             try:
-                event.emotion = await self.tag_emotion(event.text)
-            except Exception:
-                event.emotion = None
-        try:
-            result = await self.extractor(event.text, ctx)
-        except Exception as exc:  # fail-safe: the event is kept, extraction is empty
-            result = ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
+                return await self.tag_emotion(event.text)
+            except Exception:  # emotion is optional: the event is stored untagged
+                return None
+
+        async def extract() -> ExtractionResult:
+            try:
+                return await self.extractor(event.text, ctx)
+            except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+                return ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
+
+        event.emotion, result = await asyncio.gather(emotion(), extract())
         tokens.add(result.tokens_in, result.tokens_out)
         result.facts = result.facts[: config.max_facts_per_event]
         canonical = _alias_groups(result)
@@ -427,6 +468,12 @@ class WritePipeline:
                 await mark_failed(conn, [p.event.event_id], p.extraction.error or "extraction failed")
                 outcome.errors.append(f"extraction failed for event {p.event.event_id}: {p.extraction.error}")
             await db.refresh_fact_counts(conn, agent_id, sorted(plan.touched_keys))
+            attribute_keys = [(a.get("key"), a.get("action", "allow"), a.get("raw", ""))
+                              for p in prepared for a in p.extraction.trace.get("attribute_keys", [])]
+            if attribute_keys:
+                from arandu_pipelines.write.attributes import record_attribute_keys
+
+                await record_attribute_keys(conn, agent_id, attribute_keys)
             step.data.update(
                 facts_inserted=len(plan.facts),
                 facts_closed=len(plan.closes),

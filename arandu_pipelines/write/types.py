@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 
 @dataclass
@@ -70,6 +71,9 @@ class ExtractionResult:
     tokens_out: int = 0
     mode: str = "rules"  # rules | informed | blind | failed
     error: str | None = None
+    # What the extractor did, for the pipeline trace (LLM path: calls per task, informed_error,
+    # relation_retry_triggered, strategy/chunks, knowledge used, validation refusals, ...).
+    trace: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
