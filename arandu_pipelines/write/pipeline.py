@@ -111,6 +111,20 @@ class _Prepared:
     mirrors: list[tuple[ExtractedRelation, ExtractedFact]]
 
 
+@dataclass
+class _Chunk:
+    """Everything one chunk's decisions need, gathered before the write transaction."""
+
+    agent_id: str
+    config: MemoryConfig
+    resolver: ChunkResolver
+    prepared: list[_Prepared]
+    exact: dict[tuple[int, str], Resolved | None]
+    pending: list[tuple[int, Mention]]
+    vectors: dict[str, np.ndarray]
+    outcome: ChunkOutcome
+
+
 class WritePipeline:
     def __init__(
         self,
@@ -172,8 +186,10 @@ class WritePipeline:
         with trace.step("embedding") as step:
             vectors = await self._embed(prepared, pending, step.data, config)
         outcome = ChunkOutcome([MessageOutcome(p.event, p.extraction) for p in prepared], trace, tokens)
+        chunk = _Chunk(agent_id, config, resolver, prepared, exact, pending, vectors, outcome)
         if dry_run:
-            await self._decide_dry(agent_id, resolver, prepared, exact, pending, vectors, config, outcome)
+            async with self.engine.connect() as conn:
+                await self._decide(conn, chunk)
             return outcome
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -182,16 +198,14 @@ class WritePipeline:
             keep = await _still_pending(conn, [p.event.event_id for p in prepared])
             if len(keep) < len(prepared):  # another runner extracted some meanwhile: exactly once
                 outcome.skipped_already_done = len(prepared) - len(keep)
-                prepared = [p for p in prepared if p.event.event_id in keep]
-                outcome.messages = [MessageOutcome(p.event, p.extraction) for p in prepared]
-                resolver = ChunkResolver(agent_id, aliases, config)
-                exact, pending = self._resolve_exact(resolver, prepared)
-            outcome.extracted = len(prepared)
-            if not prepared:
+                chunk.prepared = [p for p in prepared if p.event.event_id in keep]
+                outcome.messages = [MessageOutcome(p.event, p.extraction) for p in chunk.prepared]
+                chunk.resolver = ChunkResolver(agent_id, aliases, config)
+                chunk.exact, chunk.pending = self._resolve_exact(chunk.resolver, chunk.prepared)
+            outcome.extracted = len(chunk.prepared)
+            if not chunk.prepared:
                 return outcome
-            await self._decide_and_write(
-                conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome
-            )
+            await self._decide_and_write(conn, chunk)
         return outcome
 
     # ------------------------------------------------------------------------------------------
@@ -339,24 +353,16 @@ class WritePipeline:
         return vectors
 
     # ------------------------------------------------------------------------------------------
-    async def _resolve_all(
-        self,
-        conn: AsyncConnection,
-        resolver: ChunkResolver,
-        prepared: list[_Prepared],
-        exact: dict[tuple[int, str], Resolved | None],
-        pending: list[tuple[int, Mention]],
-        vectors: dict[str, np.ndarray],
-    ) -> list[dict[str, Resolved]]:
-        fuzzy_in = [(m, _as_list(vectors.get(m.name))) for _, m in pending]
-        fuzzy_out = await resolver.fuzzy(conn, fuzzy_in, self.llm_pick_entity) if fuzzy_in else []
-        for (i, m), r in zip(pending, fuzzy_out, strict=True):
-            exact[(i, fold(m.name))] = r
+    async def _resolve_all(self, conn: AsyncConnection, c: _Chunk) -> list[dict[str, Resolved]]:
+        fuzzy_in = [(m, _as_list(c.vectors.get(m.name))) for _, m in c.pending]
+        fuzzy_out = await c.resolver.fuzzy(conn, fuzzy_in, self.llm_pick_entity) if fuzzy_in else []
+        for (i, m), r in zip(c.pending, fuzzy_out, strict=True):
+            c.exact[(i, fold(m.name))] = r
         per_msg: list[dict[str, Resolved]] = []
-        for i, p in enumerate(prepared):
+        for i, p in enumerate(c.prepared):
             names: dict[str, Resolved] = {}
             for m in p.mentions:
-                r = exact.get((i, fold(m.name)))
+                r = c.exact.get((i, fold(m.name)))
                 if r is not None:
                     names[fold(m.name)] = r
                     for a in m.aliases:
@@ -388,27 +394,17 @@ class WritePipeline:
         return proposals
 
     async def _decide(
-        self,
-        conn: AsyncConnection,
-        agent_id: str,
-        resolver: ChunkResolver,
-        prepared: list[_Prepared],
-        exact: dict[tuple[int, str], Resolved | None],
-        pending: list[tuple[int, Mention]],
-        vectors: dict[str, np.ndarray],
-        config: MemoryConfig,
-        outcome: ChunkOutcome,
+        self, conn: AsyncConnection, c: _Chunk
     ) -> tuple[list[dict[str, Resolved]], list[Proposal], Reconciler]:
-        trace = outcome.trace
         t0 = time.perf_counter()
-        names = await self._resolve_all(conn, resolver, prepared, exact, pending, vectors)
-        trace.get("entity_resolution").duration_ms += (time.perf_counter() - t0) * 1000  # type: ignore[union-attr]
-        with trace.step("reconciliation") as step:
-            proposals = self._proposals(prepared, names, vectors, config)
-            cands = await fetch_candidates(conn, agent_id, proposals)
-            rec = Reconciler(config, self.llm_decide)
-            for prop, c in zip(proposals, cands, strict=True):
-                await rec.decide(prop, c)
+        names = await self._resolve_all(conn, c)
+        c.outcome.trace.get("entity_resolution").duration_ms += (time.perf_counter() - t0) * 1000  # type: ignore[union-attr]
+        with c.outcome.trace.step("reconciliation") as step:
+            proposals = self._proposals(c.prepared, names, c.vectors, c.config)
+            cands = await fetch_candidates(conn, c.agent_id, proposals)
+            rec = Reconciler(c.config, self.llm_decide)
+            for prop, cand in zip(proposals, cands, strict=True):
+                await rec.decide(prop, cand)
             step.data.update(
                 decisions={a: sum(1 for p in proposals if p.action == a) for a in
                            ("ADD", "UPDATE", "NOOP", "DELETE")},
@@ -416,35 +412,20 @@ class WritePipeline:
                 llm_calls=rec.llm_calls,
                 llm_failures=rec.llm_failures,
             )
-            if config and len(prepared) == 1:
+            if len(c.prepared) == 1:  # a single write: show each decision and why
                 step.data["proposals"] = [
                     {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason}
                     for p in proposals
                 ]
-        for i, msg in enumerate(outcome.messages):
+        for i, msg in enumerate(c.outcome.messages):
             msg.entities = _unique(names[i].values())
-        _report(outcome, proposals)
+        _report(c.outcome, proposals)
         return names, proposals, rec
 
-    async def _decide_dry(self, agent_id, resolver, prepared, exact, pending, vectors, config, outcome):  # type: ignore[no-untyped-def]
-        async with self.engine.connect() as conn:
-            await self._decide(conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome)
-
-    async def _decide_and_write(
-        self,
-        conn: AsyncConnection,
-        agent_id: str,
-        resolver: ChunkResolver,
-        prepared: list[_Prepared],
-        exact: dict[tuple[int, str], Resolved | None],
-        pending: list[tuple[int, Mention]],
-        vectors: dict[str, np.ndarray],
-        config: MemoryConfig,
-        outcome: ChunkOutcome,
-    ) -> None:
-        names, proposals, rec = await self._decide(
-            conn, agent_id, resolver, prepared, exact, pending, vectors, config, outcome
-        )
+    async def _decide_and_write(self, conn: AsyncConnection, c: _Chunk) -> None:
+        names, proposals, rec = await self._decide(conn, c)
+        agent_id, prepared, outcome, vectors = c.agent_id, c.prepared, c.outcome, c.vectors
+        resolver = c.resolver
         with outcome.trace.step("upsert") as step:
             plan = await _plan_writes(conn, agent_id, prepared, names, proposals, rec)
             try:
