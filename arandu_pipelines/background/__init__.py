@@ -1,1 +1,75 @@
-"""background layer."""
+"""Background jobs ("sleep-time compute"): library functions, no orchestration inside.
+
+Every job takes an `AsyncEngine` (or a `MemoryClient`) and one agent, runs set-based SQL under
+the agent's advisory lock, is idempotent (a re-run over unchanged data writes nothing) and
+returns a small result dataclass with counts, a preview and its duration. The LLM versions of
+the text-producing jobs will plug in behind the same functions; their `llm` argument is accepted
+and ignored for now, and the offline output is deterministic.
+
+Recommended order (the spec's; the Dagster consolidation graph encodes it as dependencies):
+
+    compute_entity_importance            -> refresh_entity_summaries, consolidate_entity_profiles
+    cluster_facts -> detect_communities  (community themes)
+    materialize_emotional_trends         (tags event emotions first)
+    run_consolidation                    (patterns, contradictions, trends)
+    run_memify                           (vitality, stale marking)
+    detect_entity_communities            (relationship-graph components)
+"""
+
+from arandu_pipelines.background.clustering import cluster_facts, detect_communities
+from arandu_pipelines.background.communities import detect_entity_communities
+from arandu_pipelines.background.consolidation import run_consolidation
+from arandu_pipelines.background.emotions import (
+    materialize_emotional_trends,
+    tag_emotion,
+    tag_event_emotions,
+)
+from arandu_pipelines.background.importance import compute_entity_importance
+from arandu_pipelines.background.memify import compute_vitality, run_memify
+from arandu_pipelines.background.reextract import reextract
+from arandu_pipelines.background.results import (
+    ClusteringResult,
+    CommunityDetectionResult,
+    ConsolidationResult,
+    EmotionalTrendsResult,
+    EntityCommunitiesResult,
+    EntityImportanceResult,
+    MemifyResult,
+    ProfileConsolidationResult,
+    ReextractionResult,
+    SummaryRefreshResult,
+)
+from arandu_pipelines.background.summaries import (
+    consolidate_entity_profiles,
+    refresh_entity_summaries,
+)
+
+# The specification's historical name.
+cluster_user_facts = cluster_facts
+
+__all__ = [
+    "ClusteringResult",
+    "CommunityDetectionResult",
+    "ConsolidationResult",
+    "EmotionalTrendsResult",
+    "EntityCommunitiesResult",
+    "EntityImportanceResult",
+    "MemifyResult",
+    "ProfileConsolidationResult",
+    "ReextractionResult",
+    "SummaryRefreshResult",
+    "cluster_facts",
+    "cluster_user_facts",
+    "compute_entity_importance",
+    "compute_vitality",
+    "consolidate_entity_profiles",
+    "detect_communities",
+    "detect_entity_communities",
+    "materialize_emotional_trends",
+    "reextract",
+    "refresh_entity_summaries",
+    "run_consolidation",
+    "run_memify",
+    "tag_emotion",
+    "tag_event_emotions",
+]

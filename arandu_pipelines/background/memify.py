@@ -1,0 +1,122 @@
+"""Memify, offline part: vitality scoring and stale marking (the spec's `compute_vitality`).
+
+    vitality = ( 0.30 * retrieval      min(1, ln(1 + times_retrieved) / ln(1 + 20))
+               + 0.25 * recency        2^(-days since last use / 30)
+               + 0.20 * confidence
+               + 0.15 * reinforcement  min(reinforcement_count, 5) / 5 )
+               * 0.8 ^ user_correction_count
+
+Superseded or retracted facts (``valid_to`` set) score 0. "Last use" is ``last_retrieved_at``,
+else ``last_confirmed_at`` (the last time the fact was said again), else ``valid_from``: a fact
+never retrieved is as fresh as its last mention. Ages are measured on the agent's clock (see
+`agent_clock`). Active facts scoring below `vitality_stale_threshold` get ``is_stale = true``
+(and lose it when they come back above). The spec's weights sum to 0.90, so a perfectly alive
+fact scores 0.90.
+
+`compute_vitality` is the same formula in Python, per fact; `run_memify` applies it to every
+fact of an agent in one UPDATE (rows are written only when their score or flag changes). The
+LLM parts of memify (distilling procedures, merging similar ones) come later behind `run_memify`
+(`llm` is accepted and ignored for now).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import text
+
+from arandu_pipelines.background._common import Timer, agent_clock, agent_transaction
+from arandu_pipelines.background.results import MemifyResult
+from arandu_pipelines.config import MemoryConfig
+
+W_RETRIEVAL, W_RECENCY, W_CONFIDENCE, W_REINFORCEMENT = 0.30, 0.25, 0.20, 0.15
+RETRIEVAL_SATURATION = 20  # retrievals at which the retrieval signal reaches 1
+RECENCY_HALF_LIFE_DAYS = 30.0
+REINFORCEMENT_CAP = 5
+CORRECTION_PENALTY = 0.8
+
+
+def _get(fact: Any, name: str, default: Any = None) -> Any:
+    if isinstance(fact, dict):
+        return fact.get(name, default)
+    return getattr(fact, name, default)
+
+
+def compute_vitality(fact: Any, now: datetime | None = None) -> float:
+    """Vitality of one fact (an object or dict with the memory_facts columns), 0.0 to 0.90."""
+    if _get(fact, "valid_to") is not None:
+        return 0.0
+    now = now or datetime.now(timezone.utc)
+    retrieved = int(_get(fact, "times_retrieved", 0) or 0)
+    last = (_get(fact, "last_retrieved_at") or _get(fact, "last_confirmed_at")
+            or _get(fact, "valid_from") or now)
+    age_days = max(0.0, (now - last).total_seconds() / 86400.0)
+    score = (
+        W_RETRIEVAL * min(1.0, math.log1p(retrieved) / math.log1p(RETRIEVAL_SATURATION))
+        + W_RECENCY * 2.0 ** (-age_days / RECENCY_HALF_LIFE_DAYS)
+        + W_CONFIDENCE * float(_get(fact, "confidence", 0.0) or 0.0)
+        + W_REINFORCEMENT * min(int(_get(fact, "reinforcement_count", 0) or 0), REINFORCEMENT_CAP)
+        / REINFORCEMENT_CAP
+    ) * CORRECTION_PENALTY ** int(_get(fact, "user_correction_count", 0) or 0)
+    return round(score, 4)
+
+
+_SCORE = text(
+    """
+    WITH s AS (
+        SELECT f.id, f.is_stale AS was_stale, f.valid_to IS NULL AS active,
+          CASE WHEN f.valid_to IS NOT NULL THEN 0.0 ELSE round(CAST((
+              :w_ret * LEAST(1.0, ln(1 + f.times_retrieved) / ln(1 + :sat))
+            + :w_rec * power(2.0, -GREATEST(0, extract(epoch FROM (CAST(:clock AS timestamptz)
+                  - COALESCE(f.last_retrieved_at, f.last_confirmed_at, f.valid_from)))) / 86400.0 / :hl)
+            + :w_conf * f.confidence
+            + :w_rein * LEAST(f.reinforcement_count, :cap) / CAST(:cap AS float8)
+          ) * power(:pen, f.user_correction_count) AS numeric), 4)::float8 END AS v
+        FROM memory_facts f WHERE f.agent_id = :a
+    ),
+    upd AS (
+        UPDATE memory_facts f SET vitality_score = s.v, is_stale = (s.active AND s.v < :thr)
+        FROM s
+        WHERE f.id = s.id AND (f.vitality_score IS DISTINCT FROM s.v
+                               OR f.is_stale IS DISTINCT FROM (s.active AND s.v < :thr))
+        RETURNING s.was_stale, f.is_stale
+    )
+    SELECT (SELECT count(*) FROM s) AS scored,
+           (SELECT count(*) FROM upd) AS updated,
+           (SELECT count(*) FROM upd WHERE is_stale AND NOT was_stale) AS newly_stale,
+           (SELECT count(*) FROM upd WHERE was_stale AND NOT is_stale) AS revived
+    """
+)
+
+
+async def run_memify(
+    engine: Any,
+    agent_id: str,
+    config: MemoryConfig | None = None,
+    llm: Any = None,
+    embeddings: Any = None,
+    now: datetime | None = None,
+) -> MemifyResult:
+    """Score every fact of the agent and mark the stale ones (see the module docstring)."""
+    config = config or MemoryConfig()
+    timer = Timer()
+    async with agent_transaction(engine, agent_id) as conn:
+        clock = await agent_clock(conn, agent_id, now)
+        row = (await conn.execute(_SCORE, {
+            "a": agent_id, "clock": clock, "w_ret": W_RETRIEVAL, "w_rec": W_RECENCY,
+            "w_conf": W_CONFIDENCE, "w_rein": W_REINFORCEMENT, "sat": RETRIEVAL_SATURATION,
+            "hl": RECENCY_HALF_LIFE_DAYS, "cap": REINFORCEMENT_CAP, "pen": CORRECTION_PENALTY,
+            "thr": float(config.vitality_stale_threshold)})).one()
+        preview = (await conn.execute(text(
+            "SELECT fact_text, round(CAST(vitality_score AS numeric), 3) AS vitality, is_stale "
+            "FROM memory_facts WHERE agent_id = :a AND valid_to IS NULL "
+            "ORDER BY vitality_score ASC NULLS FIRST, id LIMIT 8"), {"a": agent_id})).all()
+    return MemifyResult(
+        facts_scored=int(row.scored), facts_updated=int(row.updated),
+        facts_marked_stale=int(row.newly_stale), facts_unmarked_stale=int(row.revived),
+        preview=[{"fact": r.fact_text[:100], "vitality": float(r.vitality or 0), "stale": r.is_stale}
+                 for r in preview],
+        reference_time=clock, duration_ms=timer.ms,
+    )

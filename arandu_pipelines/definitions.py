@@ -1,0 +1,28 @@
+"""The code location: one `Definitions` with every asset, check, job, sensor and schedule.
+
+Loaded by `workspace.yaml` (location `arandu_pipelines`), by `dg` (pyproject `[tool.dg]`) and by
+`dagster dev -m arandu_pipelines.definitions`. Resources come from the environment (see
+`resources/`): DATABASE_URL (unset: the embedded server), ARANDU_LLM_* (unset: offline),
+ARANDU_EMBEDDINGS (default: local MiniLM), ARANDU_IMPORT_DIR (the drop directory).
+
+Runs use the in-process executor: the steps of one agent's run are short SQL statements, and one
+process loads the embedding model once for the whole run instead of once per step.
+"""
+
+from dagster import Definitions, in_process_executor
+
+from arandu_pipelines.assets import ALL_ASSETS, MEMORY_HEALTH_CHECKS
+from arandu_pipelines.jobs import ALL_JOBS
+from arandu_pipelines.resources import default_resources
+from arandu_pipelines.schedules import ALL_SCHEDULES
+from arandu_pipelines.sensors import ALL_SENSORS
+
+defs = Definitions(
+    assets=ALL_ASSETS,
+    asset_checks=MEMORY_HEALTH_CHECKS,
+    jobs=ALL_JOBS,
+    sensors=ALL_SENSORS,
+    schedules=ALL_SCHEDULES,
+    resources=default_resources(),
+    executor=in_process_executor,
+)

@@ -1,0 +1,224 @@
+"""`arandu-pipelines dev` / `demo`: the embedded PostgreSQL + Dagster (webserver and daemon).
+
+Order matters, and each step avoids a known trap:
+
+1. Start (or join) the embedded PostgreSQL of ARANDU_HOME *first*: every Dagster process reads
+   `dagster.yaml` at start-up and connects to its storage right away.
+2. Create the `arandu` (memory) and `dagster` (runs, event log, schedules) databases; migrate
+   the memory schema.
+3. Write `$DAGSTER_HOME/dagster.yaml` with dagster-postgres storage. The URL is given as
+   ``{env: ARANDU_DAGSTER_PG_URL}`` (dagster.yaml has no ``${VAR}`` substitution) and uses the
+   ``postgresql+psycopg2://`` scheme (dagster-postgres' driver); the embedded server listens on a
+   Unix socket only, so the URL carries ``?host=<socket dir>``. The file also sets run concurrency
+   (one run per agent), the `llm` pool limit and run retries for crashed run workers.
+4. Run ``dagster dev`` bound to 127.0.0.1 in its own process group, with DATABASE_URL,
+   DAGSTER_HOME and ARANDU_IMPORT_DIR in its environment. Ctrl-C (or SIGTERM) is forwarded to
+   it, and after it exits the embedded server is released (stopped if nobody else uses it).
+
+The data directory never defaults to /root (see `store.embedded.default_home`). `demo` also
+copies the bundled sample conversation into the drop directory, so the sensors import, extract
+and consolidate it while you watch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+LOCATION_NAME = "arandu_pipelines"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = REPO_ROOT / "examples" / "sample_conversation.jsonl"
+
+DAGSTER_YAML = """\
+# Written by `arandu-pipelines dev`; edit ARANDU_* environment variables rather than this file.
+storage:
+  postgres:
+    postgres_url:
+      env: ARANDU_DAGSTER_PG_URL
+
+concurrency:
+  runs:
+    max_concurrent_runs: {max_runs}
+    tag_concurrency_limits:
+      # one in-progress run per agent (every partitioned run carries dagster/partition = agent)
+      - key: dagster/partition
+        value:
+          applyLimitPerUniqueValue: true
+        limit: 1
+  pools:
+    # the only pool is `llm` (assets that call, or will call, the LLM)
+    default_limit: {llm_pool}
+    granularity: op
+
+run_monitoring:
+  enabled: true
+  poll_interval_seconds: 30
+
+run_retries:
+  enabled: true
+  max_retries: 2
+  retry_on_asset_or_op_failure: false
+
+telemetry:
+  enabled: false
+nux:
+  enabled: false
+"""
+
+WORKSPACE_YAML = f"""\
+load_from:
+  - python_module:
+      module_name: arandu_pipelines.definitions
+      location_name: {LOCATION_NAME}
+"""
+
+
+def psycopg2_url(libpq_uri: str) -> str:
+    """The embedded server's libpq URI with the scheme dagster-postgres' SQLAlchemy engine needs."""
+    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
+        if libpq_uri.startswith(prefix):
+            return "postgresql+psycopg2://" + libpq_uri[len(prefix):]
+    return libpq_uri
+
+
+def write_dagster_home(dagster_home: Path, max_runs: int = 8, llm_pool: int = 2) -> Path:
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    (dagster_home / "dagster.yaml").write_text(
+        DAGSTER_YAML.format(max_runs=max_runs, llm_pool=llm_pool), encoding="utf-8")
+    return dagster_home / "dagster.yaml"
+
+
+def workspace_file(dagster_home: Path) -> Path:
+    """The repository's workspace.yaml, or the same content next to dagster.yaml (installed)."""
+    repo = REPO_ROOT / "workspace.yaml"
+    if repo.is_file():
+        return repo
+    path = dagster_home / "workspace.yaml"
+    path.write_text(WORKSPACE_YAML, encoding="utf-8")
+    return path
+
+
+async def _migrate(url: str) -> None:
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+
+    client = MemoryClient(url, embeddings=LocalEmbeddings())  # dimension only; no model load
+    try:
+        await client.initialize()
+    finally:
+        await client.close()
+
+
+def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
+    """Steps 1-3: server, databases, schema, dagster.yaml. Returns (server handle, env)."""
+    from arandu_pipelines.store.embedded import default_home, ensure_database, start_server
+
+    home = Path(home or default_home())
+    home.mkdir(parents=True, exist_ok=True)
+    server = start_server(home)
+    memory_url = os.environ.get("DATABASE_URL") or ensure_database(server, "arandu")
+    dagster_url = os.environ.get("ARANDU_DAGSTER_PG_URL") or psycopg2_url(
+        ensure_database(server, "dagster"))
+    asyncio.run(_migrate(memory_url))
+    dagster_home = Path(os.environ.get("DAGSTER_HOME") or home / "dagster")
+    write_dagster_home(dagster_home,
+                       max_runs=int(os.environ.get("ARANDU_MAX_CONCURRENT_RUNS", "8")),
+                       llm_pool=int(os.environ.get("ARANDU_LLM_POOL_LIMIT", "2")))
+    import_dir = Path(os.environ.get("ARANDU_IMPORT_DIR") or home / "imports")
+    import_dir.mkdir(parents=True, exist_ok=True)
+    env = {
+        "ARANDU_HOME": str(home),
+        "DATABASE_URL": memory_url,
+        "ARANDU_DAGSTER_PG_URL": dagster_url,
+        "DAGSTER_HOME": str(dagster_home),
+        "ARANDU_IMPORT_DIR": str(import_dir),
+    }
+    return server, env
+
+
+def run_dev(host: str = "127.0.0.1", port: int = 3000, demo: bool = False) -> int:
+    """Run Dagster on the embedded database until Ctrl-C; returns the exit status."""
+    print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
+    server, extra = prepare()
+    env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
+    workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
+    cmd = [sys.executable, "-m", "dagster", "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
+    print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
+          f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
+          f"{extra['ARANDU_IMPORT_DIR']}\n"
+          f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)", flush=True)
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stopping = {"signal": None}
+
+    def forward(signum: int, _frame: Any) -> None:
+        stopping["signal"] = signum
+        _signal_group(proc, signal.SIGINT)
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if demo:
+            _drop_sample(Path(extra["ARANDU_IMPORT_DIR"]), host, port)
+        while proc.poll() is None:
+            try:
+                proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                continue
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+        _stop(proc)
+        server.cleanup()
+    code = proc.returncode or 0
+    if stopping["signal"] is not None:
+        print("arandu-pipelines: stopped.", flush=True)
+        return 0
+    return code
+
+
+def _drop_sample(import_dir: Path, host: str, port: int) -> None:
+    target = import_dir / SAMPLE.name
+    shutil.copyfile(SAMPLE, target)
+    agent = "sample-rafael"
+    print(f"arandu-pipelines demo: copied {SAMPLE.name} into {import_dir}.\n"
+          f"  Watch http://{host}:{port}/runs : import_job -> extraction_job ({agent}) -> "
+          "consolidation_job.\n"
+          f"  Then ask memory:  arandu-pipelines retrieve {agent} \"Where does Rafael work?\"",
+          flush=True)
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop(proc: subprocess.Popen, grace: float = 30.0) -> None:
+    """SIGINT the dagster dev group, then SIGTERM, then SIGKILL; reap the children."""
+    if proc.poll() is None:
+        _signal_group(proc, signal.SIGINT)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            _signal_group(proc, signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                _signal_group(proc, signal.SIGKILL)
+                proc.wait(timeout=10)
+    # stragglers of the group (code server, run workers) after dagster dev itself exited
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    _signal_group(proc, signal.SIGKILL)

@@ -1,0 +1,146 @@
+"""The code location loads, and its shape is what docs/dagster.md promises."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from dagster import AssetKey, Backoff, DynamicPartitionsDefinition
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE_ASSETS = {"memory_events", "memory_facts", "memory_entities", "memory_entity_aliases",
+                "memory_entity_relationships", "memory_fact_entity_links", "memory_clusters",
+                "memory_meta_observations"}
+CONSOLIDATION = {"entity_importance", "entity_summaries", "entity_profiles", "entity_communities",
+                 "memory_clusters", "community_themes", "emotional_trends", "fact_vitality",
+                 "memory_meta_observations"}
+
+
+@pytest.fixture(scope="module")
+def defs():
+    from arandu_pipelines.definitions import defs
+
+    return defs
+
+
+@pytest.fixture(scope="module")
+def graph(defs):
+    return defs.resolve_asset_graph()
+
+
+def test_definitions_load_with_every_asset(defs, graph):
+    keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
+    assert TABLE_ASSETS <= keys and CONSOLIDATION <= keys
+    assert len(keys) == 15
+
+
+def test_groups_kinds_partitions(graph):
+    groups = {k.to_user_string(): graph.get(k).group_name for k in graph.get_all_asset_keys()}
+    assert groups["memory_events"] == "ingestion"
+    assert {k for k, g in groups.items() if g == "extraction"} == TABLE_ASSETS - {
+        "memory_events", "memory_clusters", "memory_meta_observations"}
+    assert {k for k, g in groups.items() if g == "consolidation"} == CONSOLIDATION
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        assert "postgres" in node.kinds, key
+        if key.to_user_string() != "memory_events":
+            assert isinstance(node.partitions_def, DynamicPartitionsDefinition)
+            assert node.partitions_def.name == "agents"
+    assert graph.get(AssetKey("memory_events")).partitions_def is None
+
+
+def test_lineage_from_events_to_every_table(graph):
+    up = {k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys}
+          for k in graph.get_all_asset_keys()}
+    assert up["memory_facts"] == {"memory_events"}
+    assert up["memory_fact_entity_links"] == {"memory_facts", "memory_entities"}
+    assert up["entity_summaries"] >= {"entity_importance"}  # importance first
+    assert up["entity_profiles"] >= {"entity_importance"}
+    assert up["community_themes"] == {"memory_clusters"}
+    assert up["memory_meta_observations"] >= {"community_themes", "emotional_trends"}
+    # every asset descends from the event log
+    for key in graph.get_all_asset_keys():
+        seen, todo = set(), [key]
+        while todo:
+            k = todo.pop()
+            seen.add(k.to_user_string())
+            todo.extend(graph.get(k).parent_keys)
+        assert "memory_events" in seen, key
+
+
+def test_pools_retries_and_checks(defs, graph):
+    from arandu_pipelines.assets import memory_extraction
+    from arandu_pipelines.assets.consolidation import entity_importance, entity_summaries
+
+    assert memory_extraction.op.pool == "llm" and entity_summaries.op.pool == "llm"
+    assert entity_importance.op.pool is None  # pure SQL
+    policy = memory_extraction.op.retry_policy
+    assert policy.max_retries >= 1 and policy.backoff == Backoff.EXPONENTIAL
+    checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
+    assert checks == {
+        ("memory_fact_entity_links", "links_resolve"),
+        ("memory_entity_relationships", "relationships_resolve"),
+        ("memory_facts", "embedding_dimensions"),
+        ("memory_facts", "no_duplicate_active_facts"),
+        ("memory_events", "events_extracted"),
+        ("memory_entity_aliases", "aliases_unique"),
+    }
+
+
+def test_jobs_sensors_schedules_resources(defs):
+    repo = defs.get_repository_def()
+    assert {j.name for j in repo.get_all_jobs()} >= {"import_job", "extraction_job", "reextraction_job",
+                                                     "consolidation_job"}
+    assert {s.name for s in repo.sensor_defs} == {"import_sensor", "pending_events_sensor",
+                                                  "consolidation_after_extraction"}
+    assert {s.name for s in repo.schedule_defs} == {"consolidation_schedule"}
+    assert set(defs.resources) == {"memory", "llm", "embeddings"}
+    assert defs.resources["llm"].get() is None  # offline unless ARANDU_LLM_* is set
+    rebuild = defs.resolve_job_def("reextraction_job")
+    assert rebuild.partitions_def is not None
+
+
+def test_resources_come_from_the_environment():
+    code = ("from arandu_pipelines.definitions import defs; r = defs.resources; "
+            "print(type(r['memory'].database_url).__name__, r['llm'].configured)")
+    env = {**os.environ, "DATABASE_URL": "postgresql://u@h/db", "ARANDU_LLM_BASE_URL": "http://x/v1",
+           "ARANDU_LLM_MODEL": "m"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split()[0] == "EnvVar"
+
+
+def test_dagster_cli_validates_the_workspace():
+    ws = yaml.safe_load((ROOT / "workspace.yaml").read_text())
+    (entry,) = ws["load_from"]
+    assert entry["python_module"] == {"module_name": "arandu_pipelines.definitions",
+                                      "location_name": "arandu_pipelines"}
+    env = {k: v for k, v in os.environ.items() if k != "DAGSTER_HOME"}
+    out = subprocess.run([sys.executable, "-m", "dagster", "definitions", "validate", "-w",
+                          str(ROOT / "workspace.yaml")], capture_output=True, text=True, cwd=ROOT,
+                         env=env, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Validation successful for code location arandu_pipelines" in out.stdout + out.stderr
+
+
+def test_dev_server_dagster_yaml_is_valid(tmp_path, monkeypatch):
+    from dagster._core.instance.config import dagster_instance_config
+
+    from arandu_pipelines.devserver import psycopg2_url, write_dagster_home
+
+    assert psycopg2_url("postgresql://postgres:@/dagster?host=/var/lib/x/pgdata") == \
+        "postgresql+psycopg2://postgres:@/dagster?host=/var/lib/x/pgdata"
+    home = tmp_path / "dagster"
+    write_dagster_home(home, max_runs=4, llm_pool=3)
+    monkeypatch.setenv("ARANDU_DAGSTER_PG_URL", "postgresql+psycopg2://postgres:@/dagster?host=/tmp")
+    config, _ = dagster_instance_config(str(home))
+    assert config["storage"]["postgres"]["postgres_url"] == {"env": "ARANDU_DAGSTER_PG_URL"}
+    runs = config["concurrency"]["runs"]
+    assert runs["max_concurrent_runs"] == 4
+    assert runs["tag_concurrency_limits"] == [
+        {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1}]
+    assert config["concurrency"]["pools"] == {"default_limit": 3, "granularity": "op"}
+    assert "${" not in (home / "dagster.yaml").read_text()
