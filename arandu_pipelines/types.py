@@ -202,6 +202,7 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
     extraction_errors: list[str] = field(default_factory=list)
     stage_ms: dict[str, float] = field(default_factory=dict)  # summed over chunks, from traces
+    tokens_used: TokenUsage = field(default_factory=TokenUsage)
     duration_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

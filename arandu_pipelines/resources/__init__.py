@@ -69,18 +69,13 @@ class LLMResource(ConfigurableResource):
         return bool(self.base_url and self.model)
 
     def get(self) -> Any:
-        """The library's LLM provider, or None when offline (or when the provider module is not
-        part of this build yet)."""
+        """The library's OpenAI-compatible provider, or None when offline."""
         if not self.configured:
             return None
-        try:
-            from arandu_pipelines.providers.openai_compatible import OpenAICompatibleLLM
-        except ImportError:
-            get_dagster_logger().warning(
-                "an LLM is configured but arandu_pipelines.providers.openai_compatible is not "
-                "available; running offline")
-            return None
-        return OpenAICompatibleLLM(base_url=self.base_url, api_key=self.api_key, model=self.model)
+        from arandu_pipelines.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(base_url=self.base_url, api_key=self.api_key or "not-needed",
+                              model=self.model)
 
 
 class MemoryStoreResource(ConfigurableResource):

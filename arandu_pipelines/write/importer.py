@@ -261,6 +261,7 @@ async def _extract_chunk(
         report.extraction_errors.append(f"{agent_id}: {type(exc).__name__}: {str(exc)[:300]}")
         return
     report.events_extracted += outcome.extracted
+    report.tokens_used.add(outcome.tokens.input_tokens, outcome.tokens.output_tokens)
     for step in outcome.trace.steps:
         report.stage_ms[step.name] = report.stage_ms.get(step.name, 0.0) + step.duration_ms
     for m in outcome.messages:
