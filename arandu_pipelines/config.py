@@ -99,6 +99,11 @@ class MemoryConfig:
     max_message_chars: int = 100_000
     embedding_dimensions: int | None = None  # None: take it from the embedding provider
     embed_batch_size: int = 32
+    # How messages are embedded when the extractor reports sentences: "sentences" embeds each
+    # "Speaker: sentence" on its own (best dense recall, ~1.5x the cost of the raw messages);
+    # "late" runs one pass over "Speaker: message" and pools each sentence's tokens (late
+    # chunking: the cost of the raw messages; needs a provider with embed_spans()).
+    embedding_mode: str = "sentences"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -147,3 +147,27 @@ def test_cli_import_shows_progress_and_report(fresh_db_url, tmp_path):
     again = subprocess.run([sys.executable, "-m", "arandu_pipelines.cli", "import", str(path)],
                            env=env, capture_output=True, text=True, timeout=300)
     assert "stored: 0, already present: 4" in again.stdout
+
+
+def test_late_chunking_gives_one_vector_per_span(embeddings):
+    text = "Rafael: I moved to Lisbon last year. I love the food there."
+    a, b = (0, 36), (37, len(text))
+    (vecs,) = embeddings.encode_spans([(text, [a, b])])
+    (whole,) = embeddings.encode_spans([(text, [(0, len(text))])])
+    assert len(vecs) == 2 and len(vecs[0]) == 384
+    import numpy as np
+
+    v0, v1, w = (np.asarray(v) for v in (vecs[0], vecs[1], whole[0]))
+    assert abs(np.linalg.norm(v0) - 1) < 1e-4
+    assert float(v0 @ v1) < 0.98  # two sentences, two different vectors
+    assert float(w @ np.asarray(embeddings.encode([text])[0])) > 0.9  # pooled ~ the model's own
+
+
+async def test_late_embedding_mode_imports_the_same_facts(memory, fresh_db_url):
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
+    await memory.import_messages(rows_in, config_overrides={"embedding_mode": "late"})
+    late = sorted(f.fact_text for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
+    await memory.import_messages([dict(r, agent_id="s") for r in rows_in])
+    sentences = sorted(f.fact_text for f in await memory.get_all("s", limit=1000))
+    assert late == sentences and late
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_events WHERE embedding_vec IS NULL") == [(0,)]

@@ -59,6 +59,39 @@ class LocalEmbeddings:
             )
         return arr.tolist()
 
+    def encode_spans(self, items: list[tuple[str, list[tuple[int, int]]]]) -> list[list[list[float]]]:
+        """Late chunking: ONE forward pass per text, then a vector per character span (the mean
+        of the contextual token vectors inside it, L2-normalised). Costs what embedding the texts
+        once costs, however many spans each has."""
+        import torch
+
+        if not items:
+            return []
+        model = _load_model()
+        tokenizer, bert = model.tokenizer, model[0].auto_model
+        out: list[list[list[float]]] = [[] for _ in items]
+        order = sorted(range(len(items)), key=lambda i: len(items[i][0]))
+        with _ENCODE_LOCK, torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start: start + self.batch_size]
+                enc = tokenizer([items[i][0] for i in idx], padding=True, truncation=True,
+                                max_length=model.max_seq_length, return_tensors="pt",
+                                return_offsets_mapping=True)
+                offsets = enc.pop("offset_mapping")
+                hidden = bert(**enc).last_hidden_state
+                real = enc["attention_mask"].bool() & (offsets[:, :, 1] > offsets[:, :, 0])
+                for j, i in enumerate(idx):
+                    for a, b in items[i][1]:
+                        sel = real[j] & (offsets[j, :, 0] >= a) & (offsets[j, :, 1] <= b)
+                        if not bool(sel.any()):  # span past truncation: the whole text
+                            sel = real[j]
+                        v = hidden[j][sel].mean(0)
+                        out[i].append((v / v.norm().clamp_min(1e-12)).tolist())
+        return out
+
+    async def embed_spans(self, items: list[tuple[str, list[tuple[int, int]]]]) -> list[list[list[float]]]:
+        return await asyncio.to_thread(self.encode_spans, items)
+
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.encode, list(texts))
 

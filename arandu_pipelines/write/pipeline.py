@@ -321,23 +321,38 @@ class WritePipeline:
                 seen.add(t)
                 texts.append(t)
 
+        late = config.embedding_mode == "late" and hasattr(self.embeddings, "embed_spans")
+        late_items: list[tuple[str, list[tuple[int, int]]]] = []
+        late_units: list[list[str]] = []
         for p in prepared:
-            for unit in _sentence_units(p):
-                want(unit)
+            units = _sentence_units(p)
+            if late:
+                late_items.append(_spans(p))
+                late_units.append(units)
+                seen.update(units)
+            else:
+                for unit in units:
+                    want(unit)
             for f in p.extraction.facts:
                 want(_fact_unit(p, f))
             for _, f in p.mirrors:
                 want(f.fact_text)
         for _, m in pending:
             want(m.name)
-        data["texts"] = len(texts)
-        if not texts:
+        data["texts"] = len(texts) + sum(len(u) for u in late_units)
+        data["mode"] = "late" if late else "sentences"
+        if not texts and not late_items:
             return {}
         try:
-            out = await self.embeddings.embed(texts)
+            out = list(await self.embeddings.embed(texts)) if texts else []
+            spans = await self.embeddings.embed_spans(late_items) if late_items else []  # type: ignore[attr-defined]
         except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
             data["error"] = f"{type(exc).__name__}: {exc}"
             return {}
+        for units, vecs in zip(late_units, spans, strict=True):
+            for unit, v in zip(units, vecs, strict=True):
+                texts.append(unit)
+                out.append(v)
         arr = np.asarray(out, dtype=np.float32)
         norms = np.linalg.norm(arr, axis=1, keepdims=True)
         arr = arr / np.where(norms == 0, 1, norms)
@@ -486,6 +501,24 @@ def _sentence_units(p: _Prepared) -> list[str]:
     """What is embedded for a message: each sentence attributed to its speaker."""
     sentences = [s.strip() for s in p.extraction.sentences if s.strip()] or [p.event.text.strip()]
     return [f"{p.event.speaker}: {s}" for s in sentences]
+
+
+def _spans(p: _Prepared) -> tuple[str, list[tuple[int, int]]]:
+    """'Speaker: message' and the character span of each sentence unit in it (late chunking)."""
+    prefix = f"{p.event.speaker}: "
+    body = p.event.text.strip()
+    sentences = [s.strip() for s in p.extraction.sentences if s.strip()] or [body]
+    spans, pos = [], 0
+    for s in sentences:
+        at = body.find(s, pos)
+        if at < 0:
+            at = body.find(s)
+        if at < 0:  # not a substring (should not happen): pool the whole message
+            spans.append((len(prefix), len(prefix) + len(body)))
+            continue
+        spans.append((len(prefix) + at, len(prefix) + at + len(s)))
+        pos = at + len(s)
+    return prefix + body, spans
 
 
 def _fact_unit(p: _Prepared, f: ExtractedFact) -> str:
