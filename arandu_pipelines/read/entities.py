@@ -1,0 +1,185 @@
+"""Deterministic entity resolution of a query: which known entities and speakers it names.
+
+Word n-grams of the query (1-4 words) are matched, folded (case and accents), against the
+agent's aliases (which include every display name the write side saw), entity display names and
+entity-key slugs ("marcos tavares" -> person:marcos_tavares), and against the speakers of the
+stored messages. Longer matches win over the shorter ones they contain, so "Marcos Tavares" is not
+also "Marcos" the neighbour. One round trip.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from arandu_pipelines.read.sql import fetch, fetch_one
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.write.keys import fold, slugify
+
+_WORD = re.compile(r"[\w][\w'\-\.]*", re.UNICODE)
+# Single words that are never names on their own, even when some alias happens to equal them.
+_STOP = frozenset(
+    """a an the i me my we our you your he she it they them his her their this that these those
+    what when where who whom which why how is are was were be been do does did have has had of in
+    on at to for from with about and or not no yes all any some more most very can could would
+    should will shall may might must just also there here then than so if as by into out up down
+    o os as um uma uns umas de do da dos das no na nos nas em por para com sem que qual quais quem
+    onde quando como porque se e ou nao não sim eu ele ela eles elas meu minha seu sua nosso nossa
+    isso isto aquilo esse essa este esta aquele aquela tem ter foi era sao são ser estar está mais
+    muito pouco tudo nada algum alguma sobre""".split()
+)
+
+
+@dataclass
+class EntityResolution:
+    keys: list[str] = field(default_factory=list)  # canonical keys, in query order
+    names: dict[str, str] = field(default_factory=dict)  # key -> display name
+    methods: dict[str, str] = field(default_factory=dict)  # key -> alias | display_name | slug
+    mentions: dict[str, str] = field(default_factory=dict)  # key -> the query words
+    speakers: list[str] = field(default_factory=list)  # speakers named in the query
+
+    def to_dict(self) -> dict[str, object]:
+        return {"deterministic": [{"key": k, "name": self.names.get(k), "method": self.methods.get(k),
+                                   "mention": self.mentions.get(k)} for k in self.keys],
+                "speakers": list(self.speakers)}
+
+
+MAX_WORDS = 48  # a query is a question, not a document: names are looked for in its first words
+
+
+def query_grams(query: str, max_n: int = 4) -> list[tuple[int, int, str]]:
+    """(start word, end word, surface text) of every 1..max_n word window."""
+    words = [m.group(0).strip(".'-") for m in _WORD.finditer(query)]
+    words = [w[:-2] if w.lower().endswith("'s") else w for w in words][:MAX_WORDS]
+    out: list[tuple[int, int, str]] = []
+    for n in range(max_n, 0, -1):
+        for i in range(0, len(words) - n + 1):
+            gram = " ".join(words[i:i + n]).strip()
+            if not gram:
+                continue
+            if n == 1 and (len(gram) < 2 or fold(gram) in _STOP or gram.isdigit()):
+                continue
+            out.append((i, i + n, gram))
+    return out
+
+
+_SQL = (
+    """
+    SELECT 'alias' AS method, a.alias AS matched, a.canonical_entity_key AS key,
+           coalesce(e.display_name, a.alias_text, a.alias) AS name
+    FROM memory_entity_aliases a
+    LEFT JOIN memory_entities e ON e.agent_id = a.agent_id AND e.canonical_key = a.canonical_entity_key
+    WHERE a.agent_id = :a AND a.alias = ANY(CAST(:folded AS text[]))
+    UNION ALL
+    SELECT 'slug', split_part(e.canonical_key, ':', 2), e.canonical_key, coalesce(e.display_name, e.canonical_key)
+    FROM memory_entities e
+    WHERE e.agent_id = :a AND e.is_active AND split_part(e.canonical_key, ':', 2) = ANY(CAST(:slugs AS text[]))
+    UNION ALL
+    SELECT 'speaker', sp, NULL, sp
+    FROM unnest(CAST(:surface AS text[])) sp
+    WHERE EXISTS (SELECT 1 FROM memory_events s WHERE s.agent_id = :a AND s.speaker = sp)
+    UNION ALL
+    SELECT DISTINCT 'alias_speaker', a.alias, a.canonical_entity_key, s.speaker
+    FROM memory_entity_aliases a
+    JOIN memory_entities e ON e.agent_id = a.agent_id AND e.canonical_key = a.canonical_entity_key
+    JOIN LATERAL (SELECT x.speaker FROM memory_events x WHERE x.agent_id = a.agent_id
+                  AND x.speaker = e.display_name LIMIT 1) s ON true
+    WHERE a.agent_id = :a AND a.alias = ANY(CAST(:folded AS text[]))
+    """
+)
+
+
+def entity_params(query: str) -> dict[str, list[str]]:
+    grams = query_grams(query)
+    return {
+        "folded": sorted({fold(g) for _, _, g in grams}),
+        "slugs": sorted({slugify(g) for _, _, g in grams}),
+        "surface": sorted({v for _, _, g in grams for v in (g, g.title(), g.lower(), g.capitalize())}),
+    }
+
+
+ENTITY_ROWS_SQL = _SQL
+
+
+@dataclass
+class _Row:
+    method: str
+    matched: str
+    key: str | None
+    name: str
+
+
+async def resolve_query_entities(conn: AsyncConnection, agent_id: str, query: str) -> EntityResolution:
+    if not query_grams(query):
+        return EntityResolution()
+    rows = await fetch(conn, _SQL, {"a": agent_id, **entity_params(query)})
+    return interpret(query, [_Row(r.method, r.matched, r.key, r.name) for r in rows])
+
+
+def interpret(query: str, rows: list[_Row]) -> EntityResolution:
+    """Longest-match-wins reading of the alias/slug/speaker rows for `query`."""
+    grams = query_grams(query)
+    by_fold: dict[str, list[tuple[str, str, str]]] = {}
+    speakers_by_fold: dict[str, str] = {}
+    alias_speakers: dict[str, list[str]] = {}
+    for r in rows:
+        if r.method == "alias_speaker":
+            alias_speakers.setdefault(r.matched, []).append(r.name)
+        elif r.method == "speaker":
+            speakers_by_fold.setdefault(fold(r.matched), r.matched)
+        elif r.method == "slug":
+            by_fold.setdefault(fold(r.matched.replace("_", " ")), []).append((r.key, r.name, "slug"))
+        else:
+            by_fold.setdefault(r.matched, []).append((r.key, r.name, "alias"))
+    res = EntityResolution()
+    used: list[tuple[int, int]] = []
+    for start, end, gram in grams:  # longest first
+        f = fold(gram)
+        hits = sorted(set(by_fold.get(f, [])) | set(by_fold.get(fold(slugify(gram).replace("_", " ")), [])))
+        spk = speakers_by_fold.get(f)
+        if not hits and not spk:
+            continue
+        if any(not (end <= a or start >= b) for a, b in used):
+            continue
+        used.append((start, end))
+        for key, name, method in hits:
+            if key not in res.methods:
+                res.keys.append(key)
+                res.names[key] = name
+                res.methods[key] = method
+                res.mentions[key] = gram
+        for sp in ([spk] if spk else []) + sorted(alias_speakers.get(f, [])):
+            if sp not in res.speakers:  # a person named in the query who also speaks
+                res.speakers.append(sp)
+    return res
+
+
+_BOOT = (
+    """
+    WITH q AS (SELECT coalesce(tsvector_to_array(to_tsvector('english', :q)), '{}')::text[] AS lex),
+    ent AS (""" + ENTITY_ROWS_SQL + """)
+    SELECT (SELECT lex FROM q) AS lex,
+           (SELECT coalesce(json_agg(json_build_array(kind, n_docs, total_len)), '[]')
+              FROM memory_doc_stats WHERE agent_id = :a) AS docs,
+           (SELECT coalesce(json_agg(json_build_array(kind, lexeme, df)), '[]')
+              FROM memory_term_stats WHERE agent_id = :a AND lexeme = ANY((SELECT lex FROM q)::text[])) AS terms,
+           (SELECT coalesce(json_agg(json_build_array(method, matched, key, name)), '[]') FROM ent) AS ents,
+           EXISTS (SELECT 1 FROM memory_entity_relationships WHERE agent_id = :a) AS has_rels,
+           EXISTS (SELECT 1 FROM memory_meta_observations WHERE agent_id = :a AND is_active) AS has_patterns
+    """
+)
+
+
+async def bootstrap(conn: AsyncConnection, agent_id: str, query: str) -> tuple[Any, EntityResolution]:
+    """One round trip: the query's lexemes with the agent's term statistics, and the entity and
+    speaker matches of its words. Returns (QueryTerms, EntityResolution)."""
+    from arandu_pipelines.read.lexical import parse_terms
+
+    row = await fetch_one(conn, _BOOT, {"a": agent_id, "q": query, **entity_params(query)})
+    res = interpret(query, [_Row(*r) for r in row.ents]) if query_grams(query) else EntityResolution()
+    terms = parse_terms(row)
+    terms.has_relationships = bool(row.has_rels)
+    terms.has_patterns = bool(row.has_patterns)
+    return terms, res

@@ -1,0 +1,189 @@
+"""Ranking raw messages: hybrid relevance, the speaker, dates, and the conversation around them.
+
+A chat turn is a poor retrieval unit on its own: the answer to "what did Caroline take away from
+the book?" is "It taught me self-acceptance", which names neither Caroline nor the book; the
+words are in the turn before ("What did you take away from it?"). So, over the candidates of the
+lexical, semantic, temporal and recent-session steps plus their neighbouring turns:
+
+    base(t)  = 0.5 * bm25(t) / max bm25 + 0.5 * cos(t) / max cos        (hybrid, per query)
+             * (1 + SPEAKER_BOOST)  if t was said by someone the query names
+             * (1 + WINDOW_BOOST)   if t happened inside a time window of the query
+    score(t) = base(t) + (PREV + QUESTION * [previous turn asks something]) * base(previous turn)
+                       + NEXT * base(next turn)                           (turns of one session)
+                       + SESSION * max base in t's session                 (topic of the session)
+
+The constants were tuned once on the LoCoMo dev conversations (bench/locomo.py) and are general
+mechanisms, not per-question rules. Scores are rescaled to [0, 1] so the best message carries the
+absolute quality of the best match (its mean of idf-share and cosine).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
+from arandu_pipelines.read.scope import Scope
+from arandu_pipelines.read.semantic import qvec
+from arandu_pipelines.read.sql import fetch
+from arandu_pipelines.read.temporal import TimeWindow
+from arandu_pipelines.read.types import ScoredEvent
+
+LEXICAL_SHARE = 0.5
+SPEAKER_BOOST = 0.5
+WINDOW_BOOST = 0.2
+PREV = 0.3
+QUESTION = 0.3
+NEXT = 0.1
+SESSION = 0.1
+RECENT = 0.1
+MAX_SEEDS = 40
+RELATIVE_FLOOR = 0.25  # messages scoring under a quarter of the best one are noise
+
+
+@dataclass
+class EventRow:
+    id: str
+    session_id: str
+    speaker: str | None
+    text: str
+    occurred_at: datetime
+    message_id: str | None
+    metadata: str | None  # JSON text; decoded only for the messages returned
+    kw: float
+    sim: float
+    prev_id: str | None = None
+    next_id: str | None = None
+    seed: bool = False
+    base: float = 0.0
+    score: float = 0.0
+    parts: dict[str, float] = field(default_factory=dict)
+
+
+def _seed_ids(signals: dict[str, dict[str, float]], limit: int) -> list[str]:
+    """Union of the steps' event hits, cut to `limit` by a max-normalised sum of signals."""
+    total: dict[str, float] = {}
+    for hits in signals.values():
+        top = max(hits.values(), default=0.0) or 1.0
+        for eid, s in hits.items():
+            total[eid] = total.get(eid, 0.0) + s / top
+    ranked = sorted(total.items(), key=lambda x: (-x[1], x[0]))
+    return [eid for eid, _ in ranked[:limit]]
+
+
+async def rank_events(
+    conn: AsyncConnection,
+    scope: Scope,
+    terms: QueryTerms,
+    embedding: list[float] | None,
+    signals: dict[str, dict[str, float]],
+    speakers: list[str],
+    windows: list[TimeWindow],
+    limit: int,
+) -> tuple[list[ScoredEvent], int]:
+    """(top `limit` events, number of messages scored)."""
+    seeds = _seed_ids(signals, MAX_SEEDS)
+    if not seeds:
+        return [], 0
+    where_x = scope.events("x")
+    sim = "1 - (e.embedding_vec <=> CAST(:qv AS vector))" if embedding is not None else "NULL"
+    sql = (
+        f"""
+        WITH b AS (
+            SELECT e.id, e.session_id, e.occurred_at FROM memory_events e
+            WHERE e.agent_id = :a AND e.id = ANY(CAST(:ids AS uuid[]))
+        ), nb AS (
+            SELECT b.id, p.id AS prev_id, n.id AS next_id FROM b
+            LEFT JOIN LATERAL (SELECT x.id FROM memory_events x WHERE x.agent_id = :a
+                AND x.session_id = b.session_id AND (x.occurred_at, x.id) < (b.occurred_at, b.id)
+                AND {where_x} ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1) p ON true
+            LEFT JOIN LATERAL (SELECT x.id FROM memory_events x WHERE x.agent_id = :a
+                AND x.session_id = b.session_id AND (x.occurred_at, x.id) > (b.occurred_at, b.id)
+                AND {where_x} ORDER BY x.occurred_at, x.id LIMIT 1) n ON true
+        ), ids AS (
+            SELECT id FROM nb UNION SELECT prev_id FROM nb WHERE prev_id IS NOT NULL
+            UNION SELECT next_id FROM nb WHERE next_id IS NOT NULL
+        )
+        SELECT e.id::text AS id, e.session_id, e.speaker, e.text, e.occurred_at, e.message_id,
+               e.metadata::text AS metadata, {bm25_expr('e', n_terms(terms, 'e'))} AS kw, {sim} AS sim,
+               nb.prev_id::text AS prev_id, nb.next_id::text AS next_id, (nb.id IS NOT NULL) AS seed
+        FROM memory_events e JOIN ids ON ids.id = e.id LEFT JOIN nb ON nb.id = e.id
+        WHERE e.agent_id = :a
+        """
+    )
+    params = {**scope.params(), **bm25_params(terms, "e"), "ids": seeds}
+    if embedding is not None:
+        params["qv"] = qvec(embedding)
+    rows = [
+        EventRow(r.id, r.session_id, r.speaker, r.text, r.occurred_at, r.message_id, r.metadata,
+                 float(r.kw or 0.0), max(float(r.sim), 0.0) if r.sim is not None else 0.0,
+                 r.prev_id, r.next_id, bool(r.seed))
+        for r in await fetch(conn, sql, params)
+    ]
+    if not rows:
+        return [], 0
+    _score(rows, terms, signals.get("recent_session", {}), speakers, windows)
+    rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
+    top = rows[0].score if rows else 0.0
+    rows = [r for r in rows if r.score >= RELATIVE_FLOOR * top]
+    out = [
+        ScoredEvent(r.id, r.message_id, json.loads(r.metadata) if r.metadata else {}, r.session_id,
+                    r.speaker, r.text, r.occurred_at,
+                    round(r.score, 6), {k: round(v, 6) for k, v in sorted(r.parts.items())})
+        for r in rows[:limit]
+    ]
+    return out, len(rows)
+
+
+def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],
+           windows: list[TimeWindow]) -> None:
+    by_id = {r.id: r for r in rows}
+    max_kw = max((r.kw for r in rows), default=0.0) or 1.0
+    max_sim = max((r.sim for r in rows), default=0.0) or 1.0
+    _, _, ideal = terms.weights("e")
+    speaker_set = set(speakers)
+    for r in rows:
+        base = LEXICAL_SHARE * r.kw / max_kw + (1 - LEXICAL_SHARE) * r.sim / max_sim
+        r.parts = {"keyword": min(r.kw / ideal, 1.0) if ideal else 0.0, "semantic": r.sim}
+        if r.speaker in speaker_set:
+            base *= 1 + SPEAKER_BOOST
+            r.parts["speaker"] = 1.0
+        if any(w.contains(r.occurred_at) for w in windows):
+            base *= 1 + WINDOW_BOOST
+            r.parts["time_window"] = 1.0
+        if r.id in recent:
+            base += RECENT * recent[r.id]
+            r.parts["recent"] = recent[r.id]
+        r.base = base
+    prev: dict[str, str] = {}
+    nxt: dict[str, str] = {}
+    for r in rows:
+        if r.prev_id:
+            prev[r.id], nxt[r.prev_id] = r.prev_id, r.id
+        if r.next_id:
+            nxt[r.id], prev[r.next_id] = r.next_id, r.id
+    session_best: dict[str, float] = {}
+    for r in rows:
+        session_best[r.session_id] = max(session_best.get(r.session_id, 0.0), r.base)
+    for r in rows:
+        score = r.base
+        p = by_id.get(prev.get(r.id, ""))
+        if p is not None:
+            w = PREV + (QUESTION if "?" in p.text else 0.0)
+            score += w * p.base
+            r.parts["context_prev"] = p.base
+        n = by_id.get(nxt.get(r.id, ""))
+        if n is not None:
+            score += NEXT * n.base
+            r.parts["context_next"] = n.base
+        score += SESSION * session_best[r.session_id]
+        r.score = score
+    top = max((r.score for r in rows), default=0.0) or 1.0
+    quality = max((0.5 * r.parts["keyword"] + 0.5 * r.sim for r in rows), default=0.0)
+    quality = min(max(quality, 0.0), 1.0)
+    for r in rows:
+        r.parts["relevance"] = r.score / top
+        r.score = r.score / top * quality

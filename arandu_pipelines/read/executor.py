@@ -1,0 +1,235 @@
+"""Query plans and the plan executor (seed 003): steps over registered indexes, dependencies,
+fusion.
+
+A `QueryPlan` is data: steps naming an index of the registry with parameters, `depends_on`
+edges, and a combination strategy. The deterministic planner builds one (registry.build_plan);
+an LLM planner, evaluator or replanner can emit the same structure and reuse this executor.
+
+Execution: steps run in dependency layers. Within a layer the steps that do not need the query
+embedding run first, one after the other on the context's connection, while the embedding is
+computed in a worker thread; then the steps that need it run concurrently, each on its own pooled
+connection (`ctx.fork()`). Connections are in autocommit, so a failing step is recorded (error in
+its StepResult), contributes nothing, and does not poison the other signals.
+
+Fusion of the step results into candidates (per kind, fact or event):
+- "weighted_union": sum over steps of weight * score / best score of that step;
+- "rrf": reciprocal-rank fusion, sum of 1 / (60 + rank);
+- "sequential_filter": the first step's hits, narrowed by every later step's hits.
+Every candidate keeps its per-index scores (`signals`), which is what the rankers read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+RRF_K = 60
+
+
+@dataclass
+class PlanStep:
+    step_id: int
+    index: str
+    params: dict[str, Any]
+    rationale: str
+    depends_on: list[int] = field(default_factory=list)
+    combine: str = "union"  # union | intersect
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step_id": self.step_id, "index": self.index, "params": _jsonable(self.params),
+                "rationale": self.rationale, "depends_on": list(self.depends_on), "combine": self.combine}
+
+
+@dataclass
+class QueryPlan:
+    query: str
+    analysis: str
+    steps: list[PlanStep]
+    combination_strategy: str = "weighted_union"  # rrf | weighted_union | sequential_filter
+    expected_answer_type: str = "text"
+    max_results: int = 20
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "analysis": self.analysis,
+                "steps": [s.to_dict() for s in self.steps],
+                "combination_strategy": self.combination_strategy,
+                "expected_answer_type": self.expected_answer_type, "max_results": self.max_results}
+
+
+@dataclass
+class Hit:
+    kind: str  # fact | event
+    id: str
+    score: float
+
+
+@dataclass
+class StepResult:
+    step_id: int
+    index: str
+    hits: list[Hit] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    duration_ms: float = 0.0
+    error: str | None = None
+
+    def to_dict(self, sample: int = 5) -> dict[str, Any]:
+        top = sorted(self.hits, key=lambda h: (-h.score, h.id))[:sample]
+        return {"step_id": self.step_id, "index": self.index, "count": len(self.hits),
+                "duration_ms": round(self.duration_ms, 3), "error": self.error,
+                "top": [{"kind": h.kind, "id": h.id, "score": round(h.score, 6)} for h in top],
+                "meta": _jsonable(self.meta)}
+
+
+@dataclass
+class Candidate:
+    kind: str
+    id: str
+    fused: float = 0.0
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class ExecutionResult:
+    plan: QueryPlan
+    step_results: dict[int, StepResult]
+    candidates: dict[tuple[str, str], Candidate]
+
+    def signals(self, kind: str) -> dict[str, dict[str, float]]:
+        """index name -> {id: score} for one kind (what the rankers consume)."""
+        out: dict[str, dict[str, float]] = {}
+        for r in self.step_results.values():
+            for h in r.hits:
+                if h.kind == kind:
+                    d = out.setdefault(r.index, {})
+                    d[h.id] = max(d.get(h.id, 0.0), h.score)
+        return out
+
+    def ids(self, kind: str) -> list[str]:
+        return sorted(i for k, i in self.candidates if k == kind)
+
+
+class IndexAdapter(Protocol):
+    """Translates a plan step into an index query. `needs_embedding` orders execution."""
+
+    name: str
+    needs_embedding: bool
+
+    async def query(self, ctx: Any, params: dict[str, Any], prior: list[StepResult]) -> StepResult: ...
+
+
+class PlanExecutor:
+    def __init__(self, indexes: dict[str, IndexAdapter]) -> None:
+        self.indexes = indexes
+
+    async def execute(self, plan: QueryPlan, ctx: Any,
+                      on_step: Callable[[StepResult], Awaitable[None]] | None = None) -> ExecutionResult:
+        """Run `plan`. `ctx.fork()` (optional) yields a context on another connection: the steps
+        of a layer that need the embedding then run concurrently, each on its own connection."""
+        results: dict[int, StepResult] = {}
+        for layer in self._layers(plan.steps):
+            serial = [s for s in layer if not self._needs_embedding(s)]
+            parallel = [s for s in layer if self._needs_embedding(s)]
+            for step in serial:
+                await self._run(step, ctx, results, on_step)
+            fork = getattr(ctx, "fork", None)
+            if len(parallel) > 1 and fork is not None:
+                async def forked(step: PlanStep) -> None:
+                    async with fork() as sub:
+                        await self._run(step, sub, results, None)
+                await asyncio.gather(self._run(parallel[0], ctx, results, None),
+                                     *(forked(s) for s in parallel[1:]))
+                if on_step is not None:
+                    for s in parallel:
+                        await on_step(results[s.step_id])
+            else:
+                for step in parallel:
+                    await self._run(step, ctx, results, on_step)
+        return ExecutionResult(plan, results, fuse(plan, results))
+
+    async def _run(self, step: PlanStep, ctx: Any, results: dict[int, StepResult],
+                   on_step: Callable[[StepResult], Awaitable[None]] | None) -> None:
+        adapter = self.indexes.get(step.index)
+        t0 = time.perf_counter()
+        if adapter is None:
+            res = StepResult(step.step_id, step.index, error=f"unknown index {step.index!r}")
+        else:
+            prior = [results[d] for d in step.depends_on if d in results]
+            try:
+                res = await adapter.query(ctx, step.params, prior)
+                res.step_id, res.index = step.step_id, step.index
+            except Exception as exc:  # fail-safe: a broken signal must not break retrieval
+                res = StepResult(step.step_id, step.index, error=f"{type(exc).__name__}: {exc}"[:300])
+        res.duration_ms = (time.perf_counter() - t0) * 1000
+        results[step.step_id] = res
+        if on_step is not None:
+            await on_step(res)
+
+    def _layers(self, steps: list[PlanStep]) -> list[list[PlanStep]]:
+        """Topological layers, each in step-id order."""
+        done: set[int] = set()
+        known = {s.step_id for s in steps}
+        pending = sorted(steps, key=lambda s: s.step_id)
+        out: list[list[PlanStep]] = []
+        while pending:
+            layer = [s for s in pending if all(d in done or d not in known for d in s.depends_on)]
+            if not layer:  # a cycle: run the rest in id order rather than hang
+                layer = pending
+            out.append(layer)
+            done.update(s.step_id for s in layer)
+            pending = [s for s in pending if s.step_id not in done]
+        return out
+
+    def _needs_embedding(self, step: PlanStep) -> bool:
+        adapter = self.indexes.get(step.index)
+        return bool(getattr(adapter, "needs_embedding", False))
+
+
+def fuse(plan: QueryPlan, results: dict[int, StepResult]) -> dict[tuple[str, str], Candidate]:
+    strategy = plan.combination_strategy
+    steps = {s.step_id: s for s in plan.steps}
+    cands: dict[tuple[str, str], Candidate] = {}
+    ordered = [results[s.step_id] for s in sorted(plan.steps, key=lambda s: s.step_id) if s.step_id in results]
+    for res in ordered:
+        step = steps[res.step_id]
+        weight = float(step.params.get("weight", 1.0))
+        by_kind: dict[str, list[Hit]] = {}
+        for h in res.hits:
+            by_kind.setdefault(h.kind, []).append(h)
+        for kind, hits in by_kind.items():
+            hits = sorted(hits, key=lambda h: (-h.score, h.id))
+            top = hits[0].score if hits and hits[0].score > 0 else 1.0
+            for rank, h in enumerate(hits):
+                c = cands.setdefault((kind, h.id), Candidate(kind, h.id))
+                c.signals[res.index] = max(c.signals.get(res.index, 0.0), h.score)
+                if strategy == "rrf":
+                    c.fused += 1.0 / (RRF_K + rank + 1)
+                else:
+                    c.fused += weight * h.score / top
+    narrowing: list[StepResult] = []
+    if strategy == "sequential_filter":
+        narrowing = ordered  # the first step's hits, narrowed by each later step
+    narrowing += [results[s.step_id] for s in sorted(plan.steps, key=lambda s: s.step_id)
+                  if s.combine == "intersect" and s.step_id in results and results[s.step_id] not in narrowing]
+    for res in narrowing:
+        kinds = {h.kind for h in res.hits}
+        keep = {(h.kind, h.id) for h in res.hits}
+        cands = {k: c for k, c in cands.items() if k[0] not in kinds or k in keep}
+    return cands
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = [_jsonable(x) for x in v]
+        return sorted(items, key=str) if isinstance(v, (set, frozenset)) else items
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if hasattr(v, "to_dict"):
+        return v.to_dict()
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    return str(v)

@@ -1,0 +1,109 @@
+"""The prompt-ready context: facts, observed patterns, conversations, in a proportional budget.
+
+    Known facts:            hot + warm tiers (hot_tier_ratio + warm_tier_ratio of the budget)
+    Observed patterns:      cold tier (the rest), at most 3 active meta-observations
+    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated
+
+Facts carry no entity prefixes or scores; a date is added when it matters: when the question asks
+about time ("when ...", a time window) or the fact records when something happened
+(`event_date`). The budget is a target, not a cap: the first MIN_FACTS facts are always kept.
+Tokens are estimated as characters / 4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.read.types import ScoredEvent, ScoredFact
+
+MIN_FACTS = 5
+MAX_PATTERNS = 3
+SNIPPET_CHARS = 300
+EVENT_OVERFLOW_TOKENS = 400
+
+
+def tokens(s: str) -> int:
+    return (len(s) + 3) // 4
+
+
+def _day(t: datetime | None) -> str:
+    return t.strftime("%Y-%m-%d") if t else ""
+
+
+@dataclass
+class Pattern:
+    title: str
+    text: str
+
+
+def fact_line(f: ScoredFact, dated: bool) -> str:
+    line = f"- {f.fact_text.strip()}"
+    when = f.event_date or (f.valid_from if dated else None)
+    if when is not None and (dated or f.event_date is not None):
+        line += f" ({_day(when)})"
+    return line
+
+
+def compress_context(
+    facts: list[ScoredFact],
+    events: list[ScoredEvent],
+    patterns: list[Pattern],
+    config: MemoryConfig,
+    dated: bool,
+) -> tuple[str, dict[str, Any]]:
+    budget = max(config.context_max_tokens, 1)
+    fact_budget = int(budget * (config.hot_tier_ratio + config.warm_tier_ratio))
+    hot_budget = int(budget * config.hot_tier_ratio)
+    pattern_budget = max(budget - fact_budget, 0)
+    sections: list[str] = []
+    used = 0
+    hot = warm = 0
+    if facts:
+        lines = []
+        for i, f in enumerate(facts):
+            line = fact_line(f, dated)
+            cost = tokens(line)
+            if i >= MIN_FACTS and used + cost > fact_budget:
+                break
+            lines.append(line)
+            used += cost
+            if used <= hot_budget or i < MIN_FACTS:
+                hot += 1
+            else:
+                warm += 1
+        sections.append("Known facts:\n" + "\n".join(lines))
+    pat_used = 0
+    cold = 0
+    if patterns:
+        lines = []
+        for p in patterns[:MAX_PATTERNS]:
+            line = f"- {p.title.strip() or p.text.strip()}"
+            if lines and pat_used + tokens(line) > pattern_budget:
+                break
+            lines.append(line)
+            pat_used += tokens(line)
+            cold += 1
+        sections.append("Observed patterns:\n" + "\n".join(lines))
+    ev_budget = max(budget - used - pat_used, 0) + EVENT_OVERFLOW_TOKENS
+    ev_used = 0
+    if events:
+        lines = []
+        for e in events:
+            body = " ".join(e.text.split())
+            if len(body) > SNIPPET_CHARS:
+                body = body[: SNIPPET_CHARS - 1].rstrip() + "…"
+            who = f"{e.speaker}: " if e.speaker else ""
+            line = f"- ({_day(e.occurred_at)}) {who}{body}"
+            if lines and ev_used + tokens(line) > ev_budget:
+                break
+            lines.append(line)
+            ev_used += tokens(line)
+        sections.append("Relevant conversations:\n" + "\n".join(lines))
+    context = "\n\n".join(sections)
+    stats = {"hot_count": hot, "warm_count": warm, "cold_count": cold,
+             "events": len(sections[-1].splitlines()) - 1 if events else 0,
+             "total_tokens": tokens(context)}
+    return context, stats

@@ -1,0 +1,224 @@
+"""Graph signals: BFS over entity relationships, and facts reached through entity links.
+
+Facts are found through `memory_fact_entity_links`, not only their primary `entity_key`, so "Clara
+Rezende left Vertix" (about Clara, linked to Vertix) answers "what happened to Vertix?". Direct
+`entity_key` matches are unioned in, which is the spec's fallback for data without links.
+
+Scoring, per fact, the best over the entities that reach it:
+
+    edge_strength * recency_factor * edge_recency_factor * query_bonus * hop_decay   (capped at 1)
+
+- hop 0 = the query's own entities (strength 1), hop 1 = their neighbours, hop 2 = neighbours of
+  those, reached only over edges of strength >= graph_min_edge_strength (hop-2 pruning);
+- hop_decay 1.0 / 1.0 / 0.5; query_bonus 1.5 when the entity's name is in the query;
+- recency factors are gentle (0.5 + 0.5 * 2^(-age / 90 days)): a graph hit should not vanish
+  because the fact is a year old; the ranking's own recency term already prefers fresh facts.
+
+The same BFS drives spreading activation (spreading.py) from the top facts' entities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.read.scope import Scope
+from arandu_pipelines.read.sql import fetch
+from arandu_pipelines.write.keys import fold
+
+HOP_DECAY = {0: 1.0, 1: 1.0, 2: 0.5}
+# An entity with more facts than this is a hub (the user, a chat's speaker): every fact is about
+# it, so listing "its facts" says nothing about the query. Hubs still lend graph scores to the
+# candidates the other signals found; they do not add graph-only facts (unless the query is broad).
+HUB_FACTS = 50
+MAX_NEIGHBOURS = 5
+QUERY_BONUS = 1.5
+GRAPH_HALF_LIFE_DAYS = 90.0
+
+
+def gentle_recency(when: datetime | None, reference: datetime) -> float:
+    if when is None:
+        return 0.75
+    age = max((reference - when).total_seconds() / 86400.0, 0.0)
+    return 0.5 + 0.5 * 2 ** (-age / GRAPH_HALF_LIFE_DAYS)
+
+
+@dataclass
+class Reach:
+    """How an entity was reached: hop, path strength, edge time, and the edge itself."""
+
+    key: str
+    hop: int
+    strength: float = 1.0
+    edge_time: datetime | None = None
+    via: str | None = None  # "source -rel-> target"
+    fact_count: int = 0
+    name: str | None = None
+    _folded: str | None = None
+
+    @property
+    def folded_name(self) -> str:
+        if self._folded is None:
+            self._folded = fold(self.name or self.key.split(":", 1)[-1].replace("_", " "))
+        return self._folded
+
+
+@dataclass
+class GraphResult:
+    facts: dict[str, float] = field(default_factory=dict)  # fact id -> graph score
+    neighbor_keys: list[str] = field(default_factory=list)
+    edges: list[str] = field(default_factory=list)
+    edges_traversed: int = 0
+    reach: dict[str, Reach] = field(default_factory=dict)
+
+
+_BFS = """
+WITH e1 AS (
+    SELECT r.source_entity_key AS s, r.target_entity_key AS t, r.rel_type, r.strength,
+           coalesce(r.updated_at, r.valid_from) AS at
+    FROM memory_entity_relationships r
+    WHERE r.agent_id = :a AND {valid} AND (r.source_entity_key = ANY(CAST(:seeds AS text[]))
+          OR r.target_entity_key = ANY(CAST(:seeds AS text[])))
+), n1 AS (
+    SELECT CASE WHEN e1.s = ANY(CAST(:seeds AS text[])) THEN e1.t ELSE e1.s END AS key,
+           e1.strength, e1.at, e1.s, e1.t, e1.rel_type FROM e1
+), n1_best AS (
+    SELECT DISTINCT ON (key) key, strength, at, s, t, rel_type FROM n1
+    WHERE NOT key = ANY(CAST(:seeds AS text[]))
+    ORDER BY key, strength DESC, at DESC, s, t, rel_type
+), n1_top AS (
+    SELECT * FROM n1_best ORDER BY strength DESC, at DESC, key LIMIT :max_n1
+), e2 AS (
+    SELECT n.key AS from_key, n.strength AS s1, r.source_entity_key AS s, r.target_entity_key AS t,
+           r.rel_type, r.strength, coalesce(r.updated_at, r.valid_from) AS at
+    FROM n1_top n JOIN memory_entity_relationships r ON r.agent_id = :a AND {valid}
+         AND (r.source_entity_key = n.key OR r.target_entity_key = n.key)
+    WHERE :hops >= 2 AND n.strength >= :min_strength AND r.strength >= :min_strength
+)
+SELECT x.*, e.fact_count, e.display_name FROM (
+    SELECT 0 AS hop, k AS key, 1.0::float8 AS strength, NULL::timestamptz AS at, NULL AS src,
+           NULL AS tgt, NULL AS rel_type FROM unnest(CAST(:seeds AS text[])) k
+    UNION ALL
+    SELECT 1, key, strength, at, s, t, rel_type FROM n1_top
+    UNION ALL
+    SELECT 2, CASE WHEN e2.s = e2.from_key THEN e2.t ELSE e2.s END, e2.s1 * e2.strength, e2.at,
+           e2.s, e2.t, e2.rel_type FROM e2
+) x LEFT JOIN memory_entities e ON e.agent_id = :a AND e.canonical_key = x.key
+"""
+
+
+async def bfs(
+    conn: AsyncConnection,
+    scope: Scope,
+    seeds: list[str],
+    hops: int,
+    min_strength: float,
+    max_neighbors: int = 50,
+) -> tuple[dict[str, Reach], int]:
+    """Entities within `hops` of `seeds` (hop 0 included), best path first. (reach, edges seen)."""
+    reach: dict[str, Reach] = {k: Reach(k, 0) for k in seeds}
+    if not seeds:
+        return reach, 0
+    rows = await fetch(conn, _BFS.format(valid=scope.relationships("r")),
+                       {**scope.params(), "seeds": seeds, "hops": hops, "min_strength": min_strength,
+                        "max_n1": max_neighbors})
+    rows = sorted(rows, key=lambda r: (r.hop, -r.strength, r.key, r.src or "", r.tgt or "", r.rel_type or ""))
+    for r in rows:
+        if r.hop == 0:
+            reach[r.key].fact_count, reach[r.key].name = int(r.fact_count or 0), r.display_name
+            continue
+        cur = reach.get(r.key)
+        if cur is not None and (cur.hop < r.hop or (cur.hop == r.hop and cur.strength >= r.strength)):
+            continue
+        reach[r.key] = Reach(r.key, int(r.hop), float(r.strength), r.at, f"{r.src} -{r.rel_type}-> {r.tgt}",
+                             int(r.fact_count or 0), r.display_name)
+    return reach, sum(1 for r in rows if r.hop > 0)
+
+
+_FACTS = """
+SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
+    SELECT x.id, x.key, x.valid_from, row_number() OVER (PARTITION BY x.key ORDER BY x.importance DESC,
+           x.valid_from DESC, x.id) AS rn
+    FROM (
+        SELECT t.id, l.entity_key AS key, t.importance, t.valid_from
+        FROM memory_fact_entity_links l JOIN memory_facts t ON t.id = l.fact_id
+        WHERE l.agent_id = :a AND l.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
+        UNION
+        SELECT t.id, t.entity_key, t.importance, t.valid_from FROM memory_facts t
+        WHERE t.agent_id = :a AND t.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
+    ) x
+) y
+WHERE y.rn <= :per_entity
+"""
+
+
+async def linked_facts(
+    conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int
+) -> list[tuple[str, str, datetime, str | None]]:
+    """(fact id, entity key, valid_from, entity display name) for up to `per_entity` most
+    important facts of each entity."""
+    if not keys:
+        return []
+    rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
+                       {**scope.params(), "keys": sorted(keys), "per_entity": per_entity})
+    return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
+
+
+def score_links(
+    links: list[str], valid_from: datetime | None, reach: dict[str, Reach], folded_query: str,
+    reference: datetime,
+) -> float:
+    """Graph score of a fact linked to `links`: the best path over the entities reached."""
+    best = 0.0
+    for key in links:
+        r = reach.get(key)
+        if r is None:
+            continue
+        name = r.folded_name
+        bonus = QUERY_BONUS if name and name in folded_query else 1.0
+        score = (r.strength * gentle_recency(valid_from, reference)
+                 * (gentle_recency(r.edge_time, reference) if r.hop else 1.0) * bonus * HOP_DECAY[r.hop])
+        best = max(best, min(score, 1.0))
+    return best
+
+
+async def retrieve_graph_facts(
+    conn: AsyncConnection,
+    scope: Scope,
+    entity_keys: list[str],
+    names: dict[str, str],
+    query_text: str,
+    reference: datetime,
+    min_edge_strength: float,
+    broad_query: bool = False,
+    max_facts: int | None = None,
+) -> GraphResult:
+    """BFS 2-hop from the query's entities; facts scored as in the module docstring."""
+    out = GraphResult()
+    if not entity_keys:
+        return out
+    reach, seen = await bfs(conn, scope, entity_keys, 2, min_edge_strength)
+    for k, name in names.items():
+        if k in reach and not reach[k].name:
+            reach[k].name = name
+    out.reach, out.edges_traversed = reach, seen
+    out.neighbor_keys = sorted(k for k, r in reach.items() if r.hop > 0)
+    out.edges = sorted({r.via for r in reach.values() if r.via})
+    limit = max_facts or (60 if broad_query else 30)
+    # Graph-only facts come from the query's own entities and their 5 strongest neighbours;
+    # hop 2 only lends scores to candidates found otherwise (it would flood a dense graph).
+    hop1 = sorted((r for r in reach.values() if r.hop == 1), key=lambda r: (-r.strength, r.key))
+    near = {k for k, r in reach.items() if r.hop == 0} | {r.key for r in hop1[:MAX_NEIGHBOURS]}
+    keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
+    per_entity = limit if broad_query else 10
+    pairs = await linked_facts(conn, scope, keys, per_entity) if keys else []
+    folded_query = f" {fold(query_text)} "
+    for fid, key, valid_from, _ in pairs:
+        score = score_links([key], valid_from, reach, folded_query, reference)
+        if score > out.facts.get(fid, 0.0):
+            out.facts[fid] = score
+    top = sorted(out.facts.items(), key=lambda x: (-x[1], x[0]))[:limit]
+    out.facts = dict(top)
+    return out

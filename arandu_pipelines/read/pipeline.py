@@ -1,0 +1,365 @@
+"""`retrieve()`: plan -> execute the plan's index steps -> merge & rank facts -> spreading
+activation -> rank messages -> (rerank) -> format, with citations.
+
+Latency: the query embedding (~10 ms of CPU) starts first, in a worker thread, and overlaps the
+SQL steps that do not need it (term statistics and entity resolution in one round trip, BM25,
+graph). The vector steps then run concurrently on two pooled connections, and so do the fact
+ranking (+ spreading activation) and the message ranking. Connections are in autocommit: each
+statement reads its own snapshot (no BEGIN/savepoint round trips, and a failing step cannot poison
+the others). The LLM reranker (when configured) runs after the connections are released.
+Retrieval counters are written by a fire-and-forget task tracked in `client._background`
+(awaited by `client.close()`).
+
+Determinism: no step depends on set or dict iteration order (ties break on ids), small agents
+use exact vector search, and the reference time for recency is the current minute (or `as_of`):
+the same stored data and query give the same result (with writes landing in between, the answer
+reflects them, statement by statement).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import weakref
+from collections import OrderedDict
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.read.entities import EntityResolution, bootstrap
+from arandu_pipelines.read.events import rank_events
+from arandu_pipelines.read.executor import PlanExecutor
+from arandu_pipelines.read.format import Pattern, compress_context
+from arandu_pipelines.read.graph import score_links
+from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
+from arandu_pipelines.read.rank import FactCandidate, load_candidates, order, score_facts
+from arandu_pipelines.read.registry import DEFAULT_REGISTRY, ExecContext, build_plan, cancel_quietly, connect
+from arandu_pipelines.read.rerank import rerank
+from arandu_pipelines.read.scope import Scope
+from arandu_pipelines.read.spreading import spread_activation
+from arandu_pipelines.read.sql import fetch
+from arandu_pipelines.read.types import RetrieveResult, ScoredEvent, ScoredFact, SourceRef
+from arandu_pipelines.store.lookup import resolve_entity_keys
+from arandu_pipelines.types import PipelineTrace
+from arandu_pipelines.write.keys import fold
+
+_EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
+_EMBED_CACHE_SIZE = 512
+SOURCE_SUPPORT_BONUS = 0.05
+# A fact is a derived statement; the message it came from is cited with 0.7 of the fact's score
+# so a message that matches the query itself ranks before one that only backs a matching fact
+# (fact and message scores are on different scales; 0.7 was best on the LoCoMo dev data).
+FACT_SOURCE_WEIGHT = 0.7
+
+
+async def _embed_query(provider: Any, query: str) -> list[float] | None:
+    """The query's embedding (fail-safe: None), memoised per provider for repeated queries."""
+    try:
+        cache = _EMBED_CACHE.setdefault(provider, OrderedDict())
+    except TypeError:  # provider not weak-referenceable: no cache
+        cache = None
+    if cache is not None and query in cache:
+        cache.move_to_end(query)
+        return cache[query]
+    try:
+        vec = await provider.embed_one(query)
+    except Exception:
+        return None
+    if vec is not None and cache is not None:
+        cache[query] = list(vec)
+        while len(cache) > _EMBED_CACHE_SIZE:
+            cache.popitem(last=False)
+    return vec
+
+
+def _reference(as_of: datetime | None) -> datetime:
+    if as_of is not None:
+        return as_of
+    return datetime.now(timezone.utc).replace(second=0, microsecond=0)
+
+
+async def retrieve(
+    client: Any,
+    agent_id: str,
+    query: str,
+    *,
+    session_id: str | None = None,
+    entity_keys: list[str] | None = None,
+    as_of: datetime | None = None,
+    config: MemoryConfig,
+    warnings: list[str] | None = None,
+    verbose: bool = False,
+) -> RetrieveResult:
+    t0 = time.perf_counter()
+    trace = PipelineTrace()
+    result = RetrieveResult(config_effective=config.to_dict(), warnings=list(warnings or []))
+    reference = _reference(as_of)
+    tp = time.perf_counter()
+    plan = plan_retrieval(query, None, reference, config.timezone)
+    plan.latency_ms = (time.perf_counter() - tp) * 1000
+    if plan.strategy == "skip":
+        trace.add("planner", plan.latency_ms, **plan.to_dict())
+        result.strategy = "skip"
+        result.duration_ms = (time.perf_counter() - t0) * 1000
+        result.pipeline = trace if verbose else None
+        return result
+    embed_task = asyncio.create_task(_embed_query(client.embeddings, query))
+
+    async def embedding() -> list[float] | None:
+        return await asyncio.shield(embed_task)
+
+    try:
+        async with connect(client.engine) as conn:
+            state = await _gather(conn, client, agent_id, query, session_id, entity_keys, as_of,
+                                  config, plan, reference, embedding, trace, result, verbose)
+    finally:
+        await cancel_quietly(embed_task)
+    ranked: list[FactCandidate] = state["ranked"]
+    pool = ranked[: 2 * config.topk_facts]
+    if client.llm is not None and config.enable_reranker and pool:
+        tr = time.perf_counter()
+        outcome = await rerank(client.llm, query, pool, config)
+        trace.add("rerank", (time.perf_counter() - tr) * 1000, applied=outcome.applied,
+                  error=outcome.error, scored=outcome.scored, vetoed=outcome.vetoed)
+        if outcome.error:
+            result.warnings.append(f"reranker skipped: {outcome.error}")
+        ranked = order(ranked)
+    final = _select(ranked, config)
+    result.facts = [_scored_fact(c) for c in final]
+    result.events = state["events"]
+    result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
+    tf = time.perf_counter()
+    dated = plan.temporal_intent
+    result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
+    trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
+    result.total_candidates = len(ranked) + state["events_scored"]
+    if result.facts and as_of is None:
+        _record_retrieval(client, agent_id, [f.fact_id for f in result.facts])
+    result.duration_ms = (time.perf_counter() - t0) * 1000
+    result.pipeline = trace if verbose else None
+    return result
+
+
+async def _gather(
+    conn: AsyncConnection, client: Any, agent_id: str, query: str, session_id: str | None,
+    entity_keys: list[str] | None, as_of: datetime | None, config: MemoryConfig, plan: RetrievalPlan,
+    reference: datetime, embedding: Any, trace: PipelineTrace, result: RetrieveResult,
+    verbose: bool = False,
+) -> dict[str, Any]:
+    """Everything that reads the database: plan, execute the index steps, rank."""
+    ts = time.perf_counter()
+    terms, resolution = await bootstrap(conn, agent_id, query)
+    scope = Scope(agent_id, session_id, as_of, min_confidence=config.min_confidence)
+    if entity_keys is not None:
+        keys, warns = await resolve_entity_keys(conn, agent_id, list(entity_keys))
+        result.warnings.extend(warns)
+        scope.entity_keys = keys
+        scope.entity_names = await _display_names(conn, agent_id, keys)
+    if plan.aggregation_prefixes:
+        plan.aggregation_prefixes = await _present_types(conn, agent_id, plan.aggregation_prefixes)
+        plan.pattern_queries = [PatternQuery(f"{p}:%") for p in plan.aggregation_prefixes]
+        if not plan.pattern_queries and plan.reason == "aggregation":
+            plan.reason = "deterministic"
+    plan.entities = list(resolution.keys)
+    if scope.entity_keys:
+        plan.entities += [k for k in scope.entity_keys if k not in plan.entities]
+    trace.add("planner", plan.latency_ms + (time.perf_counter() - ts) * 1000, **plan.to_dict(),
+              entities_sources=resolution.to_dict(), lexemes=terms.lexemes)
+    qplan = build_plan(query, plan, resolution, config, session_id,
+                       has_facts=terms.facts.n_docs > 0, has_events=terms.events.n_docs > 0)
+    trace.add("plan", 0.0, **qplan.to_dict())
+    ctx = ExecContext(conn, scope, config, query, terms, reference, resolution, plan, embedding,
+                      windows=list(plan.time_windows), engine=client.engine)
+
+    async def on_step(res: Any) -> None:
+        data = res.to_dict()
+        data.pop("duration_ms", None)
+        trace.add(f"step:{res.index}", res.duration_ms, **data)
+
+    execution = await PlanExecutor(DEFAULT_REGISTRY.adapters).execute(
+        qplan, ctx, on_step if verbose else None)
+    graph_meta = next((r.meta for r in execution.step_results.values() if r.index == "graph"), {})
+    trace.add("retrieval", 0.0, entities_sources={
+        "deterministic": list(resolution.keys), "expansion": list(graph_meta.get("neighbor_keys", [])),
+        "entity_filter": list(scope.entity_keys or [])}, candidates=len(execution.candidates))
+    emb = await embedding()
+    speakers = list(resolution.speakers) + [n for n in scope.entity_names if n not in resolution.speakers]
+
+    async def facts_path(c: AsyncConnection) -> dict[str, Any]:
+        return await _rank_facts(c, scope, execution, terms, emb, config, reference, ctx, trace)
+
+    async def events_path(c: AsyncConnection) -> tuple[list[ScoredEvent], int]:
+        te = time.perf_counter()
+        events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
+                                      ctx.windows, config.topk_events)
+        trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
+                  speakers=speakers)
+        return events, n
+
+    has_facts = bool(execution.ids("fact"))
+    has_events = bool(execution.ids("event"))
+    facts_state: dict[str, Any] = {"ranked": [], "patterns": []}
+    events, n_events = [], 0
+    if has_facts and has_events:  # independent: two connections, concurrently
+        async with connect(client.engine) as conn2:
+            facts_state, (events, n_events) = await asyncio.gather(facts_path(conn), events_path(conn2))
+    elif has_facts:
+        facts_state = await facts_path(conn)
+    elif has_events:
+        events, n_events = await events_path(conn)
+    return {**facts_state, "events": events, "events_scored": n_events}
+
+
+async def _rank_facts(
+    conn: AsyncConnection, scope: Scope, execution: Any, terms: Any, emb: list[float] | None,
+    config: MemoryConfig, reference: datetime, ctx: ExecContext, trace: PipelineTrace,
+) -> dict[str, Any]:
+    """Merge & rank, spreading activation, rank again; then the pool's sources and patterns."""
+    tm = time.perf_counter()
+    fact_signals = execution.signals("fact")
+    cands = await load_candidates(conn, scope, execution.ids("fact"), terms, emb)
+    folded_query = f" {fold(ctx.query)} "
+    for c in cands:
+        c.signals = {k: v[c.id] for k, v in fact_signals.items() if c.id in v}
+        _graph_signal(c, ctx, folded_query, reference)
+    score_facts(cands, terms, config, reference, ctx.windows)
+    ranked = order(cands)
+    trace.add("merge_rank", (time.perf_counter() - tm) * 1000, candidates=len(cands),
+              top=[{"id": c.id, "text": c.fact_text[:80], "score": round(c.score, 4)} for c in ranked[:5]])
+    tsp = time.perf_counter()
+    seeds = [(c.id, c.entity_key, c.score) for c in ranked if c.score >= config.min_score][:5]
+    spread = await spread_activation(conn, scope, seeds if terms.has_relationships else [], config)
+    known = {c.id for c in cands}
+    new_ids = sorted(i for i in spread.activation if i not in known)
+    if spread.activation:
+        extra = await load_candidates(conn, scope, new_ids, terms, emb) if new_ids else []
+        for c in extra:
+            _graph_signal(c, ctx, folded_query, reference)
+        cands += extra
+        for c in cands:
+            if c.id in spread.activation:
+                c.signals["spreading"] = spread.activation[c.id]
+        score_facts(cands, terms, config, reference, ctx.windows)
+        ranked = order(cands)
+    trace.add("spreading", (time.perf_counter() - tsp) * 1000,
+              spreading_candidates_returned=len(spread.activation),
+              spreading_candidates_unique=len(new_ids), entities_explored=spread.entities_explored,
+              hop1_count=spread.hop1_count, hop2_count=spread.hop2_count)
+    pool = ranked[: config.topk_facts]
+    patterns = await _patterns(conn, scope.agent_id, [c.id for c in pool],
+                               sorted({c.entity_key for c in pool})) if terms.has_patterns else []
+    return {"ranked": ranked, "patterns": patterns}
+
+
+RELATIVE_RELEVANCE = 0.5
+
+
+def _select(ranked: list[FactCandidate], config: MemoryConfig) -> list[FactCandidate]:
+    """min_score, then a relative relevance floor: with the spec's additive formula a fresh,
+    important but unrelated fact scores ~0.3 (recency + importance alone) and would pass
+    min_score; keeping only facts at least half as relevant as the best one keeps the answer on
+    topic without a fixed similarity threshold (MiniLM's cosine scale varies by language)."""
+    kept = [c for c in ranked if c.score >= config.min_score and c.score > 0]
+    best = max((c.scores.get("relevance", 0.0) for c in kept), default=0.0)
+    floor = RELATIVE_RELEVANCE * best
+    return [c for c in kept if c.scores.get("relevance", 0.0) >= floor][: config.topk_facts]
+
+
+def _graph_signal(c: FactCandidate, ctx: ExecContext, folded_query: str, reference: datetime) -> None:
+    """Graph evidence for every candidate, whichever step found it: the best path from the
+    query's entities to any entity the fact is linked to."""
+    if ctx.graph_reach:
+        g = score_links(c.links, c.valid_from, ctx.graph_reach, folded_query, reference)
+        if g > c.signals.get("graph", 0.0):
+            c.signals["graph"] = g
+
+
+async def _display_names(conn: AsyncConnection, agent_id: str, keys: list[str]) -> list[str]:
+    if not keys:
+        return []
+    rows = await fetch(conn, "SELECT DISTINCT display_name FROM memory_entities WHERE agent_id = :a AND "
+                       "canonical_key = ANY(CAST(:k AS text[])) AND display_name IS NOT NULL",
+                       {"a": agent_id, "k": keys})
+    return sorted(r.display_name for r in rows)
+
+
+async def _present_types(conn: AsyncConnection, agent_id: str, wanted: list[str]) -> list[str]:
+    rows = await fetch(conn, "SELECT DISTINCT entity_type FROM memory_entities WHERE agent_id = :a AND "
+                       "is_active AND entity_type = ANY(CAST(:t AS text[]))", {"a": agent_id, "t": wanted})
+    return sorted(r.entity_type for r in rows)
+
+
+async def _patterns(conn: AsyncConnection, agent_id: str, fact_ids: list[str], keys: list[str]) -> list[Pattern]:
+    """Active meta-observations about the top facts or their entities, best first (at most 3)."""
+    rows = await fetch(conn, """
+        SELECT title, text FROM memory_meta_observations WHERE agent_id = :a AND is_active
+        AND (supporting_fact_ids ?| CAST(:f AS text[]) OR entity_keys ?| CAST(:k AS text[]))
+        ORDER BY importance * confidence DESC, times_reinforced DESC, id LIMIT 3
+        """, {"a": agent_id, "f": fact_ids, "k": keys})
+    return [Pattern(r.title, r.text) for r in rows]
+
+
+def _scored_fact(c: FactCandidate) -> ScoredFact:
+    return ScoredFact(
+        fact_id=c.id, entity_key=c.entity_key, entity_name=c.entity_name, attribute_key=c.attribute_key,
+        fact_text=c.fact_text, score=round(c.score, 6),
+        scores={k: round(v, 6) for k, v in sorted(c.scores.items())}, speaker=c.speaker,
+        valid_from=c.valid_from, valid_to=c.valid_to, event_date=c.event_date,
+        source_event_id=c.source_event_id, source_message_id=c.source_message_id,
+        confidence=c.confidence, importance=c.importance, session_id=c.session_id,
+    )
+
+
+def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str, tuple[Any, ...]]) -> list[SourceRef]:
+    """Unique source messages, ranked by contribution: the best score among the things they
+    support (facts weighted FACT_SOURCE_WEIGHT), plus a little per additional supported item."""
+    refs: dict[str, SourceRef] = {}
+    scores: dict[str, list[float]] = {}
+    for e in events:
+        refs[e.event_id] = SourceRef(e.event_id, e.message_id, e.metadata, e.session_id, e.speaker,
+                                     e.occurred_at, e.text, 0.0, ["event"])
+        scores.setdefault(e.event_id, []).append(e.score)
+    for f in facts:
+        eid = f.source_event_id
+        if not eid:
+            continue
+        if eid not in refs:
+            r = rows.get(f.fact_id)
+            if r is None:
+                continue
+            meta, session, speaker, at, body = r
+            refs[eid] = SourceRef(eid, f.source_message_id, json.loads(meta) if meta else {}, session,
+                                  speaker, at, body, 0.0, [])
+        refs[eid].supports.append(f"fact:{f.fact_id}")
+        scores.setdefault(eid, []).append(FACT_SOURCE_WEIGHT * f.score)
+    for eid, ref in refs.items():
+        s = sorted(scores[eid], reverse=True)
+        ref.score = round(s[0] + SOURCE_SUPPORT_BONUS * min(len(s) - 1, 4), 6)
+    return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=timezone.utc),
+                                                r.event_id))
+
+
+def _record_retrieval(client: Any, agent_id: str, fact_ids: list[str]) -> None:
+    """Fire-and-forget: bump times_retrieved / last_retrieved_at without delaying the answer."""
+
+    async def run() -> None:
+        try:
+            async with client.engine.begin() as conn:
+                await conn.execute(text(
+                    "UPDATE memory_facts f SET times_retrieved = f.times_retrieved + 1, "
+                    "last_retrieved_at = now() FROM (SELECT id FROM memory_facts WHERE agent_id = :a "
+                    "AND id = ANY(CAST(:ids AS uuid[])) ORDER BY id FOR UPDATE) s WHERE f.id = s.id"),
+                    {"a": agent_id, "ids": sorted(fact_ids)})
+        except Exception:
+            pass  # counters are advisory; never surface their failure
+
+    task = asyncio.get_running_loop().create_task(run())
+    client._background.add(task)
+    task.add_done_callback(client._background.discard)
+
+
+__all__ = ["retrieve", "RetrieveResult", "EntityResolution"]

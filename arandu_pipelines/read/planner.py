@@ -1,0 +1,135 @@
+"""The deterministic planner: regexes and schema lookups, no LLM, so the same query always gets
+the same plan (an LLM planner was dropped by the spec for exactly that non-determinism).
+
+`plan_retrieval()` is pure; it decides the strategy (skip greetings, else multi-signal), spots
+aggregation queries ("who are my friends?" -> `person:%` when the agent has person entities),
+broad queries ("tell me everything about ...") and time expressions. Entities are resolved
+against the database afterwards (entities.py) and the executable plan of index steps is built by
+registry.build_plan().
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from arandu_pipelines.read.temporal import TimeAnchor, TimeWindow, has_temporal_intent, parse_time
+
+_GREETING = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|hiya|yo|howdy|good (?:morning|afternoon|evening|night)|thanks|thank you|"
+    r"thx|ok(?:ay)?|bye|goodbye|see you|cheers|oi|ol[aá]|e a[ií]|bom dia|boa tarde|boa noite|"
+    r"obrigad[oa]|valeu|tchau|at[eé] mais|tudo bem|tudo bom|beleza|fala)"
+    r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|tudo bem|tudo bom))?[\s!.,?;:)(\-~*]*)+"
+    r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$",
+    re.I,
+)
+_BROAD = re.compile(
+    r"\b(?:tell me (?:everything|all)|everything (?:about|you know)|all (?:about|you know)|"
+    r"what do you know about|summar(?:y|ize|ise)|overview|full picture|"
+    r"tudo (?:sobre|que voc[eê] sabe)|me (?:conte|fale|diga) tudo|o que voc[eê] sabe sobre|resum[oa])\b",
+    re.I,
+)
+_AGG_CUE = re.compile(
+    r"\b(?:who are|which (?:are|of)|list|all (?:of )?my|name (?:all|my)|how many|quais s[aã]o|"
+    r"quem s[aã]o|liste|listar|todos os meus|todas as minhas|quantos|quantas|meus|minhas)\b",
+    re.I,
+)
+# Category words (plural, EN + PT) -> entity-type prefix.
+_AGG_NOUNS: dict[str, str] = {
+    "friends": "person", "people": "person", "family": "person", "relatives": "person",
+    "colleagues": "person", "coworkers": "person", "contacts": "person", "kids": "person",
+    "children": "person", "amigos": "person", "amigas": "person", "pessoas": "person",
+    "familiares": "person", "colegas": "person", "parentes": "person", "filhos": "person",
+    "projects": "project", "projetos": "project",
+    "companies": "organization", "organizations": "organization", "organisations": "organization",
+    "clients": "organization", "customers": "organization", "employers": "organization",
+    "empresas": "organization", "clientes": "organization", "organizações": "organization",
+    "places": "place", "cities": "place", "countries": "place", "lugares": "place",
+    "cidades": "place", "países": "place",
+    "pets": "pet", "animals": "pet", "animais": "pet",
+    "tools": "tool", "ferramentas": "tool", "products": "product", "produtos": "product",
+    "events": "event", "eventos": "event", "skills": "skill", "habilidades": "skill",
+}
+
+
+@dataclass(frozen=True)
+class PatternQuery:
+    """A SQL LIKE pattern over entity keys, from an aggregation query."""
+
+    entity_pattern: str
+    attribute_filter: str | None = None
+
+
+@dataclass
+class RetrievalPlan:
+    strategy: str = "multi_signal"  # multi_signal | skip
+    entities: list[str] = field(default_factory=list)
+    pattern_queries: list[PatternQuery] = field(default_factory=list)
+    similarity_query: str | None = None
+    max_facts: int = 50
+    reason: str = "deterministic"
+    latency_ms: float = 0.0
+    as_of_range: tuple[datetime, datetime] | None = None
+    broad_query: bool = False
+    time_windows: list[TimeWindow] = field(default_factory=list)
+    time_anchors: list[TimeAnchor] = field(default_factory=list)
+    temporal_intent: bool = False
+    aggregation_prefixes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "strategy": self.strategy,
+            "reason": self.reason,
+            "entities": list(self.entities),
+            "pattern_queries": [p.entity_pattern for p in self.pattern_queries],
+            "broad_query": self.broad_query,
+            "time_windows": [w.to_dict() for w in self.time_windows],
+            "time_anchors": [a.phrase for a in self.time_anchors],
+            "temporal_intent": self.temporal_intent,
+            "max_facts": self.max_facts,
+        }
+
+
+def is_greeting(query: str) -> bool:
+    q = query.strip()
+    return not q or bool(_GREETING.match(q))
+
+
+def aggregation_prefixes(query: str) -> list[str]:
+    """Entity-type prefixes an aggregation query asks about (before the schema check)."""
+    if not _AGG_CUE.search(query):
+        return []
+    words = re.findall(r"\w+", query.lower())
+    return sorted({_AGG_NOUNS[w] for w in words if w in _AGG_NOUNS})
+
+
+def plan_retrieval(
+    query_text: str,
+    schema_prefixes: list[str] | None,
+    reference: datetime,
+    timezone: str = "UTC",
+) -> RetrievalPlan:
+    """Strategy, pattern queries, broadness and time windows of a query. Pure and deterministic.
+
+    `schema_prefixes` = entity types the agent has; None means "not looked up yet" (aggregation
+    prefixes are then kept as candidates and checked by the caller).
+    """
+    if is_greeting(query_text):
+        return RetrievalPlan(strategy="skip", reason="greeting", similarity_query=query_text)
+    plan = RetrievalPlan(similarity_query=query_text)
+    wanted = aggregation_prefixes(query_text)
+    if wanted:
+        present = wanted if schema_prefixes is None else [p for p in wanted if p in set(schema_prefixes)]
+        plan.aggregation_prefixes = present
+        plan.pattern_queries = [PatternQuery(f"{p}:%") for p in present]
+        if present:
+            plan.reason = "aggregation"
+    if _BROAD.search(query_text):
+        plan.broad_query = True
+        plan.max_facts = 100
+        if plan.reason == "deterministic":
+            plan.reason = "broad"
+    plan.time_windows, plan.time_anchors = parse_time(query_text, reference, timezone)
+    plan.temporal_intent = has_temporal_intent(query_text) or bool(plan.time_windows)
+    return plan

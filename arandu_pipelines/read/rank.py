@@ -1,0 +1,203 @@
+"""Merge and rank facts: every candidate, whatever step found it, is scored on every signal.
+
+The candidates of all steps are loaded in one statement that also computes each one's cosine
+similarity and BM25 (so a fact found only through the graph still gets its semantic score).
+Then, per fact (spec formula, with the lexical and graph signals folded into relevance):
+
+    hybrid     = (1 - lam) * semantic + lam * keyword           lam = score_weights["keyword"] (0.35)
+    relevance  = 1 - (1 - hybrid) * (1 - g * graph)              g   = score_weights["graph"]   (0.5)
+                 then also noisy-OR with 0.5 * aggregation-pattern hits, max with spreading
+                 activation, x1.2 inside a query time window (capped at 1)
+    formula    = w_sem * relevance + w_rec * recency + w_imp * importance     (0.70/0.20/0.10)
+                 + pattern (reinforcement boost, up to +0.10)
+                 x (0.7 + 0.3 * effective confidence)                          (confidence decay)
+                 x status penalty (stale 0.5; contradicted 0.3, OpenMem)
+
+Conflict resolution (OpenMem): two active candidates giving different values of one single-valued
+attribute of one entity contradict each other; the weaker (confidence x recency x reinforcement)
+is multiplied by 0.3. Ties are broken on ids, never on set order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
+from arandu_pipelines.read.scope import Scope
+from arandu_pipelines.read.semantic import qvec
+from arandu_pipelines.read.sql import fetch
+from arandu_pipelines.read.temporal import TimeWindow
+from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
+
+DEFAULT_KEYWORD_SHARE = 0.35
+DEFAULT_GRAPH_WEIGHT = 0.5
+STALE_PENALTY = 0.5
+CONTRADICTED_PENALTY = 0.3
+WINDOW_BOOST = 0.2
+MAX_PATTERN_BOOST = 0.10
+
+
+@dataclass
+class FactCandidate:
+    id: str
+    entity_key: str
+    entity_name: str
+    entity_type: str
+    attribute_key: str | None
+    fact_text: str
+    confidence: float
+    importance: float
+    valid_from: datetime
+    valid_to: datetime | None
+    event_date: datetime | None
+    source_event_id: str | None
+    source_message_id: str | None
+    speaker: str | None
+    session_id: str | None
+    reinforcement_count: int
+    is_stale: bool
+    last_confirmed_at: datetime | None
+    semantic: float = 0.0
+    kw: float = 0.0
+    links: list[str] = field(default_factory=list)
+    source: tuple[Any, ...] | None = None  # (metadata json, session, speaker, occurred_at, text)
+    signals: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+    formula: float = 0.0
+    score: float = 0.0
+
+
+async def load_candidates(
+    conn: AsyncConnection,
+    scope: Scope,
+    ids: list[str],
+    terms: QueryTerms,
+    embedding: list[float] | None,
+) -> list[FactCandidate]:
+    if not ids:
+        return []
+    sim = "1 - (t.embedding_vec <=> CAST(:qv AS vector))" if embedding is not None else "NULL"
+    sql = (
+        f"""
+        SELECT t.id::text AS id, t.entity_key, coalesce(t.entity_name, t.entity_key) AS entity_name,
+               t.entity_type, t.attribute_key, t.fact_text, t.confidence, t.importance, t.valid_from,
+               t.valid_to, t.event_date, t.source_event_id::text AS source_event_id,
+               ev.message_id AS source_message_id, ev.metadata::text AS src_meta,
+               ev.session_id AS src_session, ev.speaker AS src_speaker, ev.occurred_at AS src_at,
+               ev.text AS src_text, t.speaker, t.session_id, t.reinforcement_count,
+               t.is_stale, t.last_confirmed_at, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
+               ARRAY(SELECT l.entity_key FROM memory_fact_entity_links l WHERE l.fact_id = t.id
+                     ORDER BY l.entity_key) AS links
+        FROM memory_facts t LEFT JOIN memory_events ev ON ev.id = t.source_event_id
+        WHERE t.agent_id = :a AND t.id = ANY(CAST(:ids AS uuid[])) AND {scope.facts('t')}
+        """
+    )
+    params: dict[str, Any] = {**scope.params(), **bm25_params(terms, "f"), "ids": ids}
+    if embedding is not None:
+        params["qv"] = qvec(embedding)
+    out = [
+        FactCandidate(
+            r.id, r.entity_key, r.entity_name, r.entity_type, r.attribute_key, r.fact_text,
+            float(r.confidence), float(r.importance), r.valid_from, r.valid_to, r.event_date,
+            r.source_event_id, r.source_message_id, r.speaker, r.session_id,
+            int(r.reinforcement_count or 0), bool(r.is_stale), r.last_confirmed_at,
+            max(float(r.sim), 0.0) if r.sim is not None else 0.0, float(r.kw or 0.0),
+            sorted(set(r.links or []) | {r.entity_key}),
+            (r.src_meta, r.src_session, r.src_speaker, r.src_at, r.src_text) if r.source_event_id else None,
+        )
+        for r in await fetch(conn, sql, params)
+    ]
+    out.sort(key=lambda c: c.id)
+    return out
+
+
+def _days(a: datetime, b: datetime | None) -> float:
+    if b is None:
+        return 0.0
+    return max((a - b).total_seconds() / 86400.0, 0.0)
+
+
+def score_facts(
+    cands: list[FactCandidate],
+    terms: QueryTerms,
+    config: MemoryConfig,
+    reference: datetime,
+    windows: list[TimeWindow],
+) -> None:
+    """Fill scores/formula/score of every candidate (in place) per the module docstring."""
+    w = config.score_weights
+    lam = float(w.get("keyword", DEFAULT_KEYWORD_SHARE))
+    g = float(w.get("graph", DEFAULT_GRAPH_WEIGHT))
+    w_sem, w_rec, w_imp = float(w.get("semantic", 0.7)), float(w.get("recency", 0.2)), float(w.get("importance", 0.1))
+    _, _, ideal = terms.weights("f")
+    half_life = max(float(config.recency_half_life_days), 1e-6)
+    for c in cands:
+        keyword = min(c.kw / ideal, 1.0) if ideal else 0.0
+        graph = c.signals.get("graph", 0.0)
+        hybrid = (1 - lam) * c.semantic + lam * keyword
+        relevance = 1 - (1 - hybrid) * (1 - g * graph)
+        aggregation = c.signals.get("pattern_query", 0.0)
+        if aggregation:
+            relevance = 1 - (1 - relevance) * (1 - 0.5 * aggregation)
+        spreading = c.signals.get("spreading", 0.0)
+        relevance = max(relevance, spreading)
+        in_window = any(win.contains(c.valid_from) or win.contains(c.event_date) for win in windows)
+        if in_window:
+            relevance = min(1.0, relevance * (1 + WINDOW_BOOST))
+        recency = 2 ** (-_days(reference, c.valid_from) / half_life)
+        importance = min(max(c.importance, 0.0), 1.0)
+        weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
+        eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
+        pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
+        formula = (w_sem * relevance + w_rec * recency + w_imp * importance + pattern) * (0.7 + 0.3 * eff_conf)
+        status = STALE_PENALTY if c.is_stale else 1.0
+        c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
+                    "recency": recency, "importance": importance, "confidence": eff_conf}
+        if graph:
+            c.scores["graph"] = graph
+        if aggregation:
+            c.scores["aggregation"] = aggregation
+        if spreading:
+            c.scores["spreading"] = spreading
+        if pattern:
+            c.scores["pattern"] = pattern
+        if in_window:
+            c.scores["time_window"] = 1.0
+        if status != 1.0:
+            c.scores["status_penalty"] = status
+        c.formula = formula * status
+        c.scores["formula"] = c.formula
+        c.score = c.formula
+    _resolve_conflicts(cands, reference)
+
+
+def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
+    groups: dict[tuple[str, str], list[FactCandidate]] = {}
+    for c in cands:
+        if c.attribute_key in SINGLE_VALUED_ATTRIBUTES and c.valid_to is None:
+            groups.setdefault((c.entity_key, c.attribute_key), []).append(c)
+    for members in groups.values():
+        if len({normalize_fact_text(m.fact_text) for m in members}) < 2:
+            continue
+
+        def strength(m: FactCandidate) -> tuple[float, float, str]:
+            rec = math.exp(-_days(reference, m.valid_from) / 180.0)
+            return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
+
+        winner = max(members, key=strength)
+        for m in members:
+            if m is not winner and normalize_fact_text(m.fact_text) != normalize_fact_text(winner.fact_text):
+                m.score *= CONTRADICTED_PENALTY
+                m.formula = m.score
+                m.scores["status_penalty"] = CONTRADICTED_PENALTY
+                m.scores["formula"] = m.formula
+
+
+def order(cands: list[FactCandidate]) -> list[FactCandidate]:
+    return sorted(cands, key=lambda c: (-round(c.score, 9), c.id))

@@ -1,0 +1,63 @@
+"""The semantic signal: pgvector cosine similarity between the query and stored embeddings.
+
+Two access paths, chosen by the agent's row count (memory_doc_stats):
+
+- small agents (<= EXACT_MAX rows, a LoCoMo conversation is ~1,300): exact search. The agent's rows come from the btree on
+  agent_id and are sorted by true distance; `+ 0` on the ORDER BY keeps the planner off the HNSW
+  index. Exact is both fast here (a few thousand distances) and trivially deterministic, ties
+  broken on id.
+- big agents: the HNSW index with pgvector 0.8's iterative scan (`hnsw.iterative_scan =
+  strict_order`), so the agent filter does not starve the result: the scan keeps walking the
+  graph until enough of this agent's rows passed the filter. For a fixed index the walk is
+  deterministic; results are re-sorted on (distance, id) anyway.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.read.sql import fetch, run
+from arandu_pipelines.store.engine import vec
+
+EXACT_MAX = 3_000
+EF_SEARCH = 80
+
+
+def qvec(embedding: list[float]) -> str:
+    """pgvector literal of the query embedding, formatted once per query (it is sent 3-4 times)."""
+    return _qvec(tuple(embedding))
+
+
+@lru_cache(maxsize=16)
+def _qvec(values: tuple[float, ...]) -> str:
+    return vec(values) or "[]"
+
+
+async def search(
+    conn: AsyncConnection,
+    kind: str,
+    where: str,
+    params: dict[str, Any],
+    embedding: list[float],
+    limit: int,
+    n_rows: int,
+) -> list[tuple[str, float]]:
+    """Top `limit` (id, cosine similarity) of memory_events ('e') or memory_facts ('f')."""
+    table = "memory_events" if kind == "e" else "memory_facts"
+    exact = n_rows <= EXACT_MAX
+    order = "(t.embedding_vec <=> CAST(:qv AS vector)) + 0, t.id" if exact else \
+        "t.embedding_vec <=> CAST(:qv AS vector)"
+    if not exact:  # session-level: harmless for other users of a pooled connection
+        await run(conn, "SELECT set_config('hnsw.iterative_scan', 'strict_order', false), "
+                  "set_config('hnsw.ef_search', :ef, false)", {"ef": str(max(EF_SEARCH, limit))})
+    sql = (
+        f"SELECT t.id::text AS id, 1 - (t.embedding_vec <=> CAST(:qv AS vector)) AS sim FROM {table} t "
+        f"WHERE t.agent_id = :a AND t.embedding_vec IS NOT NULL AND {where} ORDER BY {order} LIMIT :lim"
+    )
+    rows = await fetch(conn, sql, {**params, "qv": qvec(embedding), "lim": limit})
+    out = [(r.id, float(r.sim)) for r in rows]
+    out.sort(key=lambda x: (-x[1], x[0]))
+    return out

@@ -1,0 +1,189 @@
+"""LoCoMo retrieval benchmark: Recall@k over `retrieve()`'s sources, offline.
+
+    python bench/locomo.py /work/shared/data/locomo-dev/conv-26.json [more.json ...]
+        [--topk-events 20] [--no-extract] [--json out.json] [--keep]
+
+Each conversation is imported (message_id = the turn's dia_id) into a database of its own,
+`arandu_bench_locomo`, dropped and created again on every run, on DATABASE_URL's server when set,
+else on the embedded server. Every question of categories 1-4 is asked with `retrieve()`; a
+question's recall at k is the share of its evidence dia_ids among the message_ids of the top k
+`sources`. Printed: Recall@1/5/10/20 overall and per category for each conversation, the mean
+over conversations, and retrieve latency p50/p95 (query embedding included).
+
+Categories: 1 multi-hop, 2 temporal, 3 open-domain/inference, 4 single-hop (5, adversarial, is
+not scored: its questions have no answer in the conversation).
+"""
+
+from __future__ import annotations
+
+import os
+
+# GNU OpenMP's worker threads busy-wait between torch calls; on a 2-core machine they then steal
+# the CPU from Postgres and the event loop (retrieve p95 x10 under load). The embedding provider
+# should set this before torch loads; the benchmarks do, so they measure the pipeline, not spin.
+# Run with OMP_WAIT_POLICY=ACTIVE to see the difference.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+KS = (1, 5, 10, 20)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+DB_NAME = "arandu_bench_locomo"
+
+
+# ---- a database of its own ----------------------------------------------------------------------
+def _libpq(url: str) -> str:
+    return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql://", url.strip())
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server URL with another database name."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+def server_admin_url() -> str:
+    """libpq URL of the maintenance database: DATABASE_URL's server, else the embedded one."""
+    env = os.environ.get("DATABASE_URL")
+    if env:
+        return with_database(_libpq(env), "postgres")
+    from arandu_pipelines.store.embedded import start_server
+
+    return start_server().get_uri("postgres")
+
+
+def fresh_database(name: str) -> str:
+    """Drop and create database `name` (never the user's: benchmark names only)."""
+    import psycopg
+
+    if not re.fullmatch(r"arandu_bench_[a-z0-9_]{1,40}", name):
+        raise ValueError(f"refusing to recreate {name!r}: benchmark databases are arandu_bench_*")
+    admin = server_admin_url()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return with_database(admin, name)
+
+
+def percentile(values: list[float], p: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+# ---- scoring --------------------------------------------------------------------------------------
+def recall_at(message_ids: list[str | None], evidence: list[str], k: int) -> float:
+    top = {m for m in message_ids[:k] if m}
+    return sum(1 for e in evidence if e in top) / len(evidence)
+
+
+def questions(path: Path) -> list[dict[str, Any]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    qa = data.get("qa", [])
+    return [q for q in qa if q.get("category") in CATEGORIES and q.get("evidence")]
+
+
+async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool) -> dict[str, Any]:
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.write.importer import locomo_rows
+
+    url = fresh_database(DB_NAME)
+    report: dict[str, Any] = {"conversations": {}, "config": {"topk_events": topk_events,
+                                                              "extract": extract}}
+    latencies: list[float] = []
+    cpu_ms = 0.0
+    async with MemoryClient(url) as memory:
+        await memory.embeddings.embed_one("warm up")
+        for path in paths:
+            agent = f"locomo-{path.stem}"
+            t0 = time.perf_counter()
+            imp = await memory.import_messages(locomo_rows(path, agent_id=agent), extract=extract)
+            import_s = time.perf_counter() - t0
+            qs = questions(path)
+            await memory.retrieve(agent, "warm up the plan cache")
+            per_k: dict[int, list[float]] = {k: [] for k in KS}
+            per_cat: dict[int, dict[int, list[float]]] = defaultdict(lambda: {k: [] for k in KS})
+            for q in qs:
+                t, c = time.perf_counter(), time.process_time()
+                res = await memory.retrieve(agent, q["question"],
+                                            config_overrides={"topk_events": topk_events})
+                latencies.append((time.perf_counter() - t) * 1000)
+                cpu_ms += (time.process_time() - c) * 1000
+                mids = [s.message_id for s in res.sources]
+                for k in KS:
+                    r = recall_at(mids, q["evidence"], k)
+                    per_k[k].append(r)
+                    per_cat[q["category"]][k].append(r)
+            report["conversations"][path.stem] = {
+                "questions": len(qs),
+                "events": imp.events_inserted, "facts_added": imp.facts_added,
+                "import_seconds": round(import_s, 1),
+                "recall": {k: statistics.mean(v) for k, v in per_k.items()},
+                "by_category": {CATEGORIES[c]: {"n": len(v[1]), **{k: statistics.mean(x) for k, x in v.items()}}
+                                for c, v in sorted(per_cat.items())},
+            }
+    report["latency_ms"] = {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
+                            "n": len(latencies), "cpu_per_call": cpu_ms / max(len(latencies), 1),
+                            "load_average": os.getloadavg()[0]}
+    convs = report["conversations"].values()
+    report["mean_recall"] = {k: statistics.mean(c["recall"][k] for c in convs) for k in KS}
+    if not keep:
+        import psycopg
+
+        with psycopg.connect(server_admin_url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    head = "  ".join(f"R@{k:<3}" for k in KS)
+    for name, c in report["conversations"].items():
+        print(f"\n{name}: {c['questions']} questions, {c['events']} messages, {c['facts_added']} facts "
+              f"(import {c['import_seconds']} s)")
+        print(f"  {'':14s} {'n':>4s}  {head}")
+        print(f"  {'all':14s} {c['questions']:4d}  " + "  ".join(f"{c['recall'][k]:.3f}" for k in KS))
+        for cat, v in c["by_category"].items():
+            print(f"  {cat:14s} {v['n']:4d}  " + "  ".join(f"{v[k]:.3f}" for k in KS))
+    m = report["mean_recall"]
+    print("\nmean over conversations: " + "  ".join(f"R@{k}={m[k]:.3f}" for k in KS))
+    lat = report["latency_ms"]
+    print(f"retrieve latency (query embedding included): p50 {lat['p50']:.1f} ms, "
+          f"p95 {lat['p95']:.1f} ms over {lat['n']} calls; {lat['cpu_per_call']:.1f} ms CPU per call "
+          f"in this process (embedding included); machine load average {lat['load_average']:.1f} "
+          "(latency on a shared 2-core machine moves with it)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="+", type=Path, help="LoCoMo conversation JSON files")
+    ap.add_argument("--topk-events", type=int, default=20,
+                    help="messages retrieve() returns (sources need >= 20 for Recall@20)")
+    ap.add_argument("--no-extract", action="store_true", help="store messages only, no facts")
+    ap.add_argument("--json", type=Path, help="also write the report as JSON here")
+    ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    args = ap.parse_args(argv)
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        print(f"not found: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 2
+    report = asyncio.run(run(args.paths, args.topk_events, not args.no_extract, args.keep))
+    print_report(report)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
