@@ -95,13 +95,15 @@ def questions(path: Path) -> list[dict[str, Any]]:
     return [q for q in qa if q.get("category") in CATEGORIES and q.get("evidence")]
 
 
-async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool) -> dict[str, Any]:
+async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
+              embedding_mode: str = "sentences") -> dict[str, Any]:
     from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.write.importer import locomo_rows
 
     url = fresh_database(DB_NAME)
     report: dict[str, Any] = {"conversations": {}, "config": {"topk_events": topk_events,
-                                                              "extract": extract}}
+                                                              "extract": extract,
+                                                              "embedding_mode": embedding_mode}}
     latencies: list[float] = []
     cpu_ms = 0.0
     async with MemoryClient(url) as memory:
@@ -109,7 +111,8 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool) ->
         for path in paths:
             agent = f"locomo-{path.stem}"
             t0 = time.perf_counter()
-            imp = await memory.import_messages(locomo_rows(path, agent_id=agent), extract=extract)
+            imp = await memory.import_messages(locomo_rows(path, agent_id=agent), extract=extract,
+                                               config_overrides={"embedding_mode": embedding_mode})
             import_s = time.perf_counter() - t0
             qs = questions(path)
             await memory.retrieve(agent, "warm up the plan cache")
@@ -173,12 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-extract", action="store_true", help="store messages only, no facts")
     ap.add_argument("--json", type=Path, help="also write the report as JSON here")
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    ap.add_argument("--embedding-mode", default="sentences", choices=["sentences", "late"],
+                    help="MemoryConfig.embedding_mode used to import the messages")
     args = ap.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]
     if missing:
         print(f"not found: {', '.join(map(str, missing))}", file=sys.stderr)
         return 2
-    report = asyncio.run(run(args.paths, args.topk_events, not args.no_extract, args.keep))
+    report = asyncio.run(run(args.paths, args.topk_events, not args.no_extract, args.keep,
+                             args.embedding_mode))
     print_report(report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str))
