@@ -232,6 +232,7 @@ async def import_rows(
     report.events_skipped_duplicate = len(events) - report.events_inserted
     report.agents = sorted({e.agent_id for e in events})
     if extract:
+        await _resume_unfinished(client, events)
         new = [e for e in events if e.event_id]
         by_agent: dict[str, list[EventInput]] = defaultdict(list)
         for e in new:
@@ -246,6 +247,34 @@ async def import_rows(
                     progress("extracted", done, len(new))
     report.duration_ms = (time.perf_counter() - t0) * 1000
     return report
+
+
+async def _resume_unfinished(client: MemoryClient, events: list[EventInput],
+                             max_attempts: int = 5) -> None:
+    """Rows already stored by an earlier, interrupted import (killed between storing and
+    extracting) get their stored event id back when that event is still not extracted, so
+    re-running the import finishes the job. Only an identical row (same content hash) resumes; the
+    pipeline's `_still_pending` guard keeps this exactly-once against concurrent runners."""
+    stored = [e for e in events if e.event_id is None and e.message_id is not None]
+    for start in range(0, len(stored), INSERT_BATCH):
+        batch = stored[start: start + INSERT_BATCH]
+        async with client.engine.connect() as conn:
+            found = (
+                await conn.execute(
+                    text(
+                        "SELECT e.id, e.agent_id, e.message_id FROM memory_events e JOIN unnest("
+                        "CAST(:a AS text[]), CAST(:m AS text[]), CAST(:h AS text[])) AS k(a, m, h) "
+                        "ON e.agent_id = k.a AND e.message_id = k.m AND e.content_hash = k.h "
+                        "WHERE e.extraction_status IN ('pending', 'failed') "
+                        "AND e.extraction_attempts < :max"
+                    ),
+                    {"a": [e.agent_id for e in batch], "m": [e.message_id for e in batch],
+                     "h": [e.content_hash for e in batch], "max": max_attempts},
+                )
+            ).all()
+        ids = {(r.agent_id, r.message_id): str(r.id) for r in found}
+        for e in batch:
+            e.event_id = ids.get((e.agent_id, e.message_id))
 
 
 async def _extract_chunk(
