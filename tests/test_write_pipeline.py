@@ -156,8 +156,12 @@ async def test_retraction_deletes_and_invalidates_then_reactivates(mem, fresh_db
     assert [f.fact_text for f in r.facts_deleted] == ["Rafael works at Acme"]
     assert [f.fact_text for f in r.facts_added] == ["Rafael no longer works at Acme"]
     assert rows(fresh_db_url, "SELECT valid_to FROM memory_entity_relationships") == [(day(5),)]
+    (attr, value), = rows(fresh_db_url, "SELECT attribute_key, value_text FROM memory_facts "
+                          "WHERE fact_text = 'Rafael no longer works at Acme'")
+    assert (attr, value) == ("employer.former", "Acme")  # kept as a past value
     r2 = await mem.write("a", "I work at Acme.", "Rafael", occurred_at=day(9))
-    assert [f.fact_text for f in r2.facts_updated] == ["Rafael works at Acme"]  # supersedes the retraction
+    assert [f.fact_text for f in r2.facts_added] == ["Rafael works at Acme"]
+    assert [f.fact_text for f in r2.facts_deleted] == ["Rafael no longer works at Acme"]  # contradicted
     (valid_to, strength, inv), = rows(
         fresh_db_url, "SELECT valid_to, strength, invalidated_at FROM memory_entity_relationships")
     assert valid_to is None and inv is None and strength == pytest.approx(0.8)  # re-activated

@@ -112,6 +112,19 @@ async def test_retraction_in_words_closes_the_fact(memory):
     assert not any(t.startswith("Rafael works at Acme") for t in active)
 
 
+async def test_a_new_job_keeps_the_old_one_as_history(memory, fresh_db_url):
+    await memory.write("u1", "I work at Acme Corp.", speaker_name="Rafael", occurred_at=at(2023, 1, 1))
+    await memory.write("u1", "I quit my job at Acme Corp.", speaker_name="Rafael", occurred_at=at(2023, 5, 1))
+    await memory.write("u1", "I joined Orion Tech.", speaker_name="Rafael", occurred_at=at(2023, 6, 1))
+    active = [f.fact_text for f in await memory.get_all("u1")]
+    assert any("Orion Tech" in t for t in active) and any("quit" in t and "Acme" in t for t in active)
+    edges = dict(((t, r), live) for t, r, live in rows(
+        fresh_db_url, "SELECT target_entity_key, rel_type, valid_to IS NULL FROM memory_entity_relationships"))
+    assert edges[("organization:acme_corp", "former_employee_of")] is True
+    assert edges[("organization:acme_corp", "works_at")] is False
+    assert edges[("organization:orion_tech", "works_at")] is True
+
+
 async def test_sample_conversation_becomes_memory(memory):
     import json
     from pathlib import Path

@@ -4,7 +4,10 @@ Offline decision rules, applied in this order (the first that fires wins):
 
 1. Retraction ("no longer", "moved from", "quit", "left"): every active fact of the same subject
    and attribute whose value matches the retracted value is closed (DELETE); the retraction
-   statement itself is then reconciled like any other fact (usually ADD).
+   statement itself is then stored as a past value, attribute `<attr>.former` (so a new employer
+   does not supersede "no longer works at Acme"), and reconciled like any other fact.
+   Conversely a new value of a single-valued attribute closes a `<attr>.former` statement about
+   that same value ("works at Acme" again ends "no longer works at Acme").
 2. Exact duplicate (same subject, same text ignoring case/accents/punctuation): NOOP, reinforce.
 3. Same single-valued attribute (location, employer, occupation, ...) of the same subject:
    same value -> NOOP; new value -> UPDATE (the old fact is closed and superseded).
@@ -97,6 +100,11 @@ class Proposal:
 class Candidates:
     similar: list[tuple[ActiveFact, float]]  # from the database, best first
     same_attribute: list[ActiveFact]
+    former: list[ActiveFact] = field(default_factory=list)  # active `<attr>.former` statements
+
+
+def former_key(attribute_key: str) -> str:
+    return f"{attribute_key}.former"[:64]
 
 
 LLMDecider = Callable[[Proposal, list[tuple[ActiveFact, float]]], Awaitable[tuple[str, ActiveFact | None] | None]]
@@ -130,7 +138,9 @@ async def fetch_candidates(
         ).all()
         for r in rows:
             sims[idx[r.i - 1]].append((_active(r), float(r.sim)))
-    pairs = sorted({(p.subject_key, p.attribute_key) for p in proposals if p.attribute_key})
+    pairs = sorted({(p.subject_key, p.attribute_key) for p in proposals if p.attribute_key}
+                   | {(p.subject_key, former_key(p.attribute_key)) for p in proposals
+                      if p.attribute_key in SINGLE_VALUED_ATTRIBUTES})
     by_attr: dict[tuple[str, str], list[ActiveFact]] = defaultdict(list)
     if pairs:
         rows = (
@@ -148,7 +158,11 @@ async def fetch_candidates(
         for r in rows:
             by_attr[(r.entity_key, r.attribute_key)].append(_active(r))
     return [
-        Candidates(sims[i], by_attr.get((p.subject_key, p.attribute_key or ""), []))
+        Candidates(
+            sims[i],
+            by_attr.get((p.subject_key, p.attribute_key or ""), []),
+            by_attr.get((p.subject_key, former_key(p.attribute_key)), []) if p.attribute_key else [],
+        )
         for i, p in enumerate(proposals)
     ]
 
@@ -249,6 +263,15 @@ class Reconciler:
             value = p.fact.retract_value or p.value
             p.deleted = [f for f in self._same_attribute(p, cands) if _value_matches(value, f)]
             for f in p.deleted:
+                self.closed.add(f.id)
+            if p.attribute_key in SINGLE_VALUED_ATTRIBUTES:  # kept as a past value from now on
+                p.attribute_key, p.value = former_key(p.attribute_key), value
+        elif p.attribute_key in SINGLE_VALUED_ATTRIBUTES and p.value:
+            mem = self._subject(p)
+            local = [f for f in mem.facts if f.attribute_key == former_key(p.attribute_key)] if mem else []
+            contradicted = [f for f in self._open(cands.former + local) if _same_value(p.value, f)]
+            for f in contradicted:  # "works at Acme" again ends "no longer works at Acme"
+                p.deleted.append(f)
                 self.closed.add(f.id)
         dup = self._exact(p, similar)
         if dup is not None:
