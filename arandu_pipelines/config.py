@@ -49,6 +49,8 @@ class MemoryConfig:
     reranker_timeout_sec: float = 5.0
     reranker_weight: float = 0.70
     min_reranker_score: float = 0.10
+    # LLM query planner (read/planner_llm.py): plan, evaluate, replan; deterministic fallback
+    enable_llm_planner: bool = False
     # Confidence
     confidence_level_map: dict[str, float] = field(
         default_factory=lambda: dict(DEFAULT_CONFIDENCE_LEVELS)

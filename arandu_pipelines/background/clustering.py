@@ -5,7 +5,9 @@ from the last `cluster_max_age_days` (measured on the agent's clock) are grouped
 entity; a group of at least `cluster_min_facts` facts is a cluster (`cluster_type = 'entity'`,
 label = the entity key). Its embedding is the mean of its facts' embeddings (pgvector ``avg``),
 which is what puts clusters in one semantic space for the community step; its offline summary
-is its three most important facts. Facts missing an embedding are embedded first when an
+is its three most important facts (with an `llm`, new and changed clusters get a 2-3 sentence LLM
+summary instead, kept across re-runs that do not change the cluster; a failed call keeps the
+summary the cluster has). Facts missing an embedding are embedded first when an
 embedding provider is given. Clusters are upserted on (agent, type, label) and written only
 when their members, centroid or summary change; facts get `cluster_id` (and lose it when they
 are closed or age out); clusters left without enough facts are deactivated. A re-run over the
@@ -86,7 +88,10 @@ async def cluster_facts(
         await _embed_missing(eng, agent_id, embeddings)
     params: dict[str, Any] = {"a": agent_id, "max_age": int(config.cluster_max_age_days),
                               "min_facts": max(1, int(config.cluster_min_facts)),
-                              "ctype": CLUSTER_TYPE, "n_sum": SUMMARY_FACTS}
+                              "ctype": CLUSTER_TYPE, "n_sum": SUMMARY_FACTS,
+                              # with an LLM, its summaries survive re-runs that do not change the
+                              # cluster (the offline summary would overwrite them every time)
+                              "keep_summary": llm is not None}
     async with agent_transaction(eng, agent_id) as conn:
         params["clock"] = clock = await agent_clock(conn, agent_id)
         upserted = (
@@ -125,16 +130,19 @@ async def cluster_facts(
                            round(CAST(g.imp AS numeric), 4)::float8, g.centroid, true, now()
                     FROM groups g JOIN summaries s ON s.label = g.label
                     ON CONFLICT (agent_id, cluster_type, label) DO UPDATE SET
-                        summary_text = EXCLUDED.summary_text, entity_type = EXCLUDED.entity_type,
+                        summary_text = CASE WHEN :keep_summary THEN c.summary_text
+                                            ELSE EXCLUDED.summary_text END,
+                        entity_type = EXCLUDED.entity_type,
                         entity_key = EXCLUDED.entity_key, fact_count = EXCLUDED.fact_count,
                         importance = EXCLUDED.importance, embedding_vec = EXCLUDED.embedding_vec,
                         is_active = true, last_updated_at = now()
                     WHERE (c.summary_text, c.fact_count, c.importance, c.is_active,
                            c.embedding_vec IS NULL)
-                          IS DISTINCT FROM (EXCLUDED.summary_text, EXCLUDED.fact_count,
+                          IS DISTINCT FROM (CASE WHEN :keep_summary THEN c.summary_text
+                                                 ELSE EXCLUDED.summary_text END, EXCLUDED.fact_count,
                            EXCLUDED.importance, true, EXCLUDED.embedding_vec IS NULL)
                        OR (c.embedding_vec <-> EXCLUDED.embedding_vec) > 1e-5
-                    RETURNING (xmax = 0) AS inserted
+                    RETURNING (xmax = 0) AS inserted, c.id::text AS id, c.label
                     """
                 ),
                 params,
@@ -186,6 +194,15 @@ async def cluster_facts(
                 params,
             )
         ).rowcount or 0
+        llm_tokens, llm_errors, generated = None, [], 0
+        if llm is not None:  # summarise the new / changed clusters (after the lock is released)
+            pending = [(r.id, r.label) for r in upserted][:LLM_CLUSTER_LIMIT]
+    if llm is not None:
+        from arandu_pipelines.types import TokenUsage
+
+        llm_tokens = TokenUsage()
+        generated = await _llm_cluster_summaries(eng, agent_id, llm, pending, llm_tokens, llm_errors)
+    async with eng.connect() as conn:
         preview = (
             await conn.execute(
                 text("SELECT label, fact_count, round(CAST(importance AS numeric), 2) AS importance, "
@@ -194,10 +211,10 @@ async def cluster_facts(
                 params,
             )
         ).all()
-    return ClusteringResult(
+    res = ClusteringResult(
         clusters_created=created,
         clusters_reinforced=len(upserted) - created,
-        summaries_generated=0,
+        summaries_generated=generated,
         facts_assigned=assigned,
         facts_unassigned=unassigned,
         clusters_deactivated=deactivated,
@@ -206,6 +223,53 @@ async def cluster_facts(
         reference_time=clock,
         duration_ms=timer.ms,
     )
+    if llm_tokens is not None:
+        res.tokens, res.llm_errors = llm_tokens, llm_errors
+    return res
+
+
+LLM_CLUSTER_LIMIT = 20
+LLM_CLUSTER_FACTS = 15
+CLUSTER_TASK = "cluster_summary"
+_CLUSTER_SYSTEM = ("Write a 2-3 sentence summary of this group of related facts about one subject: "
+                   "what they say together. Use only the facts given. Format: {\"summary\": \"...\"}")
+
+
+async def _llm_cluster_summaries(eng: Any, agent_id: str, llm: Any, pending: list[tuple[str, str]],
+                                 tokens: Any, errors: list[str]) -> int:
+    """One LLM call per new or changed cluster; a failure keeps the summary it has."""
+    from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
+
+    if not pending:
+        return 0
+    async with eng.connect() as conn:
+        facts: dict[str, list[str]] = {}
+        for r in await conn.execute(text(
+                "SELECT f.cluster_id::text AS cid, f.fact_text FROM memory_facts f WHERE f.agent_id = :a "
+                "AND f.valid_to IS NULL AND f.cluster_id = ANY(CAST(:ids AS uuid[])) "
+                "ORDER BY f.cluster_id, f.importance DESC, f.confidence DESC, f.valid_from DESC, f.id"),
+                {"a": agent_id, "ids": [cid for cid, _ in pending]}):
+            if len(facts.setdefault(r.cid, [])) < LLM_CLUSTER_FACTS:
+                facts[r.cid].append(r.fact_text.strip())
+    new: dict[str, str] = {}
+    for cid, label in pending:
+        if not facts.get(cid):
+            continue
+        try:
+            new[cid] = await ask(
+                llm, CLUSTER_TASK, _CLUSTER_SYSTEM,
+                f"Cluster: {label}\nFacts:\n" + "\n".join(f"- {f}" for f in facts[cid]), usage=tokens,
+                validate=lambda v: english_text(v.get("summary") if isinstance(v, dict) else None,
+                                                min_words=4, max_tokens=200), max_tokens=250)
+        except LLMCallError as exc:
+            errors.append(error_note(label, exc))
+    if new:
+        async with agent_transaction(eng, agent_id) as conn:
+            await conn.execute(text(
+                "UPDATE memory_clusters c SET summary_text = q.t FROM unnest(CAST(:ids AS uuid[]), "
+                "CAST(:t AS text[])) AS q(id, t) WHERE c.agent_id = :a AND c.id = q.id"),
+                {"a": agent_id, "ids": list(new), "t": list(new.values())})
+    return len(new)
 
 
 async def detect_communities(

@@ -18,7 +18,14 @@ the same data writes nothing):
 * **trend / change** — a fact in the window that superseded an earlier version
   (``supersedes_fact_id``): "Rafael's location changed: lived in São Paulo → moved to Rio."
 
-LLM "insights" come later behind the same function (`llm` is accepted and ignored for now).
+With an `llm`, one more detector runs: the active facts of the window (at most
+`LLM_MAX_FACTS`) go to the LLM, which returns patterns, insights, contradictions and trends, each
+citing the facts it rests on. Answers are validated (known type, English title and text, at least
+one cited fact of the window); an observation's fingerprint is its type plus its sorted supporting
+fact ids, so a re-run over the same facts updates it in place instead of adding a copy. The call
+is made before the agent's lock is taken; a failed call (recorded in `llm_errors`) leaves the
+deterministic result alone. With an LLM, an active contradiction whose facts are all still
+active stays active even when the offline detector does not see it (the LLM's).
 Event emotions are tagged by `emotions.materialize_emotional_trends`.
 """
 
@@ -38,6 +45,7 @@ from arandu_pipelines.background._common import (
     fingerprint,
     upsert_observations,
 )
+from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
 from arandu_pipelines.background.results import ConsolidationResult
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES
@@ -126,6 +134,17 @@ async def run_consolidation(
     """Detect patterns, contradictions and trends; store them as meta-observations."""
     config = config or MemoryConfig()
     timer = Timer()
+    llm_obs: list[Observation] = []
+    llm_errors: list[str] = []
+    tokens = None
+    if llm is not None:
+        from arandu_pipelines.types import TokenUsage
+
+        tokens = TokenUsage()
+        try:
+            llm_obs = await _llm_observations(engine, agent_id, config, llm, now, tokens)
+        except LLMCallError as exc:
+            llm_errors.append(error_note("consolidation", exc))
     async with agent_transaction(engine, agent_id) as conn:
         clock = await agent_clock(conn, agent_id, now)
         start = (await conn.execute(
@@ -136,6 +155,8 @@ async def run_consolidation(
                  "AND occurred_at >= :s AND occurred_at <= :c"),
             {"a": agent_id, "s": start, "c": clock})).scalar_one()
         result = ConsolidationResult(events_processed=int(events), reference_time=clock)
+        if tokens is not None:
+            result.tokens, result.llm_errors = tokens, llm_errors
         if events < config.consolidation_min_events:
             result.skipped = True
             result.skip_reason = (f"{events} event(s) in the last {config.consolidation_lookback_days} "
@@ -178,13 +199,23 @@ async def run_consolidation(
                 f"{r.old_text} → {r.new_text}.",
                 fingerprint("change", r.id), [r.entity_key], [r.old_id, r.id],
                 _ids([r.old_event_id, r.event_id]), confidence=0.85, importance=0.7))
+        obs += llm_obs
+        contradictions += [o.fingerprint for o in llm_obs if o.observation_type == "contradiction"]
+        if llm is not None:  # earlier LLM contradictions hold while all their facts are active
+            contradictions += list((await conn.execute(text(
+                "SELECT m.fingerprint FROM memory_meta_observations m WHERE m.agent_id = :a "
+                "AND m.observation_type = 'contradiction' AND m.is_active "
+                "AND jsonb_array_length(m.supporting_fact_ids) > 0 AND NOT EXISTS ("
+                "SELECT 1 FROM jsonb_array_elements_text(m.supporting_fact_ids) x(id) WHERE NOT EXISTS ("
+                "SELECT 1 FROM memory_facts f WHERE f.agent_id = :a AND f.id::text = x.id "
+                "AND f.valid_to IS NULL))"), {"a": agent_id})).scalars())
         outcome = await upsert_observations(conn, agent_id, obs)
         result.observations_deactivated = await deactivate_observations(
             conn, agent_id, ["contradiction"], contradictions)
         preview = (await conn.execute(
             text("SELECT observation_type, title, confidence FROM memory_meta_observations "
                  "WHERE agent_id = :a AND is_active AND observation_type IN "
-                 "('pattern', 'contradiction', 'trend') "
+                 "('pattern', 'contradiction', 'trend', 'insight') "
                  "ORDER BY importance DESC, last_reinforced_at DESC, title LIMIT 10"),
             {"a": agent_id})).all()
     result.observations_created = outcome.created
@@ -195,3 +226,83 @@ async def run_consolidation(
                        "confidence": round(float(r.confidence), 2)} for r in preview]
     result.duration_ms = timer.ms
     return result
+
+
+# ---- the LLM detector -------------------------------------------------------------------------------
+CONSOLIDATION_TASK = "consolidation"
+LLM_MAX_FACTS = 60
+LLM_TYPES = ("pattern", "insight", "contradiction", "trend")
+_CONSOLIDATION_SYSTEM = (
+    "You consolidate an agent's recent memory. From the facts below, find: patterns (recurring "
+    "behaviour or topics), insights (emergent understanding from several facts), contradictions "
+    "(facts that cannot all be true now) and trends (changes over time). Report only what the facts "
+    "support; cite them by label. Return an empty list when there is nothing worth noting.\n"
+    'Format: {"observations": [{"type": "pattern|insight|contradiction|trend", "title": "<short>", '
+    '"text": "<one or two sentences>", "facts": ["F1", "F2"], "confidence": 0.0-1.0}]}'
+)
+_WINDOW_FACTS = text(
+    """
+    SELECT f.id::text AS id, f.entity_key, COALESCE(f.entity_name, f.entity_key) AS name, f.fact_text,
+           f.valid_from, f.source_event_id::text AS event_id
+    FROM memory_facts f
+    WHERE f.agent_id = :a AND f.valid_to IS NULL
+      AND ((f.valid_from >= :start AND f.valid_from <= :clock) OR f.last_confirmed_at >= :start)
+    ORDER BY f.importance DESC, f.valid_from DESC, f.id
+    LIMIT :n
+    """
+)
+
+
+async def _llm_observations(engine: Any, agent_id: str, config: MemoryConfig, llm: Any,
+                            now: datetime | None, tokens: Any) -> list[Observation]:
+    from arandu_pipelines.background._common import engine_of
+
+    async with engine_of(engine).connect() as conn:
+        clock = await agent_clock(conn, agent_id, now)
+        start = (await conn.execute(
+            text("SELECT CAST(:c AS timestamptz) - make_interval(days => :d)"),
+            {"c": clock, "d": int(config.consolidation_lookback_days)})).scalar_one()
+        events = (await conn.execute(
+            text("SELECT count(*) FROM memory_events WHERE agent_id = :a "
+                 "AND occurred_at >= :s AND occurred_at <= :c"),
+            {"a": agent_id, "s": start, "c": clock})).scalar_one()
+        if events < config.consolidation_min_events:
+            return []
+        facts = (await conn.execute(_WINDOW_FACTS, {"a": agent_id, "start": start, "clock": clock,
+                                                     "n": LLM_MAX_FACTS})).all()
+    if len(facts) < 2:
+        return []
+    facts = sorted(facts, key=lambda f: (f.valid_from, f.id))
+    label = {f"F{i}": f for i, f in enumerate(facts, start=1)}
+    listing = "\n".join(f"{k}: [{f.valid_from:%Y-%m-%d}] {f.fact_text}" for k, f in label.items())
+
+    def validate(v: Any) -> list[Observation]:
+        items = v.get("observations") if isinstance(v, dict) else None
+        if not isinstance(items, list):
+            raise ValueError("no observations list")
+        out: dict[str, Observation] = {}
+        for it in items[:20]:
+            if not isinstance(it, dict) or it.get("type") not in LLM_TYPES:
+                continue
+            cited = [label[x] for x in dict.fromkeys(map(str, it.get("facts") or [])) if x in label]
+            if not cited:
+                continue
+            try:
+                title = english_text(it.get("title"), min_words=2, max_tokens=60, max_chars=256)
+                body = english_text(it.get("text"), min_words=4, max_tokens=200)
+            except ValueError:
+                continue
+            ids = sorted(f.id for f in cited)
+            conf = it.get("confidence")
+            conf = float(conf) if isinstance(conf, (int, float)) and not isinstance(conf, bool) else 0.7
+            fp = fingerprint("llm", it["type"], *ids)
+            out[fp] = Observation(
+                it["type"], title, body, fp, sorted({f.entity_key for f in cited}), ids,
+                _ids([f.event_id for f in cited]), confidence=round(min(max(conf, 0.0), 0.95), 4),
+                importance={"insight": 0.65, "contradiction": 0.8, "trend": 0.7}.get(it["type"], 0.6),
+                times_reinforced=len(ids) - 1)
+        return list(out.values())
+
+    return await ask(llm, CONSOLIDATION_TASK, _CONSOLIDATION_SYSTEM,
+                     f"Window: {start:%Y-%m-%d} to {clock:%Y-%m-%d}\nFacts:\n{listing}",
+                     usage=tokens, validate=validate, max_tokens=1500)

@@ -14,9 +14,14 @@ never retrieved is as fresh as its last mention. Ages are measured on the agent'
 fact scores 0.90.
 
 `compute_vitality` is the same formula in Python, per fact; `run_memify` applies it to every
-fact of an agent in one UPDATE (rows are written only when their score or flag changes). The
-LLM parts of memify (distilling procedures, merging similar ones) come later behind `run_memify`
-(`llm` is accepted and ignored for now).
+fact of an agent in one UPDATE (rows are written only when their score or flag changes).
+
+With an `llm`, memify also *distills*: for the entities with at least `DISTILL_MIN_FACTS` active
+facts (at most `DISTILL_ENTITIES` per run, most facts first) the LLM turns the specific facts into
+1-3 general statements ("regularly attends tech meetups"), stored as `distilled` meta-observations
+whose fingerprint is the entity plus its sorted fact ids: a fact set already distilled is not sent
+again, so a re-run without new facts makes no call. A failed call is recorded in `llm_errors` and
+changes nothing. (Merging similar procedures is not implemented.)
 """
 
 from __future__ import annotations
@@ -113,10 +118,77 @@ async def run_memify(
             "SELECT fact_text, round(CAST(vitality_score AS numeric), 3) AS vitality, is_stale "
             "FROM memory_facts WHERE agent_id = :a AND valid_to IS NULL "
             "ORDER BY vitality_score ASC NULLS FIRST, id LIMIT 8"), {"a": agent_id})).all()
-    return MemifyResult(
+    result = MemifyResult(
         facts_scored=int(row.scored), facts_updated=int(row.updated),
         facts_marked_stale=int(row.newly_stale), facts_unmarked_stale=int(row.revived),
         preview=[{"fact": r.fact_text[:100], "vitality": float(r.vitality or 0), "stale": r.is_stale}
                  for r in preview],
         reference_time=clock, duration_ms=timer.ms,
     )
+    if llm is not None:
+        await _distill(engine, agent_id, llm, result)
+        result.duration_ms = timer.ms
+    return result
+
+
+DISTILL_MIN_FACTS = 3
+DISTILL_ENTITIES = 10
+DISTILL_FACTS = 30
+DISTILL_TASK = "memify_distillation"
+_DISTILL_SYSTEM = (
+    "Distill the specific facts about one entity into 1-3 general, durable statements (semantic or "
+    "procedural knowledge: habits, preferences, how things are usually done), e.g. 'went to a Python "
+    "meetup on March 5' + 'went to a Go meetup in April' -> 'regularly attends tech meetups'. Only "
+    "what several facts support. Format: {\"statements\": [\"...\"]}"
+)
+
+
+async def _distill(engine: Any, agent_id: str, llm: Any, result: MemifyResult) -> None:
+    from arandu_pipelines.background._common import Observation, engine_of, fingerprint, upsert_observations
+    from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
+
+    async with engine_of(engine).connect() as conn:
+        rows = (await conn.execute(text(
+            "WITH ents AS (SELECT entity_key, count(*) AS n FROM memory_facts WHERE agent_id = :a "
+            "AND valid_to IS NULL AND NOT is_stale GROUP BY entity_key HAVING count(*) >= :m "
+            "ORDER BY count(*) DESC, entity_key LIMIT :e) "
+            "SELECT f.entity_key, COALESCE(f.entity_name, f.entity_key) AS name, f.id::text AS id, "
+            "f.fact_text, f.source_event_id::text AS event_id FROM memory_facts f JOIN ents USING (entity_key) "
+            "WHERE f.agent_id = :a AND f.valid_to IS NULL AND NOT f.is_stale "
+            "ORDER BY ents.n DESC, f.entity_key, f.valid_from, f.id"),
+            {"a": agent_id, "m": DISTILL_MIN_FACTS, "e": DISTILL_ENTITIES})).all()
+        groups: dict[str, list[Any]] = {}
+        for r in rows:
+            if len(groups.setdefault(r.entity_key, [])) < DISTILL_FACTS:
+                groups[r.entity_key].append(r)
+        fps = {k: fingerprint("distill", k, *sorted(r.id for r in g)) for k, g in groups.items()}
+        done = set((await conn.execute(text(
+            "SELECT fingerprint FROM memory_meta_observations WHERE agent_id = :a AND "
+            "observation_type = 'distilled' AND fingerprint = ANY(CAST(:f AS text[]))"),
+            {"a": agent_id, "f": list(fps.values())})).scalars())
+
+    def validate(v: Any) -> list[str]:
+        items = v.get("statements") if isinstance(v, dict) else None
+        if not isinstance(items, list) or not items:
+            raise ValueError("no statements")
+        return [english_text(x, min_words=3, max_tokens=80, max_chars=400) for x in items[:3]]
+
+    obs: list[Observation] = []
+    for key, g in groups.items():
+        if fps[key] in done:
+            continue
+        try:
+            statements = await ask(llm, DISTILL_TASK, _DISTILL_SYSTEM, f"Entity: {g[0].name}\nFacts:\n"
+                                   + "\n".join(f"- {r.fact_text}" for r in g), usage=result.tokens,
+                                   validate=validate, max_tokens=300)
+        except LLMCallError as exc:
+            result.llm_errors.append(error_note(key, exc))
+            continue
+        events = sorted({r.event_id for r in g if r.event_id})
+        obs.append(Observation("distilled", f"What {g[0].name} is like"[:256], " ".join(
+            x if x[-1] in ".!?" else x + "." for x in statements), fps[key], [key],
+            sorted(r.id for r in g), events, confidence=0.7, importance=0.6, times_reinforced=len(g) - 1))
+    if obs:
+        async with agent_transaction(engine, agent_id) as conn:
+            out = await upsert_observations(conn, agent_id, obs)
+        result.knowledge_distilled = out.created + out.updated

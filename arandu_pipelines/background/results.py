@@ -21,6 +21,7 @@ class _Base:
     tokens: TokenUsage = field(default_factory=TokenUsage)
     preview: list[dict[str, Any]] = field(default_factory=list)
     reference_time: datetime | None = None  # the "now" the job measured ages against
+    llm_errors: list[str] = field(default_factory=list)  # failed LLM calls (old/offline result kept)
 
 
 @dataclass
@@ -91,6 +92,7 @@ class MemifyResult(_Base):
     facts_updated: int = 0  # rows whose vitality or stale flag changed
     edges_reinforced: int = 0
     merges_executed: int = 0
+    knowledge_distilled: int = 0  # `distilled` meta-observations written by the LLM
 
 
 @dataclass

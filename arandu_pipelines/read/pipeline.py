@@ -32,10 +32,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import rank_events
-from arandu_pipelines.read.executor import PlanExecutor
 from arandu_pipelines.read.format import Pattern, compress_context
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
+from arandu_pipelines.read.planner_llm import plan_and_execute
 from arandu_pipelines.read.rank import FactCandidate, load_candidates, order, score_facts
 from arandu_pipelines.read.registry import DEFAULT_REGISTRY, ExecContext, build_plan, cancel_quietly, connect
 from arandu_pipelines.read.rerank import rerank
@@ -171,7 +171,6 @@ async def _gather(
               entities_sources=resolution.to_dict(), lexemes=terms.lexemes)
     qplan = build_plan(query, plan, resolution, config, session_id,
                        has_facts=terms.facts.n_docs > 0, has_events=terms.events.n_docs > 0)
-    trace.add("plan", 0.0, **qplan.to_dict())
     ctx = ExecContext(conn, scope, config, query, terms, reference, resolution, plan, embedding,
                       windows=list(plan.time_windows), engine=client.engine)
 
@@ -180,8 +179,16 @@ async def _gather(
         data.pop("duration_ms", None)
         trace.add(f"step:{res.index}", res.duration_ms, **data)
 
-    execution = await PlanExecutor(DEFAULT_REGISTRY.adapters).execute(
-        qplan, ctx, on_step if verbose else None)
+    llm_on = config.enable_llm_planner and client.llm is not None
+    outcome = await plan_and_execute(
+        client.llm if llm_on else None, DEFAULT_REGISTRY, agent_id, query, qplan, ctx, session_id=session_id,
+        on_step=on_step if verbose else None,
+        disabled_reason=None if llm_on else ("no llm" if config.enable_llm_planner else "llm planner disabled"))
+    execution, ctx = outcome.execution, outcome.ctx
+    trace.add("plan", 0.0, **execution.plan.to_dict(), planner=outcome.planner, planner_reason=outcome.reason)
+    if outcome.rounds:
+        trace.add("llm_planner", 0.0, rounds=outcome.rounds, llm_calls=outcome.usage.calls,
+                  input_tokens=outcome.usage.input_tokens, output_tokens=outcome.usage.output_tokens)
     graph_meta = next((r.meta for r in execution.step_results.values() if r.index == "graph"), {})
     trace.add("retrieval", 0.0, entities_sources={
         "deterministic": list(resolution.keys), "expansion": list(graph_meta.get("neighbor_keys", [])),
