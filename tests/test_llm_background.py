@@ -260,3 +260,32 @@ def test_effective_confidence_decays_weekly_with_floor():
     assert effective_confidence(0.8, now, now) == pytest.approx(0.8)
     assert effective_confidence(0.8, now - timedelta(weeks=2), now) == pytest.approx(0.8 * 0.95 ** 2)
     assert effective_confidence(0.8, now - timedelta(weeks=200), now) == 0.10
+
+
+async def test_memify_learns_directives_and_a_newer_one_replaces_a_contradicted_one(
+        fresh_db_url, embeddings, fake):
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.config import MemoryConfig
+
+    writer = MemoryClient(fresh_db_url, embeddings=embeddings)
+    await writer.initialize()
+    await writer.write(AGENT, "I prefer short answers, no long essays.", speaker_name="Rafael")
+    await writer.close()
+    eng = await _plant_directives(fresh_db_url, embeddings, [
+        ("long answers", "Answer in long, detailed paragraphs, never in short sentences.", 0.8)])
+    try:
+        fake.on("TASK: directive_learning", {"directives": [
+            {"title": "short answers", "text": "Keep answers short: at most three sentences."}]})
+        fake.on(JUDGE, {"contradiction": True, "conflicting": "D1", "resolution": "newer wins"})
+        fake.on(DISTILL, Status(500))
+        cfg = MemoryConfig(contradiction_similarity_threshold=0.3)
+        r = await bg.run_memify(eng, AGENT, cfg, llm=provider(fake, max_retries=0), embeddings=embeddings)
+        assert (r.directives_learned, r.directives_superseded) == (1, 1)
+        assert "short answers" in fake.calls("TASK: directive_learning")[0].user  # the preference fact
+        active = rows(fresh_db_url, "SELECT title, is_active FROM memory_meta_observations "
+                      "WHERE agent_id = %s AND observation_type = 'directive' ORDER BY title", (AGENT,))
+        assert active == [("long answers", False), ("short answers", True)]
+        again = await bg.run_memify(eng, AGENT, cfg, llm=provider(fake, max_retries=0), embeddings=embeddings)
+        assert again.directives_learned == 0  # identical directive: nothing rewritten
+    finally:
+        await eng.dispose()

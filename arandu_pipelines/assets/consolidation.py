@@ -157,15 +157,21 @@ def emotional_trends(context: AssetExecutionContext, memory: MemoryStoreResource
 
 
 @asset(deps=["memory_facts"], metadata=_writes("memory_facts", "vitality_score, is_stale"), **COMMON)
-def fact_vitality(context: AssetExecutionContext, memory: MemoryStoreResource) -> MaterializeResult:
+def fact_vitality(context: AssetExecutionContext, memory: MemoryStoreResource,
+                  llm: LLMResource, embeddings: EmbeddingsResource) -> MaterializeResult:
     """Memify: every fact's vitality (retrieval 0.30, recency 0.25, confidence 0.20,
-    reinforcement 0.15, x0.8 per correction); active facts below the threshold marked stale."""
+    reinforcement 0.15, x0.8 per correction); active facts below the threshold marked stale.
+    With an LLM: distilled knowledge and learned directives (contradiction-checked)."""
     agent = context.partition_key
-    r = run_async(_with_engine(memory, lambda e: bg.run_memify(e, agent)))
+    provider = llm.get()
+    emb = embeddings.get() if provider is not None else None
+    r = run_async(_with_engine(memory, lambda e: bg.run_memify(e, agent, llm=provider, embeddings=emb)))
     return MaterializeResult(metadata=result_metadata(
         r, updated=r.facts_updated, invalidated=r.facts_marked_stale,
         extra={"facts_scored": r.facts_scored, "facts_marked_stale": r.facts_marked_stale,
-               "facts_revived": r.facts_unmarked_stale}))
+               "facts_revived": r.facts_unmarked_stale,
+               "knowledge_distilled": r.knowledge_distilled,
+               "directives_learned": r.directives_learned}))
 
 
 @asset(key="memory_meta_observations",

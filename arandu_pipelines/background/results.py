@@ -93,6 +93,8 @@ class MemifyResult(_Base):
     edges_reinforced: int = 0
     merges_executed: int = 0
     knowledge_distilled: int = 0  # `distilled` meta-observations written by the LLM
+    directives_learned: int = 0  # `directive` meta-observations written (contradiction-checked)
+    directives_superseded: int = 0  # older directives a newer, contradicting one replaced
 
 
 @dataclass
