@@ -75,11 +75,15 @@ def test_text_columns_have_generated_tsvectors_with_gin(fresh_db_url):
     assert gins == [("ix_events_agent_fts",), ("ix_facts_agent_fts",)]
 
 
-def _start(home: str, q) -> None:  # runs in a child process
-    from arandu_pipelines.store.embedded import start_server
+def _start(home: str, q, barrier) -> None:  # runs in a child process
+    try:
+        from arandu_pipelines.store.embedded import start_server
 
-    server = start_server(Path(home), cleanup_mode=None)
-    q.put((server.get_uri("postgres"), server.get_pid()))
+        barrier.wait(60)  # both children call start_server at the same moment
+        server = start_server(Path(home), cleanup_mode=None)
+        q.put((server.get_uri("postgres"), server.get_pid()))
+    except BaseException as exc:  # report, don't let the parent wait for nothing
+        q.put(("error", repr(exc)))
 
 
 @pytest.mark.slow
@@ -87,13 +91,15 @@ def test_two_processes_starting_at_once_share_one_server():
     home = tempfile.mkdtemp(prefix="arandu-home-", dir="/tmp")
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    procs = [ctx.Process(target=_start, args=(home, q)) for _ in range(2)]
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_start, args=(home, q, barrier)) for _ in range(2)]
     for p in procs:
         p.start()
     results = [q.get(timeout=120) for _ in procs]
     for p in procs:
         p.join(60)
     try:
+        assert not any(r[0] == "error" for r in results), results
         assert results[0] == results[1]
         assert (Path(home) / "pgdata" / "PG_VERSION").exists()
     finally:

