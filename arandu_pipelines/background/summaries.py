@@ -45,14 +45,14 @@ def _stale(text_col: str, at_col: str) -> str:
 
 def _refresh_sql(kind: str) -> str:
     if kind == "summary":
-        text_col, at_col, n_facts = "summary_text", "summary_refreshed_at", SUMMARY_FACTS
+        text_col, at_col = "summary_text", "summary_refreshed_at"
         order = "importance_score DESC NULLS LAST, canonical_key"
         build = """
             SELECT t.k, string_agg(t.sentence, ' ' ORDER BY t.rn) AS body
             FROM ranked t WHERE t.rn <= :n_facts GROUP BY t.k
         """
     else:
-        text_col, at_col, n_facts = "profile_text", "profile_refreshed_at", PROFILE_FACTS
+        text_col, at_col = "profile_text", "profile_refreshed_at"
         order = "fact_count DESC, importance_score DESC NULLS LAST, canonical_key"
         build = """
             SELECT c.k,

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional, TypeVar
 
-from dagster import ConfigurableResource, EnvVar, get_dagster_logger
+from dagster import ConfigurableResource, EnvVar
 from pydantic import Field
 
 T = TypeVar("T")

@@ -1745,7 +1745,7 @@ def _subject_implicit(ms: _Msg, s: _Sent, lo: int, masked: str, verb_start: int,
 
 
 def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
-    body, base = s.body, s.start + s.body_off
+    body = s.body
     pt = ms.lang == "pt"
     used: list[tuple[int, int]] = []
     low = body.lower()
@@ -1800,7 +1800,6 @@ def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) ->
     if subj is None:
         return False
     aux = (subj.aux or "").lower()
-    post = body[m.end("verb"):m.end()].lower()
     tail = gd.get("anymore") or gd.get("mais") or ""
     negated = bool((_PT_NEG if pt else _EN_NEG).search(aux + " " + (gd.get("neg") or "")))
     if pt:

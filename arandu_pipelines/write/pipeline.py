@@ -31,7 +31,7 @@ from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
-from arandu_pipelines.write.reconcile import ActiveFact, LLMDecider, Proposal, Reconciler, fetch_candidates
+from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
 from arandu_pipelines.write.types import (
     ExtractedFact,
