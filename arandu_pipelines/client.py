@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from arandu_pipelines.config import MemoryConfig, apply_overrides
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
+from arandu_pipelines.read.counters import RetrievalCounters
 from arandu_pipelines.store import migrate
 from arandu_pipelines.store.engine import create_engine, resolve_database_url
 from arandu_pipelines.store.lookup import resolve_entity_keys
@@ -108,6 +109,7 @@ class MemoryClient:
         self._init_lock = asyncio.Lock()
         self._initialized = False
         self._background: set[asyncio.Task[Any]] = set()
+        self._counters = RetrievalCounters()
 
     # ---- lifecycle -----------------------------------------------------------------------------
     @property
@@ -132,6 +134,7 @@ class MemoryClient:
             await self.initialize()
 
     async def close(self) -> None:
+        self._counters.flush_soon()
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
         if self._engine is not None:
@@ -381,6 +384,42 @@ class MemoryClient:
             for table in await _agent_tables(conn):
                 res = await conn.execute(text(f'DELETE FROM "{table}" WHERE agent_id = :a'), {"a": agent_id})
                 report.rows[table] = res.rowcount or 0
+        self._aliases.forget(agent_id)
+        return report
+
+    async def delete_messages(
+        self,
+        agent_id: str,
+        speaker: str | None = None,
+        message_ids: list[str] | None = None,
+        session_id: str | None = None,
+    ) -> Any:
+        """Erase the selected messages of one agent and every row derived from them (facts,
+        links, orphaned entities/aliases, relationships, clusters, observations); selectors
+        combine with AND, `speaker` matches case-insensitively. Irreversible. Returns an
+        `EraseReport` (rows deleted per table, rows repaired); see `store/erase.py` for the rules
+        (superseded facts are re-activated, shared entities are kept)."""
+        from arandu_pipelines.store.erase import erase_messages
+
+        agent_id = validate_id("agent_id", agent_id)
+        if speaker is None and message_ids is None and session_id is None:
+            raise ValidationError(
+                "delete_messages needs at least one selector: speaker, message_ids or session_id "
+                "(use delete_all(agent_id) to erase the whole agent)")
+        if speaker is not None:
+            speaker = validate_id("speaker", speaker)
+        if session_id is not None:
+            session_id = validate_id("session_id", session_id)
+        if message_ids is not None:
+            if isinstance(message_ids, (str, bytes)) or not isinstance(message_ids, (list, tuple, set)):
+                raise ValidationError("message_ids must be a list of strings, e.g. ['m1', 'm2']")
+            if not message_ids:
+                raise ValidationError("message_ids is empty; pass at least one id or leave it out")
+            message_ids = sorted({validate_id("message_ids[]", m) for m in message_ids})
+        await self._ready()
+        async with self.engine.begin() as conn:
+            report = await erase_messages(conn, agent_id, speaker=speaker,
+                                          message_ids=message_ids, session_id=session_id)
         self._aliases.forget(agent_id)
         return report
 

@@ -237,6 +237,28 @@ async def test_retrieval_counters_recorded_in_background(memory) -> None:  # noq
     assert sum(got.values()) == len(r.facts)
 
 
+async def test_retrieval_counters_coalesce_without_losing_counts(memory) -> None:  # noqa: ANN001
+    """Three retrieves in a row are written by one flush, and every bump is counted; close()
+    writes what is still pending instead of dropping it."""
+    await write_all(memory, "ana", VERTIX_WORLD[:2])
+    await write_all(memory, "bob", VERTIX_WORLD[:2])
+    results = [await memory.retrieve("ana", "Where does Marcos Tavares live?") for _ in range(3)]
+    other = await memory.retrieve("bob", "Where does Marcos Tavares live?")
+    assert len(memory._background) == 1  # one pending flush, not one task per call
+    await memory.close()
+    got = dict(rows(memory._database_url,
+                    "SELECT id::text, times_retrieved FROM memory_facts WHERE agent_id = 'ana'"))
+    expected: dict[str, int] = {}
+    for r in results:
+        for f in r.facts:
+            expected[f.fact_id] = expected.get(f.fact_id, 0) + 1
+    assert expected and all(got[k] == n for k, n in expected.items())
+    assert sum(got.values()) == sum(expected.values())
+    bob = dict(rows(memory._database_url,
+                    "SELECT id::text, times_retrieved FROM memory_facts WHERE agent_id = 'bob'"))
+    assert sum(bob.values()) == len(other.facts) > 0
+
+
 async def test_temporal_window_prefers_messages_of_that_time(memory) -> None:  # noqa: ANN001
     await write_all(memory, "ana", [("We went hiking in the mountains.", "Ana")], session="a",
                     start=datetime(2023, 5, 8, tzinfo=timezone.utc))

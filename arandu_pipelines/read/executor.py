@@ -126,26 +126,27 @@ class PlanExecutor:
 
     async def execute(self, plan: QueryPlan, ctx: Any,
                       on_step: Callable[[StepResult], Awaitable[None]] | None = None) -> ExecutionResult:
-        """Run `plan`. `ctx.fork()` (optional) yields a context on another connection: the steps
-        of a layer that need the embedding then run concurrently, each on its own connection."""
+        """Run `plan`, layer by layer. Steps of one layer are independent: when `ctx.fork()` is
+        available (a context on another pooled connection) they run concurrently, the first
+        step that needs no embedding on `ctx`'s connection and every other on its own, so the
+        server works on one statement while the client sends the next and the steps that need
+        the query embedding wait for it without holding the others up. Results (and `on_step`
+        calls) stay in step-id order; a step's failure is its own (see `_run`)."""
         results: dict[int, StepResult] = {}
+        fork = getattr(ctx, "fork", None)
         for layer in self._layers(plan.steps):
-            serial = [s for s in layer if not self._needs_embedding(s)]
-            parallel = [s for s in layer if self._needs_embedding(s)]
-            for step in serial:
-                await self._run(step, ctx, results, on_step)
-            fork = getattr(ctx, "fork", None)
-            if len(parallel) > 1 and fork is not None:
+            layer = sorted(layer, key=lambda s: (self._needs_embedding(s), s.step_id))
+            if len(layer) > 1 and fork is not None:
                 async def forked(step: PlanStep) -> None:
                     async with fork() as sub:
                         await self._run(step, sub, results, None)
-                await asyncio.gather(self._run(parallel[0], ctx, results, None),
-                                     *(forked(s) for s in parallel[1:]))
+                await asyncio.gather(self._run(layer[0], ctx, results, None),
+                                     *(forked(s) for s in layer[1:]))
                 if on_step is not None:
-                    for s in parallel:
+                    for s in sorted(layer, key=lambda s: s.step_id):
                         await on_step(results[s.step_id])
             else:
-                for step in parallel:
+                for step in layer:
                     await self._run(step, ctx, results, on_step)
         return ExecutionResult(plan, results, fuse(plan, results))
 

@@ -7,8 +7,8 @@ graph). The vector steps then run concurrently on two pooled connections, and so
 ranking (+ spreading activation) and the message ranking. Connections are in autocommit: each
 statement reads its own snapshot (no BEGIN/savepoint round trips, and a failing step cannot poison
 the others). The LLM reranker (when configured) runs after the connections are released.
-Retrieval counters are written by a fire-and-forget task tracked in `client._background`
-(awaited by `client.close()`).
+Retrieval counters are coalesced and written off the hot path (read/counters.py), by a task
+tracked in `client._background` (flushed and awaited by `client.close()`).
 
 Determinism: no step depends on set or dict iteration order (ties break on ids), small agents
 use exact vector search, and the reference time for recency is the current minute (or `as_of`):
@@ -351,22 +351,9 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
 
 
 def _record_retrieval(client: Any, agent_id: str, fact_ids: list[str]) -> None:
-    """Fire-and-forget: bump times_retrieved / last_retrieved_at without delaying the answer."""
-
-    async def run() -> None:
-        try:
-            async with client.engine.begin() as conn:
-                await conn.execute(text(
-                    "UPDATE memory_facts f SET times_retrieved = f.times_retrieved + 1, "
-                    "last_retrieved_at = now() FROM (SELECT id FROM memory_facts WHERE agent_id = :a "
-                    "AND id = ANY(CAST(:ids AS uuid[])) ORDER BY id FOR UPDATE) s WHERE f.id = s.id"),
-                    {"a": agent_id, "ids": sorted(fact_ids)})
-        except Exception:
-            pass  # counters are advisory; never surface their failure
-
-    task = asyncio.get_running_loop().create_task(run())
-    client._background.add(task)
-    task.add_done_callback(client._background.discard)
+    """Bump times_retrieved / last_retrieved_at without delaying the answer (coalesced, see
+    read/counters.py)."""
+    client._counters.record(client.engine, agent_id, fact_ids, client._background)
 
 
 __all__ = ["retrieve", "RetrieveResult", "EntityResolution"]

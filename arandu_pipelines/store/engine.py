@@ -31,7 +31,10 @@ def resolve_database_url(database_url: str | None = None) -> str:
     return normalize_url(embedded_url())
 
 
-def create_engine(database_url: str, pool_size: int = 5, max_overflow: int = 10) -> AsyncEngine:
+def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10) -> AsyncEngine:
+    """One retrieve() runs the independent steps of its plan on up to five pooled connections at
+    once; ten kept open lets two run together without overflow connections, which are opened
+    (several ms) and closed again around every call."""
     return create_async_engine(
         normalize_url(database_url),
         pool_size=pool_size,

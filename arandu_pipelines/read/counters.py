@@ -1,0 +1,73 @@
+"""Retrieval counters (`times_retrieved`, `last_retrieved_at`), coalesced off the hot path.
+
+One UPDATE per retrieve() cost ~2 ms of client CPU plus a commit (a WAL flush) on the server for
+every call, on the same two cores that answer the next query. Bumps are instead accumulated per
+(agent, fact) and written by one set-based UPDATE at most every `delay` seconds (and on close):
+counts add up exactly, only their landing is deferred. The counters are advisory (importance and
+vitality read them in background jobs), so a failed flush is dropped, never surfaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import text
+
+FLUSH_DELAY_SECONDS = 0.25
+
+_UPDATE = text("""
+    UPDATE memory_facts f
+       SET times_retrieved = f.times_retrieved + s.n, last_retrieved_at = now()
+      FROM (SELECT u.a, u.id, u.n, m.id AS mid
+              FROM unnest(CAST(:agents AS text[]), CAST(:ids AS uuid[]), CAST(:ns AS int[])) AS u(a, id, n)
+              JOIN memory_facts m ON m.agent_id = u.a AND m.id = u.id
+             ORDER BY u.a, u.id FOR UPDATE OF m) s
+     WHERE f.id = s.mid
+""")
+
+
+class RetrievalCounters:
+    """Pending bumps of one client; `record()` never awaits."""
+
+    def __init__(self, delay: float = FLUSH_DELAY_SECONDS) -> None:
+        self.delay = delay
+        self._pending: Counter[tuple[str, str]] = Counter()
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def record(self, engine: Any, agent_id: str, fact_ids: Iterable[str], tasks: set[asyncio.Task[Any]]) -> None:
+        for fid in fact_ids:
+            self._pending[(agent_id, fid)] += 1
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._flush_later(engine))
+            tasks.add(self._task)
+            self._task.add_done_callback(tasks.discard)
+
+    def flush_soon(self) -> None:
+        """Stop waiting (client.close()): the pending bumps are written now."""
+        self._wake.set()
+
+    async def _flush_later(self, engine: Any) -> None:
+        try:
+            await asyncio.wait_for(self._wake.wait(), self.delay)
+        except asyncio.TimeoutError:
+            pass
+        await self.flush(engine)
+
+    async def flush(self, engine: Any) -> int:
+        """Write every pending bump in one statement; returns the number of facts touched."""
+        batch, self._pending = self._pending, Counter()
+        if not batch:
+            return 0
+        keys = sorted(batch)
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(_UPDATE, {"agents": [a for a, _ in keys], "ids": [i for _, i in keys],
+                                             "ns": [batch[k] for k in keys]})
+        except Exception:
+            return 0  # advisory; never surface
+        return len(keys)

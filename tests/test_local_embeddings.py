@@ -1,0 +1,47 @@
+"""The local MiniLM provider: a query embedded alone (the traced fast path) must land on the same
+vector as the same text embedded in a batch (the path every stored row took), or dense search
+would compare queries and memories in slightly different spaces."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+TEXTS = [
+    "Where does Rafael live now?",
+    "Eu moro no Rio de Janeiro desde março.",
+    "Привет, как дела? 東京で働いています 🙂",
+    "x",
+    " ".join(["a long message about hiking and painting and the beach"] * 60),  # > 256 tokens
+]
+
+
+def _cos(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b)) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
+
+
+@pytest.mark.parametrize("text", TEXTS, ids=["en", "pt", "scripts", "one-char", "truncated"])
+async def test_a_query_alone_matches_the_batch_vector(embeddings, text):
+    alone = await embeddings.embed_one(text)
+    batch = embeddings.encode([text, "another text so this is a padded batch of two"])[0]
+    assert len(alone) == embeddings.dimensions == 384
+    assert abs(math.sqrt(sum(x * x for x in alone)) - 1.0) < 1e-5  # normalised
+    assert _cos(alone, batch) > 0.99999
+
+
+async def test_a_query_embedding_is_deterministic_and_discriminates(embeddings):
+    a1 = await embeddings.embed_one("my sister lives in Lisbon")
+    a2 = await embeddings.embed_one("my sister lives in Lisbon")
+    near = await embeddings.embed_one("where does my sister live?")
+    far = await embeddings.embed_one("the quarterly tax report is overdue")
+    assert a1 == a2
+    assert _cos(a1, near) > _cos(a1, far) + 0.2
+
+
+def test_the_query_path_is_traced_on_this_torch(embeddings):
+    """If a torch/transformers upgrade breaks tracing, queries silently fall back to the slower
+    eager path; this says so loudly instead."""
+    from arandu_pipelines.providers import local_embeddings
+
+    assert local_embeddings._traced_encoder() is not None
