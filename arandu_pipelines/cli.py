@@ -136,6 +136,20 @@ async def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _forget(args: argparse.Namespace) -> int:
+    """Erase selected messages of one agent and everything derived from them."""
+    from arandu_pipelines.client import MemoryClient
+
+    async with MemoryClient(args.database_url) as memory:
+        report = await memory.delete_messages(args.agent_id, speaker=args.speaker,
+                                              message_ids=args.message_id, session_id=args.session)
+    for table, n in sorted(report.rows.items()):
+        print(f"deleted  {table:32s} {n}")
+    for what, n in report.updated.items():
+        print(f"repaired {what:32s} {n}")
+    return 0
+
+
 def _dev(args: argparse.Namespace) -> int:
     from arandu_pipelines.devserver import run_dev
 
@@ -169,6 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("agent_id")
     st.add_argument("--show", action="store_true")
 
+    fg = sub.add_parser("forget", help="erase one speaker's (or a session's, or given) messages "
+                        "and every row derived from them")
+    fg.add_argument("agent_id")
+    fg.add_argument("--speaker", default=None, help="speaker name (case-insensitive)")
+    fg.add_argument("--message-id", action="append", default=None,
+                    help="a message id (repeatable)")
+    fg.add_argument("--session", default=None, help="session id")
+
     for name in ("dev", "demo"):
         d = sub.add_parser(name, help="run Dagster (webserver + daemon) on the embedded database"
                            + (" and drop the sample conversation in the import directory" if name == "demo" else ""))
@@ -184,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command in ("dev", "demo"):
             return _dev(args)
-        handler = {"import": _import, "example": _example, "retrieve": _retrieve, "stats": _stats}
+        handler = {"import": _import, "example": _example, "retrieve": _retrieve, "stats": _stats,
+                   "forget": _forget}
         return asyncio.run(handler[args.command](args))
     except MemoryError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,0 +1,315 @@
+"""Soak test: mixed import + retrieve for N minutes on a real server, offline.
+
+    python bench/soak.py [--minutes 10] [--agents 4] [--importers 2] [--batch 8]
+                         [--retrievers 2] [--retrieve-interval 0.05] [--window 60] [--keep]
+
+Runs in a database of its own, `arandu_bench_soak` (dropped and created again on every run), on
+DATABASE_URL's server when set, else on the embedded server. Importer tasks keep writing
+synthetic conversations (several agents, two speakers each, people/places/organisations shared
+across agents and speakers so entity resolution and reconciliation have real work) through
+`import_messages(..., extract=True)`; retriever tasks keep calling `retrieve()` on the same
+agents at the same time. One process, one event loop, one embedding model — the shape of an
+application server that both ingests and answers.
+
+Every window (default one minute) prints messages imported/s, retrieves/s, retrieve p50/p95,
+error counts and this process's RSS. At the end: totals, the retrieve p95 under concurrent
+ingestion (a measurement, reported against a ~100 ms target, not asserted), and a count check
+of the event log against what was sent: no message lost, none duplicated, none left unextracted.
+"""
+
+from __future__ import annotations
+
+import os
+
+# See bench/locomo.py: busy-waiting OpenMP threads steal the 2 cores from Postgres.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from locomo import fresh_database, percentile, server_admin_url  # noqa: E402  (same helpers)
+
+DB_NAME = "arandu_bench_soak"
+T0 = datetime(2024, 1, 1, 9, 0, tzinfo=timezone.utc)
+P95_TARGET_MS = 100.0
+
+# Shared vocabulary: every agent's speakers talk about the same people, places and companies,
+# so entities overlap across speakers (and, in name, across agents).
+PEOPLE = ["Maria", "Bruno", "Ana", "Carlos", "Julia", "Pedro", "Sofia", "Lucas", "Helena", "Tiago"]
+CITIES = ["Lisbon", "Porto", "Madrid", "Berlin", "Paris", "London", "Rome", "Boston"]
+ORGS = ["Google", "Acme Corp", "Globex", "Initech", "Vertix", "Umbrella Labs"]
+JOBS = ["engineer", "teacher", "designer", "nurse", "lawyer", "chef"]
+PETS = [("dog", "Bolt"), ("cat", "Luna"), ("dog", "Max"), ("parrot", "Kiwi")]
+HOBBIES = ["hiking", "running", "painting", "chess", "surfing", "cooking"]
+MONTHS = ["January", "March", "May", "July", "September", "November"]
+TEMPLATES = [
+    "My sister {p} lives in {c}.",
+    "{p} works at {o} as a {j}.",
+    "I went {h} with {p} last weekend, it was great!",
+    "{p} moved to {c} in {m}.",
+    "I adopted a {pet} named {petname}.",
+    "{p} is married to {q}.",
+    "My friend {p} just got a job at {o}.",
+    "I love {h}, I do it every Sunday.",
+    "{p} and {q} visited {c} together.",
+    "I work at {o} now.",
+    "I'm so tired today, work at {o} was exhausting.",
+    "{p} told me she is learning {h}.",
+    "We had dinner with {p} and {q} in {c}.",
+    "My brother {p} lives in {c} with his {pet} {petname}.",
+]
+QUERIES = [
+    "Where does {p} live?", "Where does {p} work?", "Who is {p} married to?", "What pets do I have?",
+    "What did I do with {p}?", "Who lives in {c}?", "Who works at {o}?", "What do I like doing?",
+    "When did {p} move?", "Tell me about {p}",
+]
+
+
+def message(rng: random.Random) -> str:
+    p, q = rng.sample(PEOPLE, 2)
+    pet, petname = rng.choice(PETS)
+    return rng.choice(TEMPLATES).format(p=p, q=q, c=rng.choice(CITIES), o=rng.choice(ORGS),
+                                        j=rng.choice(JOBS), h=rng.choice(HOBBIES), m=rng.choice(MONTHS),
+                                        pet=pet, petname=petname)
+
+
+def query(rng: random.Random) -> str:
+    return rng.choice(QUERIES).format(p=rng.choice(PEOPLE), c=rng.choice(CITIES), o=rng.choice(ORGS))
+
+
+def rss_mb() -> float:
+    """Resident set size of this process (Linux /proc), MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+@dataclass
+class Window:
+    imported: int = 0
+    retrieves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    import_errors: int = 0
+    retrieve_errors: int = 0
+
+
+@dataclass
+class Totals:
+    sent: dict[str, set[str]] = field(default_factory=dict)        # agent -> ids of acknowledged imports
+    attempted: dict[str, set[str]] = field(default_factory=dict)   # agent -> every id sent
+    imported: int = 0
+    facts_added: int = 0
+    retrieves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    import_errors: int = 0
+    retrieve_errors: int = 0
+    extraction_errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    windows: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Soak:
+    def __init__(self, memory: Any, args: argparse.Namespace) -> None:
+        self.memory = memory
+        self.args = args
+        self.agents = [f"soak-agent-{i}" for i in range(args.agents)]
+        self.speakers = {a: (f"{PEOPLE[i % len(PEOPLE)]}son", f"{PEOPLE[(i + 3) % len(PEOPLE)]}ez")
+                         for i, a in enumerate(self.agents)}
+        self.clock = dict.fromkeys(self.agents, 0)   # per-agent message counter (one event loop)
+        self.window = Window()
+        self.totals = Totals(sent={a: set() for a in self.agents},
+                             attempted={a: set() for a in self.agents})
+        self.stop = asyncio.Event()
+
+    def _note(self, kind: str, exc: BaseException) -> None:
+        if len(self.totals.error_samples) < 10:
+            self.totals.error_samples.append(f"{kind}: {type(exc).__name__}: {exc}"[:300])
+
+    async def importer(self, n: int) -> None:
+        rng = random.Random(1000 + n)
+        k = n
+        while not self.stop.is_set():
+            agent = self.agents[k % len(self.agents)]
+            k += 1
+            rows = []
+            for _ in range(self.args.batch):
+                i = self.clock[agent]
+                self.clock[agent] += 1
+                rows.append({"agent_id": agent, "session_id": f"s{i // 50}",
+                             "speaker": self.speakers[agent][i % 2], "text": message(rng),
+                             "occurred_at": (T0 + timedelta(minutes=i)).isoformat(),
+                             "message_id": f"{agent}-m{i}"})
+            ids = {r["message_id"] for r in rows}
+            self.totals.attempted[agent] |= ids
+            try:
+                report = await self.memory.import_messages(rows, extract=True)
+            except Exception as exc:  # noqa: BLE001 - counted and reported
+                self.window.import_errors += 1
+                self.totals.import_errors += 1
+                self._note("import", exc)
+                continue
+            self.totals.sent[agent] |= ids
+            self.window.imported += report.events_inserted
+            self.totals.imported += report.events_inserted
+            self.totals.facts_added += report.facts_added
+            self.totals.extraction_errors += len(report.extraction_errors)
+            for e in report.extraction_errors[:1]:
+                self._note("extraction", RuntimeError(e))
+
+    async def retriever(self, n: int) -> None:
+        rng = random.Random(2000 + n)
+        while not self.stop.is_set():
+            agent = rng.choice(self.agents)
+            t = time.perf_counter()
+            try:
+                await self.memory.retrieve(agent, query(rng))
+            except Exception as exc:  # noqa: BLE001 - counted and reported
+                self.window.retrieve_errors += 1
+                self.totals.retrieve_errors += 1
+                self._note("retrieve", exc)
+            else:
+                ms = (time.perf_counter() - t) * 1000
+                self.window.latencies.append(ms)
+                self.totals.latencies.append(ms)
+                self.window.retrieves += 1
+                self.totals.retrieves += 1
+            await asyncio.sleep(self.args.retrieve_interval)
+
+    async def reporter(self, started: float) -> None:
+        w_s = self.args.window
+        print(f"{'t(min)':>6} {'msg/s':>7} {'ret/s':>6} {'p50ms':>7} {'p95ms':>7} "
+              f"{'imp_err':>7} {'ret_err':>7} {'RSS_MB':>7} {'load1':>5}", flush=True)
+        k = 0
+        while not self.stop.is_set():
+            k += 1
+            try:
+                await asyncio.wait_for(self.stop.wait(), timeout=started + k * w_s - time.perf_counter())
+            except asyncio.TimeoutError:
+                pass
+            w, self.window = self.window, Window()
+            span = max(1e-9, min(time.perf_counter(), started + k * w_s) - (started + (k - 1) * w_s))
+            row = {"t_min": round(k * w_s / 60, 2), "msg_per_s": w.imported / span,
+                   "retrieves_per_s": w.retrieves / span, "p50_ms": percentile(w.latencies, 50),
+                   "p95_ms": percentile(w.latencies, 95), "import_errors": w.import_errors,
+                   "retrieve_errors": w.retrieve_errors, "rss_mb": rss_mb(),
+                   "load1": os.getloadavg()[0]}
+            self.totals.windows.append(row)
+            print(f"{row['t_min']:6.1f} {row['msg_per_s']:7.1f} {row['retrieves_per_s']:6.1f} "
+                  f"{row['p50_ms']:7.1f} {row['p95_ms']:7.1f} {row['import_errors']:7d} "
+                  f"{row['retrieve_errors']:7d} {row['rss_mb']:7.0f} {row['load1']:5.1f}", flush=True)
+
+
+def check_log(url: str, totals: Totals) -> dict[str, int]:
+    """Compare the event log with what was sent: lost, duplicated, unexpected, unextracted."""
+    import psycopg
+
+    out = {"acknowledged": 0, "stored": 0, "lost": 0, "duplicated": 0, "unexpected": 0,
+           "stored_from_failed_calls": 0, "not_done": 0}
+    with psycopg.connect(url) as conn:
+        for agent, sent in totals.sent.items():
+            got = [r[0] for r in conn.execute(
+                "SELECT message_id FROM memory_events WHERE agent_id = %s", (agent,)).fetchall()]
+            distinct = set(got)
+            out["acknowledged"] += len(sent)
+            out["stored"] += len(got)
+            out["duplicated"] += len(got) - len(distinct)
+            out["lost"] += len(sent - distinct)
+            out["unexpected"] += len(distinct - totals.attempted[agent])
+            out["stored_from_failed_calls"] += len((distinct & totals.attempted[agent]) - sent)
+        out["not_done"] = conn.execute(
+            "SELECT count(*) FROM memory_events WHERE extraction_status <> 'done'").fetchone()[0]
+    return out
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from arandu_pipelines.client import MemoryClient
+
+    url = fresh_database(DB_NAME)
+    async with MemoryClient(url) as memory:
+        await memory.embeddings.embed_one("warm up")
+        soak = Soak(memory, args)
+        started = time.perf_counter()
+        tasks = [asyncio.create_task(soak.importer(i)) for i in range(args.importers)]
+        tasks += [asyncio.create_task(soak.retriever(i)) for i in range(args.retrievers)]
+        rep = asyncio.create_task(soak.reporter(started))
+        await asyncio.sleep(args.minutes * 60)
+        soak.stop.set()
+        await asyncio.gather(*tasks)   # let in-flight imports finish: they are counted
+        await rep
+        elapsed = time.perf_counter() - started
+    t = soak.totals
+    log = check_log(url, t)
+    result = {
+        "config": vars(args), "elapsed_s": elapsed, "imported": t.imported,
+        "facts_added": t.facts_added, "retrieves": t.retrieves,
+        "msg_per_s": t.imported / elapsed, "retrieves_per_s": t.retrieves / elapsed,
+        "p50_ms": percentile(t.latencies, 50), "p95_ms": percentile(t.latencies, 95),
+        "p99_ms": percentile(t.latencies, 99), "max_ms": max(t.latencies, default=float("nan")),
+        "import_errors": t.import_errors, "retrieve_errors": t.retrieve_errors,
+        "extraction_errors": t.extraction_errors, "error_samples": t.error_samples,
+        "windows": t.windows, "log": log, "rss_mb_end": rss_mb(),
+    }
+    if not args.keep:
+        import psycopg
+
+        with psycopg.connect(server_admin_url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+    return result
+
+
+def print_summary(r: dict[str, Any]) -> None:
+    log = r["log"]
+    print(f"\ntotal {r['elapsed_s'] / 60:.1f} min: {r['imported']} messages imported "
+          f"({r['msg_per_s']:.1f}/s, {r['facts_added']} facts added), {r['retrieves']} retrieves "
+          f"({r['retrieves_per_s']:.1f}/s)")
+    print(f"retrieve latency under concurrent ingestion: p50 {r['p50_ms']:.1f} ms, p95 "
+          f"{r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.0f} ms — p95 "
+          f"{'within' if r['p95_ms'] <= P95_TARGET_MS else 'ABOVE'} the ~{P95_TARGET_MS:.0f} ms target")
+    print(f"errors: import calls {r['import_errors']}, retrieves {r['retrieve_errors']}, "
+          f"extraction {r['extraction_errors']}")
+    for s in r["error_samples"]:
+        print(f"  {s}")
+    print(f"event log: {log['acknowledged']} acknowledged, {log['stored']} stored, lost "
+          f"{log['lost']}, duplicated {log['duplicated']}, unexpected {log['unexpected']}, stored "
+          f"from failed calls {log['stored_from_failed_calls']}, not extracted {log['not_done']}")
+    ok = log["lost"] == 0 and log["duplicated"] == 0 and log["unexpected"] == 0
+    print(f"no message lost or duplicated: {'yes' if ok else 'NO'}; RSS at end {r['rss_mb_end']:.0f} MB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--minutes", type=float, default=10.0, help="how long to run (default 10)")
+    ap.add_argument("--agents", type=int, default=4, help="agents written and read")
+    ap.add_argument("--importers", type=int, default=2, help="concurrent importer tasks")
+    ap.add_argument("--batch", type=int, default=8, help="messages per import_messages() call")
+    ap.add_argument("--retrievers", type=int, default=2, help="concurrent retriever tasks")
+    ap.add_argument("--retrieve-interval", type=float, default=0.05,
+                    help="pause (s) between one retriever's calls")
+    ap.add_argument("--window", type=float, default=60.0, help="report window, seconds")
+    ap.add_argument("--json", type=Path, help="also write the result as JSON here")
+    ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    args = ap.parse_args(argv)
+    result = asyncio.run(run(args))
+    print_summary(result)
+    if args.json:
+        import json
+
+        args.json.write_text(json.dumps(result, indent=2, default=str))
+    log = result["log"]
+    return 0 if log["lost"] == 0 and log["duplicated"] == 0 and log["unexpected"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
