@@ -42,6 +42,13 @@ def to_pyformat(sql: str) -> str:
 
 
 async def _driver(conn: AsyncConnection) -> Any:
+    """The psycopg connection under a checked-out pooled one, read as plain attributes (the
+    awaitable `get_raw_connection()` costs a greenlet round trip per statement)."""
+    sync = conn.sync_connection
+    dbapi = getattr(sync, "_dbapi_connection", None) if sync is not None else None
+    driver = getattr(dbapi, "driver_connection", None)
+    if driver is not None:
+        return driver
     raw = await conn.get_raw_connection()
     return raw.driver_connection
 
