@@ -143,13 +143,21 @@ def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
     return server, env
 
 
-def run_dev(host: str = "127.0.0.1", port: int = 3000, demo: bool = False) -> int:
+DEFAULT_HOST = "127.0.0.1"  # loopback only: the UI can launch runs and shows the memory's data
+
+
+def dagster_dev_command(workspace: Path, host: str = DEFAULT_HOST, port: int = 3000) -> list[str]:
+    """The `dagster dev` command line `run_dev` launches (webserver bound to `host`)."""
+    return [sys.executable, "-m", "dagster", "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
+
+
+def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> int:
     """Run Dagster on the embedded database until Ctrl-C; returns the exit status."""
     print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
     server, extra = prepare()
     env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
     workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
-    cmd = [sys.executable, "-m", "dagster", "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
+    cmd = dagster_dev_command(workspace, host, port)
     print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
           f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
           f"{extra['ARANDU_IMPORT_DIR']}\n"

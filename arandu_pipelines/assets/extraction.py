@@ -205,6 +205,11 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                 if report.rows_read == 0 or report.events_extracted == 0:
                     break
             comparison = None
+        # The write pipeline marks a message it cannot extract (e.g. the LLM is unreachable)
+        # `failed` without raising, so the report's errors miss it: count what this run failed.
+        failed, failures = await status.failed_since(engine, agent, t0)
+        if failed and len(failures) >= len(errors):
+            errors = failures
         if read and not extracted and errors:
             # nothing went through: most likely transient (LLM or database down) -> retry policy
             raise Failure(f"extraction failed for every event of agent {agent!r}: {errors[0]}",
@@ -229,7 +234,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
             "rows_active": ch.active,
             "rows_before": before[key].total,
             "events_extracted": extracted,
-            "extraction_errors": len(errors),
+            "extraction_errors": max(len(errors), failed),
             "llm_tokens": tokens,
             "duration_ms": 0.0,
             "preview": md_table(previews[key]),

@@ -196,6 +196,27 @@ async def db_now(conn: AsyncConnection | AsyncEngine) -> datetime:
         return (await c.execute(text("SELECT now()"))).scalar_one()
 
 
+async def failed_since(
+    conn: AsyncConnection | AsyncEngine, agent_id: str, since: datetime, limit: int = 20,
+) -> tuple[int, list[str]]:
+    """Events of an agent whose extraction failed at or after `since` (the write pipeline marks
+    a message it could not extract `failed` without raising): their count and up to `limit`
+    "<message id>: <error>" lines, oldest first."""
+    sql = text(
+        """
+        SELECT count(*) OVER () AS n, COALESCE(message_id, id::text) AS ref, extraction_error
+        FROM memory_events
+        WHERE agent_id = :a AND extraction_status = 'failed' AND extraction_updated_at >= :since
+        ORDER BY extraction_updated_at, id
+        LIMIT :lim
+        """
+    )
+    async with _connect(conn) as c:
+        rows = (await c.execute(sql, {"a": agent_id, "since": since, "lim": limit})).all()
+    return (int(rows[0].n) if rows else 0,
+            [f"{r.ref}: {(r.extraction_error or 'unknown error')[:300]}" for r in rows])
+
+
 @dataclass
 class TableChanges:
     added: int = 0

@@ -341,7 +341,11 @@ async def _quarantine(client: MemoryClient, source: str, rejected: list[Rejected
             text(
                 "INSERT INTO memory_quarantine (agent_id, source, row_number, reason, payload) "
                 "SELECT * FROM unnest(CAST(:a AS text[]), CAST(:s AS text[]), CAST(:n AS int[]), "
-                "CAST(:r AS text[]), CAST(:p AS jsonb[]))"
+                "CAST(:r AS text[]), CAST(:p AS jsonb[])) AS k(a, s, n, r, p) "
+                # re-importing the same source quarantines its bad rows once, not once per run
+                "WHERE NOT EXISTS (SELECT 1 FROM memory_quarantine q WHERE q.source = k.s "
+                "AND q.row_number IS NOT DISTINCT FROM k.n AND q.reason = k.r AND q.payload = k.p "
+                "AND q.agent_id IS NOT DISTINCT FROM k.a)"
             ),
             {
                 "a": [_agent_of(r.row) for r in rejected],
