@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pandas as pd
@@ -99,11 +100,33 @@ async def test_extract_false_leaves_events_pending_for_extract_pending(memory, f
 async def test_chunk_size_does_not_change_the_outcome(memory, fresh_db_url, embeddings):
     rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
     await memory.import_messages(rows_in, chunk_size=64)
-    big = sorted(f.fact_text for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
+    big = sorted((f.entity_key, f.fact_text) for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
     one_by_one = [dict(r, agent_id="one") for r in rows_in]
     await memory.import_messages(one_by_one, chunk_size=1)
-    small = sorted(f.fact_text for f in await memory.get_all("one", limit=1000))
+    small = sorted((f.entity_key, f.fact_text) for f in await memory.get_all("one", limit=1000))
     assert big == small and len(big) > 5
+
+
+async def test_names_introduced_earlier_in_a_chunk_are_known_to_later_messages(memory):
+    """A message is read knowing the people the messages before it introduced, whether they
+    were committed in an earlier chunk or sit earlier in the same one: otherwise "Maria and
+    Bruno got married" is filed under a different subject depending on where chunks split."""
+    lines = ["My sister Maria lives in Lisbon.", "Maria works at Google.",
+             "My friend Bruno moved to Porto.", "Bruno is a doctor at the Santa Maria hospital.",
+             "Maria and Bruno got married last summer.", "Bolt loves the beach."]
+    t0 = datetime(2024, 2, 1, 8, 0, tzinfo=timezone.utc)
+
+    def batch(agent: str) -> list[dict]:
+        return [{"agent_id": agent, "session_id": "s", "speaker": "Rafael", "text": t,
+                 "occurred_at": (t0 + timedelta(minutes=i)).isoformat(), "message_id": f"m{i}"}
+                for i, t in enumerate(lines)]
+
+    await memory.import_messages(batch("whole"), chunk_size=64)
+    await memory.import_messages(batch("single"), chunk_size=1)
+    whole = sorted((f.entity_key, f.fact_text) for f in await memory.get_all("whole", limit=100))
+    single = sorted((f.entity_key, f.fact_text) for f in await memory.get_all("single", limit=100))
+    assert whole == single
+    assert any("married" in t for _, t in whole)
 
 
 def test_file_formats_read_the_same_rows(tmp_path):

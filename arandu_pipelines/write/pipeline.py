@@ -217,7 +217,13 @@ class WritePipeline:
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         if self.load_knowledge is None and self.tag_emotion is None:
-            return [await self._prepare(conn, e, known, config, tokens) for e in events]
+            names, types = dict(known[0]), dict(known[1])
+            out: list[_Prepared] = []
+            for e in events:
+                p = await self._prepare(conn, e, (names, types), config, tokens)
+                _learn_names(p, names, types)
+                out.append(p)
+            return out
         contexts = [await self._context(conn, e, known, config) for e in events]
         gate = asyncio.Semaphore(4)
 
@@ -495,6 +501,18 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
         )
     ).all()
     return {str(r.id) for r in rows}
+
+
+def _learn_names(p: _Prepared, names: dict[str, str], types: dict[str, str]) -> None:
+    """Make the entities `p` introduced known to the messages after it in the same chunk, as
+    they would be had `p` been committed first (its names become aliases at commit): the
+    extraction of a message must not depend on where the chunks of an import split."""
+    for ent in p.extraction.entities:
+        display = names.setdefault(fold(ent.name), ent.name)
+        for alias in ent.aliases:
+            names.setdefault(fold(alias), display)
+        if ent.entity_type and ent.entity_type != "other":
+            types.setdefault(display, ent.entity_type)
 
 
 def _sentence_units(p: _Prepared) -> list[str]:
