@@ -162,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="PostgreSQL URL (default: $DATABASE_URL, else the embedded server)")
     sub = p.add_subparsers(dest="command", required=True)
 
-    imp = sub.add_parser("import", help="import a JSONL / CSV / Parquet / LoCoMo file")
+    imp = sub.add_parser("import", help="import a JSONL / CSV / Parquet / LoCoMo file (runs at "
+                         "lower CPU priority: ARANDU_BATCH_NICE, default 10, 0 = off)")
     imp.add_argument("file", type=Path)
     imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"])
     imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files")
@@ -206,6 +207,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command in ("dev", "demo"):
             return _dev(args)
+        if args.command == "import":
+            # batch work: yield the CPU to processes serving retrieve() (ARANDU_BATCH_NICE, 0 = off);
+            # before the event loop and torch start threads, so they all inherit it
+            from arandu_pipelines.priority import lower_priority
+
+            try:
+                lower_priority()
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
         handler = {"import": _import, "example": _example, "retrieve": _retrieve, "stats": _stats,
                    "forget": _forget}
         return asyncio.run(handler[args.command](args))

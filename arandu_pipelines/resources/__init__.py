@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional, TypeVar
 
-from dagster import ConfigurableResource, EnvVar
+from dagster import ConfigurableResource, EnvVar, InitResourceContext
 from pydantic import Field
 
 T = TypeVar("T")
@@ -88,6 +88,19 @@ class MemoryStoreResource(ConfigurableResource):
     database_url: Optional[str] = Field(default=None, description="PostgreSQL URL; unset = embedded")
     import_dir: Optional[str] = Field(default=None, description="drop directory for conversation files")
     max_attempts: int = Field(default=5, description="extraction attempts before an event is left for a person")
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        """Runs are batch work (import, extraction, consolidation, checks): lower the run
+        worker's CPU priority (ARANDU_BATCH_NICE, default 10, 0 = off) so processes serving
+        `retrieve()` get the CPU first. Only for runs on a persistent instance, i.e. a dedicated
+        run worker; sensors (no run) and in-process `materialize()` calls on an ephemeral
+        instance (tests, scripts that may also serve) keep their priority."""
+        if context.run is not None and context.instance is not None and not context.instance.is_ephemeral:
+            from arandu_pipelines.priority import lower_priority
+
+            nice = lower_priority()
+            if nice and context.log is not None:
+                context.log.debug(f"batch run: CPU priority lowered by {nice} (ARANDU_BATCH_NICE)")
 
     def url(self) -> str:
         from arandu_pipelines.store.engine import resolve_database_url
