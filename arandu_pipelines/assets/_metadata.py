@@ -13,7 +13,7 @@ from dagster import (
     TableColumnLineage,
     TableSchema,
 )
-from sqlalchemy import text
+from arandu_pipelines.store import status
 
 RETRY_DELAY_SECONDS = 10
 
@@ -69,11 +69,7 @@ def scalar_fields(result: Any, names: Sequence[str]) -> dict[str, Any]:
 
 async def table_schema(conn: Any, table: str) -> TableSchema:
     """The table's columns as the database reports them (shown in the asset's overview)."""
-    result = await conn.execute(
-        text("SELECT column_name, data_type, is_nullable = 'YES' AS nullable FROM "
-             "information_schema.columns WHERE table_schema = current_schema() "
-             "AND table_name = :t ORDER BY ordinal_position"), {"t": table})
-    return TableSchema(columns=[TableColumn(r.column_name, r.data_type) for r in result])
+    return TableSchema(columns=[TableColumn(name, type_) for name, type_ in await status.table_columns(conn, table)])
 
 
 def column_lineage(mapping: Mapping[str, Sequence[tuple[str, str]]]) -> TableColumnLineage:

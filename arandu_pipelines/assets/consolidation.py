@@ -18,7 +18,7 @@ and reports what it changed; every one of them is idempotent.
 from typing import Any
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
-from sqlalchemy import text
+from arandu_pipelines.store import status
 
 from arandu_pipelines import background as bg
 from arandu_pipelines.assets._common import CONSOLIDATION, KINDS, LLM_POOL, RETRY, table_meta
@@ -109,8 +109,7 @@ def memory_clusters(context: AssetExecutionContext, memory: MemoryStoreResource,
     async def go(engine: Any) -> Any:
         r = await bg.cluster_facts(engine, agent, embeddings=emb, llm=provider)
         async with engine.connect() as conn:
-            total = (await conn.execute(text("SELECT count(*) FROM memory_clusters WHERE agent_id = :a "
-                                             "AND is_active"), {"a": agent})).scalar_one()
+            total = await status.active_clusters(conn, agent)
             schema = await table_schema(conn, "memory_clusters")
         return r, total, schema
 
@@ -187,13 +186,7 @@ def memory_meta_observations(context: AssetExecutionContext, memory: MemoryStore
     async def go(engine: Any) -> Any:
         r = await bg.run_consolidation(engine, agent, llm=provider)
         async with engine.connect() as conn:
-            by_type = {row.t: row.n for row in await conn.execute(text(
-                "SELECT observation_type AS t, count(*) AS n FROM memory_meta_observations "
-                "WHERE agent_id = :a AND is_active GROUP BY 1 ORDER BY 1"), {"a": agent})}
-            preview = [dict(row._mapping) for row in await conn.execute(text(
-                "SELECT observation_type AS type, title, round(CAST(confidence AS numeric), 2) AS confidence "
-                "FROM memory_meta_observations WHERE agent_id = :a AND is_active "
-                "ORDER BY importance DESC, title LIMIT 12"), {"a": agent})]
+            by_type, preview = await status.observation_summary(conn, agent)
             schema = await table_schema(conn, "memory_meta_observations")
         return r, by_type, preview, schema
 

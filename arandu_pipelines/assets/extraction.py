@@ -27,7 +27,6 @@ from dagster import (
     multi_asset,
 )
 from pydantic import Field
-from sqlalchemy import text
 
 from arandu_pipelines.assets._common import EXTRACTION, EXTRACTION_RETRY, KINDS, LLM_POOL, table_meta
 from arandu_pipelines.assets._metadata import column_lineage, counts, md_table, table_schema
@@ -86,30 +85,6 @@ _LINEAGE = {
                         "last_seen_at": [("memory_events", "occurred_at")]},
 }
 
-_PREVIEWS = {
-    "memory_facts": (
-        "SELECT f.entity_key AS entity, f.fact_text AS fact, f.valid_from::date AS valid_from, "
-        "CASE WHEN f.valid_to IS NULL THEN 'active' ELSE 'closed ' || f.valid_to::date END AS state, "
-        "left(e.text, 70) AS from_message FROM memory_facts f "
-        "LEFT JOIN memory_events e ON e.id = f.source_event_id WHERE f.agent_id = :a "
-        "ORDER BY f.created_at DESC, f.valid_from DESC, f.id"),
-    "memory_entities": (
-        "SELECT canonical_key AS entity, display_name, entity_type AS type, fact_count AS facts, "
-        "last_seen_at::date AS last_seen FROM memory_entities WHERE agent_id = :a "
-        "ORDER BY fact_count DESC, canonical_key"),
-    "memory_entity_aliases": (
-        "SELECT alias_text AS alias, canonical_entity_key AS entity, source FROM "
-        "memory_entity_aliases WHERE agent_id = :a ORDER BY created_at DESC, alias"),
-    "memory_entity_relationships": (
-        "SELECT source_entity_key AS source, rel_type AS type, target_entity_key AS target, "
-        "round(CAST(strength AS numeric), 2) AS strength, CASE WHEN valid_to IS NULL THEN 'active' "
-        "ELSE 'ended' END AS state FROM memory_entity_relationships WHERE agent_id = :a "
-        "ORDER BY updated_at DESC, source_entity_key, rel_type"),
-    "memory_fact_entity_links": (
-        "SELECT l.entity_key AS entity, CASE WHEN l.is_primary THEN 'subject' ELSE 'mention' END "
-        "AS role, left(f.fact_text, 80) AS fact FROM memory_fact_entity_links l JOIN memory_facts f "
-        "ON f.id = l.fact_id WHERE l.agent_id = :a ORDER BY f.created_at DESC, l.entity_key"),
-}
 
 
 class ExtractionConfig(Config):
@@ -216,10 +191,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                           metadata={"errors": MetadataValue.json(errors[:20])})
         changes = await status.extraction_changes(engine, agent, t0)
         async with engine.connect() as conn:
-            previews = {}
-            for key in EXTRACTION_TABLES:
-                previews[key] = [dict(r._mapping) for r in await conn.execute(
-                    text(_PREVIEWS[key] + " LIMIT 10"), {"a": agent})]
+            previews = await status.table_previews(conn, agent, list(EXTRACTION_TABLES))
             schemas = {key: await table_schema(conn, key) for key in EXTRACTION_TABLES}
     for e in errors:
         context.log.warning(f"extraction error (events kept, retried later): {e}")

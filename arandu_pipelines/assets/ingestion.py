@@ -20,7 +20,7 @@ from dagster import (
     asset,
 )
 from pydantic import Field
-from sqlalchemy import text
+from arandu_pipelines.store import status
 
 from arandu_pipelines.assets._common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.assets._metadata import counts, md_table, table_schema
@@ -111,15 +111,8 @@ async def _import(context: AssetExecutionContext, files: list[Path], config: Imp
             context.log.info(f"{path.name}: {report.rows_read} rows, {report.events_inserted} new "
                              f"events, {len(report.rows_rejected)} rejected")
         async with client.engine.connect() as conn:
-            preview = [dict(r._mapping) for r in await conn.execute(
-                text("SELECT agent_id, session_id, speaker, occurred_at, left(text, 80) AS text, "
-                     "extraction_status AS status FROM memory_events WHERE source = ANY(:s) "
-                     "ORDER BY occurred_at DESC, id LIMIT 10"), {"s": sources})]
-            # exact below a million rows, the planner's estimate above (a count would scan it all)
-            row_count = (await conn.execute(text(
-                "SELECT CASE WHEN c.reltuples > 1e6 THEN c.reltuples::bigint "
-                "ELSE (SELECT count(*) FROM memory_events) END FROM pg_class c "
-                "WHERE c.oid = to_regclass('memory_events')"))).scalar_one()
+            preview = await status.imported_events(conn, sources)
+            row_count = await status.events_row_count(conn)
             schema = await table_schema(conn, "memory_events")
     for w in warnings:
         context.log.warning(w)

@@ -292,6 +292,97 @@ async def preview(
         return [dict(r._mapping) for r in result]
 
 
+# ---- read-only summaries for run metadata (the Dagster UI shows them; no writes) -------------
+# Newest rows first, one statement per memory table, scoped to one agent (`:a`).
+PREVIEW_SQL: dict[str, str] = {
+    "memory_facts": (
+        "SELECT f.entity_key AS entity, f.fact_text AS fact, f.valid_from::date AS valid_from, "
+        "CASE WHEN f.valid_to IS NULL THEN 'active' ELSE 'closed ' || f.valid_to::date END AS state, "
+        "left(e.text, 70) AS from_message FROM memory_facts f "
+        "LEFT JOIN memory_events e ON e.id = f.source_event_id WHERE f.agent_id = :a "
+        "ORDER BY f.created_at DESC, f.valid_from DESC, f.id"),
+    "memory_entities": (
+        "SELECT canonical_key AS entity, display_name, entity_type AS type, fact_count AS facts, "
+        "last_seen_at::date AS last_seen FROM memory_entities WHERE agent_id = :a "
+        "ORDER BY fact_count DESC, canonical_key"),
+    "memory_entity_aliases": (
+        "SELECT alias_text AS alias, canonical_entity_key AS entity, source FROM "
+        "memory_entity_aliases WHERE agent_id = :a ORDER BY created_at DESC, alias"),
+    "memory_entity_relationships": (
+        "SELECT source_entity_key AS source, rel_type AS type, target_entity_key AS target, "
+        "round(CAST(strength AS numeric), 2) AS strength, CASE WHEN valid_to IS NULL THEN 'active' "
+        "ELSE 'ended' END AS state FROM memory_entity_relationships WHERE agent_id = :a "
+        "ORDER BY updated_at DESC, source_entity_key, rel_type"),
+    "memory_fact_entity_links": (
+        "SELECT l.entity_key AS entity, CASE WHEN l.is_primary THEN 'subject' ELSE 'mention' END "
+        "AS role, left(f.fact_text, 80) AS fact FROM memory_fact_entity_links l JOIN memory_facts f "
+        "ON f.id = l.fact_id WHERE l.agent_id = :a ORDER BY f.created_at DESC, l.entity_key"),
+}
+
+
+async def table_previews(
+    conn: AsyncConnection | AsyncEngine, agent_id: str, tables: list[str], limit: int = 10
+) -> dict[str, list[dict[str, Any]]]:
+    """The newest `limit` rows of each of `tables` (keys of PREVIEW_SQL) for one agent."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    async with _connect(conn) as c:
+        for table in tables:
+            result = await c.execute(text(PREVIEW_SQL[table] + " LIMIT :lim"), {"a": agent_id, "lim": limit})
+            out[table] = [dict(r._mapping) for r in result]
+    return out
+
+
+async def active_clusters(conn: AsyncConnection | AsyncEngine, agent_id: str) -> int:
+    async with _connect(conn) as c:
+        return int((await c.execute(text(
+            "SELECT count(*) FROM memory_clusters WHERE agent_id = :a AND is_active"),
+            {"a": agent_id})).scalar_one())
+
+
+async def observation_summary(
+    conn: AsyncConnection | AsyncEngine, agent_id: str, limit: int = 12
+) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Active meta-observations: count per type, and the most important `limit` of them."""
+    async with _connect(conn) as c:
+        by_type = {row.t: int(row.n) for row in await c.execute(text(
+            "SELECT observation_type AS t, count(*) AS n FROM memory_meta_observations "
+            "WHERE agent_id = :a AND is_active GROUP BY 1 ORDER BY 1"), {"a": agent_id})}
+        top = [dict(row._mapping) for row in await c.execute(text(
+            "SELECT observation_type AS type, title, round(CAST(confidence AS numeric), 2) AS confidence "
+            "FROM memory_meta_observations WHERE agent_id = :a AND is_active "
+            "ORDER BY importance DESC, title LIMIT :lim"), {"a": agent_id, "lim": limit})]
+    return by_type, top
+
+
+async def imported_events(
+    conn: AsyncConnection | AsyncEngine, sources: list[str], limit: int = 10
+) -> list[dict[str, Any]]:
+    """The newest messages stored from the given import sources (files)."""
+    async with _connect(conn) as c:
+        return [dict(r._mapping) for r in await c.execute(text(
+            "SELECT agent_id, session_id, speaker, occurred_at, left(text, 80) AS text, "
+            "extraction_status AS status FROM memory_events WHERE source = ANY(:s) "
+            "ORDER BY occurred_at DESC, id LIMIT :lim"), {"s": sources, "lim": limit})]
+
+
+async def events_row_count(conn: AsyncConnection | AsyncEngine) -> int:
+    """Rows of memory_events: exact below a million, the planner's estimate above (an exact
+    count would scan the whole table on every import run)."""
+    async with _connect(conn) as c:
+        return int((await c.execute(text(
+            "SELECT CASE WHEN c.reltuples > 1e6 THEN c.reltuples::bigint "
+            "ELSE (SELECT count(*) FROM memory_events) END FROM pg_class c "
+            "WHERE c.oid = to_regclass('memory_events')"))).scalar_one())
+
+
+async def table_columns(conn: AsyncConnection | AsyncEngine, table: str) -> list[tuple[str, str]]:
+    """(column, data type) of a table, in order, as the database reports them."""
+    async with _connect(conn) as c:
+        return [(r.column_name, r.data_type) for r in await c.execute(text(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = :t ORDER BY ordinal_position"), {"t": table})]
+
+
 class _connect:
     """Use a given connection as is, or open (and close) one from an engine."""
 
