@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 import psycopg
@@ -51,19 +51,13 @@ from arandu_pipelines.resources import (
     MemoryStoreResource,
 )
 from arandu_pipelines.sensors import import_sensor, pending_events_sensor
+from tests.test_reliability_crash import LINES, T0  # the same conversation
 from tests.conftest import _admin_url, rows
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIALS = int(os.environ.get("ARANDU_CRASH_TRIALS", "20"))
 AGENT = "dag-crash"
 MESSAGES = 20
-T0 = datetime(2024, 2, 1, 8, 0, tzinfo=timezone.utc)
-LINES = [
-    "My sister Maria lives in Lisbon.", "Maria works at Google.", "I adopted a dog named Bolt.",
-    "My friend Bruno moved to Porto.", "Bruno is a doctor at the Santa Maria hospital.",
-    "I started learning the guitar in January.", "Maria and Bruno got married last summer.",
-    "I am allergic to peanuts.", "My boss Carla runs the Madrid office.", "Bolt loves the beach.",
-]
 CRASH_TEMPLATE = "arandu_dagster_crash_template"
 # Every extraction run of the crash test uses chunk_size=1: one commit per event, so kills land
 # between many commit points, and the decisions are the same whichever run makes them (with
