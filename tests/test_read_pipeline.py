@@ -269,3 +269,24 @@ async def test_temporal_window_prefers_messages_of_that_time(memory) -> None:  #
     assert r.events[0].scores.get("time_window") == 1.0
     r2 = await memory.retrieve("ana", "Where did we go hiking in May 2023?")
     assert r2.events[0].text == "We went hiking in the mountains."
+
+
+async def test_many_concurrent_retrieves_on_one_client_neither_deadlock_nor_change_answers(memory) -> None:  # noqa: ANN001
+    """Forty retrieves at once on one client (pool of 10 + 10): each holds a connection while its
+    plan steps want more. Before `_Slots` every connection ended up held by a retrieve waiting
+    for a second one, and 23 of 40 failed on the 30 s pool timeout. Answers must also be the
+    same as when asked alone (steps that find no free connection share their retrieve's)."""
+    await write_all(memory, "ana", VERTIX_WORLD)
+    queries = ["Where does Marcos Tavares live?", "O que aconteceu com a Vertix?",
+               "Who works at Vertix?", "Tell me about Marcos"]
+    alone = {q: await memory.retrieve("ana", q) for q in queries}
+    t0 = asyncio.get_running_loop().time()
+    results = await asyncio.gather(*(memory.retrieve("ana", queries[i % 4]) for i in range(40)),
+                                   return_exceptions=True)
+    assert [r for r in results if isinstance(r, BaseException)] == []
+    assert asyncio.get_running_loop().time() - t0 < 25  # far from the 30 s pool timeout
+    for i, r in enumerate(results):
+        ref = alone[queries[i % 4]]
+        assert [f.fact_id for f in r.facts] == [f.fact_id for f in ref.facts]
+        assert [s.event_id for s in r.sources] == [s.event_id for s in ref.sources]
+        assert r.context == ref.context

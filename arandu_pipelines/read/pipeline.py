@@ -36,7 +36,14 @@ from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
 from arandu_pipelines.read.planner_llm import plan_and_execute
 from arandu_pipelines.read.rank import FactCandidate, load_candidates, order, score_facts
-from arandu_pipelines.read.registry import DEFAULT_REGISTRY, ExecContext, build_plan, cancel_quietly, connect
+from arandu_pipelines.read.registry import (
+    DEFAULT_REGISTRY,
+    ExecContext,
+    build_plan,
+    cancel_quietly,
+    connect,
+    extra_connection,
+)
 from arandu_pipelines.read.rerank import rerank
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.spreading import spread_activation
@@ -210,9 +217,10 @@ async def _gather(
     has_events = bool(execution.ids("event"))
     facts_state: dict[str, Any] = {"ranked": [], "patterns": []}
     events, n_events = [], 0
-    if has_facts and has_events:  # independent: two connections, concurrently
-        async with connect(client.engine) as conn2:
-            facts_state, (events, n_events) = await asyncio.gather(facts_path(conn), events_path(conn2))
+    if has_facts and has_events:  # independent: two connections (if one is free), concurrently
+        async with extra_connection(client.engine) as conn2:
+            facts_state, (events, n_events) = await asyncio.gather(facts_path(conn),
+                                                                   events_path(conn2 or conn))
     elif has_facts:
         facts_state = await facts_path(conn)
     elif has_events:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -80,18 +81,68 @@ class ExecContext:
 
     @asynccontextmanager
     async def fork(self) -> AsyncIterator[ExecContext]:
-        """The same context on another pooled connection (for concurrent steps)."""
-        async with connect(self.engine) as conn:
-            yield dataclasses.replace(self, conn=conn)
+        """The same context on another pooled connection (for concurrent steps), or on this one
+        when none is free right now (psycopg then runs the steps' statements one after another
+        on it): a retrieve never waits for a second connection while holding its first."""
+        async with extra_connection(self.engine) as conn:
+            yield self if conn is None else dataclasses.replace(self, conn=conn)
+
+
+class _Slots:
+    """How one engine's pool is shared by concurrent retrieves (per event loop).
+
+    A retrieve holds its first connection while its concurrent steps want more. If every
+    connection of the pool were held by a first connection waiting for a second, all would wait
+    for the pool timeout (measured: 40 concurrent retrieves on one client, 23 failed after 30 s).
+    So at most half the pool serves first connections (others wait for a slot *before* taking a
+    connection) and the other half serves extra ones, taken only when free at once."""
+
+    def __init__(self, capacity: int) -> None:
+        self.first = asyncio.Semaphore(max(1, capacity // 2))
+        self.extra = max(0, capacity - max(1, capacity // 2))
+        self.extra_in_use = 0
+
+
+_SLOTS: weakref.WeakKeyDictionary[Any, dict[int, _Slots]] = weakref.WeakKeyDictionary()
+
+
+def _slots(engine: Any) -> _Slots:
+    per_loop = _SLOTS.setdefault(engine, {})
+    loop = id(asyncio.get_running_loop())
+    if loop not in per_loop:
+        pool = engine.pool
+        try:
+            capacity = int(pool.size()) + max(int(getattr(pool, "_max_overflow", 0)), 0)
+        except Exception:  # a pool without a size (NullPool...): no limit worth modelling
+            capacity = 20
+        per_loop[loop] = _Slots(capacity)
+    return per_loop[loop]
 
 
 @asynccontextmanager
 async def connect(engine: Any) -> AsyncIterator[AsyncConnection]:
-    """A pooled connection in autocommit: each statement is its own snapshot, and a failed one
-    does not abort the others (no transaction, no savepoints, no extra round trips)."""
-    async with engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        yield conn
+    """A retrieve's first pooled connection, in autocommit: each statement is its own snapshot,
+    and a failed one does not abort the others (no transaction, no savepoints, no extra round
+    trips). Waits for a slot (see `_Slots`) before taking it."""
+    async with _slots(engine).first:
+        async with engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            yield conn
+
+
+@asynccontextmanager
+async def extra_connection(engine: Any) -> AsyncIterator[AsyncConnection | None]:
+    """Another autocommit connection if one of the extra slots is free now, else None."""
+    slots = _slots(engine)
+    if slots.extra_in_use >= slots.extra:
+        yield None
+        return
+    slots.extra_in_use += 1
+    try:
+        async with engine.connect() as conn:
+            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
+    finally:
+        slots.extra_in_use -= 1
 
 
 def _p(name: str, type_: str, required: bool, description: str, default: Any = None) -> ParamSpec:
