@@ -146,17 +146,12 @@ async def refresh_entity_summaries(
 ) -> SummaryRefreshResult:
     """Refresh stale `summary_text` of the agent's entities (deterministic offline)."""
     timer = Timer()
+    result = SummaryRefreshResult()
     if limit is None and llm is not None:
         limit = LLM_SUMMARY_LIMIT
-    result = SummaryRefreshResult()
-    if llm is not None:
-        cand, refreshed, changed, preview = await _llm_refresh(
-            engine, agent_id, "summary", config or MemoryConfig(), limit, llm, result)
-    else:
-        cand, refreshed, changed, preview = await _refresh(
-            engine, agent_id, "summary", config or MemoryConfig(), limit)
+    cand, refreshed, changed, result.preview = await _run(engine, agent_id, "summary", config, llm, limit, result)
     result.summaries_refreshed, result.summaries_skipped = refreshed, cand - refreshed
-    result.summaries_changed, result.preview, result.duration_ms = changed, preview, timer.ms
+    result.summaries_changed, result.duration_ms = changed, timer.ms
     return result
 
 
@@ -169,18 +164,22 @@ async def consolidate_entity_profiles(
 ) -> ProfileConsolidationResult:
     """Rebuild stale `profile_text` from all active facts and relationships (L3, offline)."""
     timer = Timer()
+    result = ProfileConsolidationResult()
     if limit is None and llm is not None:
         limit = LLM_PROFILE_LIMIT
-    result = ProfileConsolidationResult()
-    if llm is not None:
-        cand, refreshed, changed, preview = await _llm_refresh(
-            engine, agent_id, "profile", config or MemoryConfig(), limit, llm, result)
-    else:
-        cand, refreshed, changed, preview = await _refresh(
-            engine, agent_id, "profile", config or MemoryConfig(), limit)
+    cand, refreshed, changed, result.preview = await _run(engine, agent_id, "profile", config, llm, limit, result)
     result.profiles_consolidated, result.profiles_skipped = refreshed, cand - refreshed
-    result.profiles_changed, result.preview, result.duration_ms = changed, preview, timer.ms
+    result.profiles_changed, result.duration_ms = changed, timer.ms
     return result
+
+
+async def _run(engine: Any, agent_id: str, kind: str, config: MemoryConfig | None, llm: Any,
+               limit: int | None, result: Any) -> tuple[int, int, int, list[dict[str, Any]]]:
+    """The LLM path when an LLM is given, else the deterministic one: (candidates, refreshed,
+    changed, preview rows)."""
+    if llm is not None:
+        return await _llm_refresh(engine, agent_id, kind, config or MemoryConfig(), limit, llm, result)
+    return await _refresh(engine, agent_id, kind, config or MemoryConfig(), limit)
 
 
 # ---- the LLM version --------------------------------------------------------------------------

@@ -124,10 +124,8 @@ async def connect(engine: Any) -> AsyncIterator[AsyncConnection]:
     """A retrieve's first pooled connection, in autocommit: each statement is its own snapshot,
     and a failed one does not abort the others (no transaction, no savepoints, no extra round
     trips). Waits for a slot (see `_Slots`) before taking it."""
-    async with _slots(engine).first:
-        async with engine.connect() as conn:
-            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            yield conn
+    async with _slots(engine).first, _autocommit(engine) as conn:
+        yield conn
 
 
 @asynccontextmanager
@@ -139,10 +137,16 @@ async def extra_connection(engine: Any) -> AsyncIterator[AsyncConnection | None]
         return
     slots.extra_in_use += 1
     try:
-        async with engine.connect() as conn:
-            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
+        async with _autocommit(engine) as conn:
+            yield conn
     finally:
         slots.extra_in_use -= 1
+
+
+@asynccontextmanager
+async def _autocommit(engine: Any) -> AsyncIterator[AsyncConnection]:
+    async with engine.connect() as conn:
+        yield await conn.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def _p(name: str, type_: str, required: bool, description: str, default: Any = None) -> ParamSpec:

@@ -286,9 +286,10 @@ async def extraction_changes(
 async def preview(
     conn: AsyncConnection | AsyncEngine, sql: str, params: dict[str, Any], limit: int = 10
 ) -> list[dict[str, Any]]:
-    """A few rows of a query as dicts (for run metadata previews)."""
+    """The first `limit` rows of `sql` (a literal statement ending in its ORDER BY) as dicts,
+    for run metadata previews."""
     async with _connect(conn) as c:
-        result = await c.execute(text(f"SELECT * FROM ({sql}) q LIMIT :_lim"), {**params, "_lim": limit})
+        result = await c.execute(text(sql + " LIMIT :_lim"), {**params, "_lim": limit})
         return [dict(r._mapping) for r in result]
 
 
@@ -324,12 +325,8 @@ async def table_previews(
     conn: AsyncConnection | AsyncEngine, agent_id: str, tables: list[str], limit: int = 10
 ) -> dict[str, list[dict[str, Any]]]:
     """The newest `limit` rows of each of `tables` (keys of PREVIEW_SQL) for one agent."""
-    out: dict[str, list[dict[str, Any]]] = {}
     async with _connect(conn) as c:
-        for table in tables:
-            result = await c.execute(text(PREVIEW_SQL[table] + " LIMIT :lim"), {"a": agent_id, "lim": limit})
-            out[table] = [dict(r._mapping) for r in result]
-    return out
+        return {table: await preview(c, PREVIEW_SQL[table], {"a": agent_id}, limit) for table in tables}
 
 
 async def active_clusters(conn: AsyncConnection | AsyncEngine, agent_id: str) -> int:
@@ -347,10 +344,9 @@ async def observation_summary(
         by_type = {row.t: int(row.n) for row in await c.execute(text(
             "SELECT observation_type AS t, count(*) AS n FROM memory_meta_observations "
             "WHERE agent_id = :a AND is_active GROUP BY 1 ORDER BY 1"), {"a": agent_id})}
-        top = [dict(row._mapping) for row in await c.execute(text(
-            "SELECT observation_type AS type, title, round(CAST(confidence AS numeric), 2) AS confidence "
-            "FROM memory_meta_observations WHERE agent_id = :a AND is_active "
-            "ORDER BY importance DESC, title LIMIT :lim"), {"a": agent_id, "lim": limit})]
+        top = await preview(c, "SELECT observation_type AS type, title, round(CAST(confidence AS "
+                            "numeric), 2) AS confidence FROM memory_meta_observations WHERE agent_id = :a "
+                            "AND is_active ORDER BY importance DESC, title", {"a": agent_id}, limit)
     return by_type, top
 
 
@@ -358,11 +354,9 @@ async def imported_events(
     conn: AsyncConnection | AsyncEngine, sources: list[str], limit: int = 10
 ) -> list[dict[str, Any]]:
     """The newest messages stored from the given import sources (files)."""
-    async with _connect(conn) as c:
-        return [dict(r._mapping) for r in await c.execute(text(
-            "SELECT agent_id, session_id, speaker, occurred_at, left(text, 80) AS text, "
-            "extraction_status AS status FROM memory_events WHERE source = ANY(:s) "
-            "ORDER BY occurred_at DESC, id LIMIT :lim"), {"s": sources, "lim": limit})]
+    return await preview(conn, "SELECT agent_id, session_id, speaker, occurred_at, left(text, 80) AS text, "
+                         "extraction_status AS status FROM memory_events WHERE source = ANY(:s) "
+                         "ORDER BY occurred_at DESC, id", {"s": sources}, limit)
 
 
 async def events_row_count(conn: AsyncConnection | AsyncEngine) -> int:
