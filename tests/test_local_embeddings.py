@@ -39,9 +39,23 @@ async def test_a_query_embedding_is_deterministic_and_discriminates(embeddings):
     assert _cos(a1, near) > _cos(a1, far) + 0.2
 
 
-def test_the_query_path_is_traced_on_this_torch(embeddings):
-    """If a torch/transformers upgrade breaks tracing, queries silently fall back to the slower
-    eager path; this says so loudly instead."""
+def test_the_query_path_is_onnx_with_the_trace_as_fallback(embeddings):
+    """If a torch/onnxruntime upgrade breaks the export or tracing, queries silently fall back to a
+    slower path; this says so loudly instead."""
     from arandu_pipelines.providers import local_embeddings
 
+    assert local_embeddings.query_encoder_kind() == "onnx"
     assert local_embeddings._traced_encoder() is not None
+
+
+@pytest.mark.parametrize("kind", ["torchscript", "eager"])
+def test_every_query_encoder_gives_the_batch_vector(embeddings, monkeypatch, kind):
+    """ARANDU_QUERY_ENCODER picks a fallback; each must still land on the stored rows' space."""
+    from arandu_pipelines.providers import local_embeddings
+
+    monkeypatch.setenv("ARANDU_QUERY_ENCODER", kind)
+    assert local_embeddings.query_encoder_kind() == kind
+    for text in TEXTS[:3]:
+        alone = embeddings.encode([text])[0]
+        batch = embeddings.encode([text, "another text so this is a padded batch of two"])[0]
+        assert _cos(alone, batch) > 0.99999
