@@ -47,6 +47,8 @@ if "error" not in out:
     out["second"] = priority.lower_priority(arg)
     out["after_second"] = os.nice(0)
     out["applied"] = priority.applied()
+out["autogroup"] = priority._autogroup_nice()
+out["session_leader"] = os.getsid(0) == os.getpid()
 print(json.dumps(out))
 """
 
@@ -84,6 +86,34 @@ def test_lower_priority_raises_niceness_once(env, arg, inc):
     assert out["late_thread"] == want            # threads created afterwards inherit it
     assert out["second"] == inc and out["applied"] == inc
     assert out["after_second"] == want           # idempotent: never niced twice
+
+
+def test_a_batch_process_gets_an_autogroup_of_its_own():
+    """With autogroups, nice orders only the processes of one session: a worker started by
+    another process (here: by pytest, like a Dagster run worker by the daemon) moves to a session
+    of its own and lowers that group, so serving processes elsewhere are preferred."""
+    out = _probe(None, ARANDU_BATCH_NICE="8")
+    if out["autogroup"] is None:
+        pytest.skip("no Linux autogroups on this machine")
+    assert out["session_leader"]
+    assert out["autogroup"] == out["after_first"] == _expected(out["before"], 8)
+
+
+def test_a_group_leader_lowers_its_session_only_while_it_runs():
+    """The import command typed in a shell leads its process group inside the shell's session: it
+    cannot leave it, so it lowers the session's group and puts it back when it exits."""
+    from arandu_pipelines import priority
+
+    ours = priority._autogroup_nice()
+    if ours is None:
+        pytest.skip("no Linux autogroups on this machine")
+    p = subprocess.run([sys.executable, "-c", PROBE, "null"], env=_env(ARANDU_BATCH_NICE="8"),
+                       capture_output=True, text=True, timeout=60, cwd=ROOT, process_group=0)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert not out["session_leader"]                    # still in pytest's session
+    assert out["autogroup"] == max(ours, out["after_first"])   # lowered while it ran
+    assert priority._autogroup_nice() == ours           # and restored when it exited
 
 
 def test_zero_disables():
@@ -181,3 +211,51 @@ def test_dagster_run_worker_is_lowered_once():
     out = json.loads(p.stdout.strip().splitlines()[-1])
     assert out["ephemeral"] == out["before"]
     assert out["run"] == out["second_run"] == _expected(out["before"], 6)
+
+
+# ---- the backends of batch connections ------------------------------------------------------------
+# A batch process lowers its Postgres backends too (the SQL half of ingestion); a serving process
+# leaves its own alone. The probe opens a client, runs a statement on several pooled connections at
+# once, and reports its own niceness and that of every backend it is connected to.
+BACKENDS = r"""
+import asyncio, json, os, sys
+from arandu_pipelines import priority
+
+async def main(url, batch):
+    if batch:
+        priority.lower_priority()
+    from arandu_pipelines import MemoryClient
+    async with MemoryClient(url) as m:
+        async def pid():
+            async with m.engine.connect() as c:
+                r = await c.exec_driver_sql("SELECT pg_backend_pid(), pg_sleep(0.05)")
+                return r.first()[0]
+        pids = sorted(set(await asyncio.gather(*(pid() for _ in range(3)))))
+        def group(p):  # the backend's autogroup nice (Linux with autogroups), else None
+            try:
+                return int(open(f"/proc/{p}/autogroup").read().split("nice")[1])
+            except (OSError, ValueError, IndexError):
+                return None
+        print(json.dumps({"me": os.nice(0), "backends": [os.getpriority(os.PRIO_PROCESS, p) for p in pids],
+                          "groups": [group(p) for p in pids]}))
+
+asyncio.run(main(sys.argv[1], sys.argv[2] == "batch"))
+"""
+
+
+@pytest.mark.parametrize("mode", ["batch", "serving"])
+def test_batch_processes_lower_their_local_backends_too(fresh_db_url, mode):
+    p = subprocess.run([sys.executable, "-c", BACKENDS, fresh_db_url, mode],
+                       env=_env(ARANDU_BATCH_NICE="9"), capture_output=True, text=True, timeout=120,
+                       cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert len(out["backends"]) >= 2
+    groups = [g for g in out["groups"] if g is not None]
+    if mode == "batch":
+        assert out["me"] >= 9
+        assert all(n == out["me"] for n in out["backends"]), out
+        assert all(g == out["me"] for g in groups), out   # each backend is its own autogroup
+    else:
+        assert all(n < 9 for n in out["backends"]), out   # the server's own niceness, untouched
+        assert all(g < 9 for g in groups), out

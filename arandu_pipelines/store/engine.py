@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from typing import Any
+
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 
@@ -35,13 +38,39 @@ def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10
     """One retrieve() runs the independent steps of its plan on up to five pooled connections at
     once; ten kept open lets two run together without overflow connections, which are opened
     (several ms) and closed again around every call."""
-    return create_async_engine(
+    engine = create_async_engine(
         normalize_url(database_url),
         pool_size=pool_size,
         max_overflow=max_overflow,
         pool_recycle=1800,
         connect_args={"application_name": "arandu-pipelines"},
     )
+    event.listen(engine.sync_engine, "connect", _batch_backend)
+    return engine
+
+
+_BACKEND_SQL = ("SELECT pg_backend_pid(), "
+                "coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true)")
+
+
+def _batch_backend(dbapi_connection: Any, _record: Any) -> None:
+    """In a batch process (priority.lower_priority() applied), lower the new connection's
+    backend on a local server to the process's niceness (see priority.py). Serving processes
+    never pay the extra statement."""
+    from arandu_pipelines import priority
+
+    if not priority.applied():
+        return
+    try:
+        cur = dbapi_connection.cursor()
+        cur.execute(_BACKEND_SQL)
+        pid, local = cur.fetchone()
+        cur.close()
+        dbapi_connection.rollback()
+    except Exception:  # best effort: batch work runs at its priority either way
+        return
+    if local:
+        priority.lower_local_backend(int(pid))
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker:
