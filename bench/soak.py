@@ -1,6 +1,6 @@
 """Soak test: mixed import + retrieve for N minutes on a real server, offline.
 
-    python bench/soak.py [--minutes 10] [--agents 4] [--importers 2] [--batch 8]
+    python bench/soak.py [--minutes 10] [--agents 4] [--agent-messages 600] [--importers 2] [--batch 8]
                          [--retrievers 2] [--retrieve-interval 0.05] [--window 60] [--keep]
                          [--same-process]
 
@@ -9,7 +9,10 @@ DATABASE_URL's server when set, else on the embedded server. Importer tasks keep
 synthetic conversations (several agents, two speakers each, people/places/organisations shared
 across agents and speakers so entity resolution and reconciliation have real work) through
 `import_messages(..., extract=True)`; retriever tasks keep calling `retrieve()` on the same
-agents at the same time.
+agents at the same time. Each of the `--agents` slots moves on to a fresh agent every
+`--agent-messages` messages (default 600, a LoCoMo conversation's size: the size the ~50 ms p95
+target is for), so the agents read stay that size however long the soak runs; 0 keeps one
+growing agent per slot.
 
 By default the importers run in a separate process (spawned, its own event loop and embedding
 model) at the batch CPU priority (`arandu_pipelines.priority.lower_priority()`,
@@ -147,16 +150,16 @@ class Soak:
     """Importer and retriever tasks over one memory client. `stop` is anything with `is_set()`
     (an asyncio.Event here, a multiprocessing.Event in the importer process)."""
 
-    def __init__(self, memory: Any, args: argparse.Namespace, stop: Any = None) -> None:
+    def __init__(self, memory: Any, args: argparse.Namespace, stop: Any = None,
+                 clock: Any = None) -> None:
         self.memory = memory
         self.args = args
-        self.agents = [f"soak-agent-{i}" for i in range(args.agents)]
-        self.speakers = {a: (f"{PEOPLE[i % len(PEOPLE)]}son", f"{PEOPLE[(i + 3) % len(PEOPLE)]}ez")
-                         for i, a in enumerate(self.agents)}
-        self.clock = dict.fromkeys(self.agents, 0)   # per-agent message counter (one event loop)
+        self.speakers = [(f"{PEOPLE[i % len(PEOPLE)]}son", f"{PEOPLE[(i + 3) % len(PEOPLE)]}ez")
+                         for i in range(args.agents)]
+        # messages written per agent slot; shared with the importer process when separate
+        self.clock = clock if clock is not None else [0] * args.agents
         self.window = Window()
-        self.totals = Totals(sent={a: set() for a in self.agents},
-                             attempted={a: set() for a in self.agents})
+        self.totals = Totals()
         self.stop = stop if stop is not None else asyncio.Event()
         # cumulative (messages imported, failed import calls) for the reporter; replaced when
         # the importers live in another process
@@ -167,22 +170,43 @@ class Soak:
         if len(self.totals.error_samples) < 10:
             self.totals.error_samples.append(f"{kind}: {type(exc).__name__}: {exc}"[:300])
 
+    def agent(self, slot: int, written: int) -> tuple[str, int]:
+        """(agent id, index of the next message in it) for a slot that has `written` messages:
+        with --agent-messages N a slot moves on to a fresh agent every N messages, so the agents
+        written and read stay conversation-sized however long the soak runs."""
+        cap = self.args.agent_messages
+        gen, i = divmod(written, cap) if cap else (0, written)
+        return f"soak-agent-{slot}-g{gen}", i
+
+    def reading(self, slot: int) -> str:
+        """The agent a retriever asks about: the one being written, or the one just completed
+        while the new one holds fewer than 100 messages."""
+        written = self.clock[slot]
+        agent, i = self.agent(slot, written)
+        if i < 100 and written >= 100 and self.args.agent_messages:
+            agent, _ = self.agent(slot, written - 100)
+        return agent
+
     async def importer(self, n: int) -> None:
         rng = random.Random(1000 + n)
         k = n
         while not self.stop.is_set():
-            agent = self.agents[k % len(self.agents)]
+            slot = k % self.args.agents
             k += 1
+            agent, _ = self.agent(slot, self.clock[slot])
             rows = []
             for _ in range(self.args.batch):
-                i = self.clock[agent]
-                self.clock[agent] += 1
+                a, i = self.agent(slot, self.clock[slot])
+                if a != agent:   # a batch stays within one agent
+                    break
+                self.clock[slot] += 1
                 rows.append({"agent_id": agent, "session_id": f"s{i // 50}",
-                             "speaker": self.speakers[agent][i % 2], "text": message(rng),
+                             "speaker": self.speakers[slot][i % 2], "text": message(rng),
                              "occurred_at": (T0 + timedelta(minutes=i)).isoformat(),
                              "message_id": f"{agent}-m{i}"})
             ids = {r["message_id"] for r in rows}
-            self.totals.attempted[agent] |= ids
+            self.totals.sent.setdefault(agent, set())
+            self.totals.attempted.setdefault(agent, set()).update(ids)
             try:
                 report = await self.memory.import_messages(rows, extract=True)
             except Exception as exc:  # noqa: BLE001 - counted and reported
@@ -199,7 +223,7 @@ class Soak:
     async def retriever(self, n: int) -> None:
         rng = random.Random(2000 + n)
         while not self.stop.is_set():
-            agent = rng.choice(self.agents)
+            agent = self.reading(rng.randrange(self.args.agents))
             t = time.perf_counter()
             try:
                 await self.memory.retrieve(agent, query(rng))
@@ -255,14 +279,14 @@ class Soak:
 
 # ---- importers in a process of their own -----------------------------------------------------------
 def importer_process(url: str, args: argparse.Namespace, stop: Any, ready: Any, imported: Any,
-                     import_errors: Any, conn: Any) -> None:
+                     import_errors: Any, conn: Any, clock: Any) -> None:
     """Body of the importer process (spawned): batch priority first, then the importer tasks
     until `stop`; sends its totals through `conn`."""
     try:
         from arandu_pipelines.priority import lower_priority
 
         nice = lower_priority()   # before torch and the event loop start threads: they inherit it
-        out = asyncio.run(_importers(url, args, stop, ready, imported, import_errors))
+        out = asyncio.run(_importers(url, args, stop, ready, imported, import_errors, clock))
         out["nice_increment"] = nice
         out["nice"] = niceness()
     except BaseException as exc:  # noqa: BLE001 - reported by the parent
@@ -274,12 +298,12 @@ def importer_process(url: str, args: argparse.Namespace, stop: Any, ready: Any, 
 
 
 async def _importers(url: str, args: argparse.Namespace, stop: Any, ready: Any, imported: Any,
-                     import_errors: Any) -> dict[str, Any]:
+                     import_errors: Any, clock: Any) -> dict[str, Any]:
     from arandu_pipelines.client import MemoryClient
 
     async with MemoryClient(url) as memory:
         await memory.embeddings.embed_one("warm up")
-        soak = Soak(memory, args, stop=stop)
+        soak = Soak(memory, args, stop=stop, clock=clock)
         ready.set()
         tasks = [asyncio.create_task(soak.importer(i)) for i in range(args.importers)]
 
@@ -327,6 +351,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     url = fresh_database(DB_NAME)
     proc = None
+    clock = None
     child: dict[str, Any] = {}
     loop = asyncio.get_running_loop()
     if not args.same_process:
@@ -335,13 +360,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stop_ev, ready = ctx.Event(), ctx.Event()
         imported, import_errors = ctx.Value("q", 0, lock=False), ctx.Value("q", 0, lock=False)
         recv_conn, send_conn = ctx.Pipe(duplex=False)
+        clock = ctx.Array("q", args.agents, lock=False)   # messages written per agent slot
         proc = ctx.Process(target=importer_process, name="soak-importers",
-                           args=(url, args, stop_ev, ready, imported, import_errors, send_conn))
+                           args=(url, args, stop_ev, ready, imported, import_errors, send_conn, clock))
         proc.start()
         send_conn.close()
     async with MemoryClient(url) as memory:
         await memory.embeddings.embed_one("warm up")
-        soak = Soak(memory, args)
+        soak = Soak(memory, args, clock=clock if proc is not None else None)
         tasks = []
         if proc is not None:
             while not ready.is_set():
@@ -428,7 +454,10 @@ def print_summary(r: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=10.0, help="how long to run (default 10)")
-    ap.add_argument("--agents", type=int, default=4, help="agents written and read")
+    ap.add_argument("--agents", type=int, default=4, help="agents written and read at once")
+    ap.add_argument("--agent-messages", type=int, default=600,
+                    help="messages per agent before its slot moves to a fresh agent (LoCoMo-sized, "
+                         "the size the latency target is for); 0 = one agent per slot, growing")
     ap.add_argument("--importers", type=int, default=2, help="concurrent importer tasks")
     ap.add_argument("--batch", type=int, default=8, help="messages per import_messages() call")
     ap.add_argument("--retrievers", type=int, default=2, help="concurrent retriever tasks")
