@@ -9,6 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from arandu_pipelines.client import MemoryClient
@@ -35,7 +36,7 @@ async def test_initialize_is_idempotent_and_concurrent_safe(empty_db_url):
         await c.close()
     tables = {t for (t,) in rows(empty_db_url, "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
     assert SPEC_TABLES <= tables
-    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0003",)]
+    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0004",)]
 
 
 async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):
@@ -139,3 +140,29 @@ def test_config_overrides_are_validated_by_name_and_type():
         with pytest.raises(ValueError, match=next(iter(bad))):
             apply_overrides(MemoryConfig(), bad)
     assert MemoryConfig().min_confidence == 0.55 and MemoryConfig().fuzzy_threshold == 0.85
+
+
+async def test_term_statistics_follow_text_changes_and_ignore_other_updates(memory, fresh_db_url):
+    """BM25's document frequencies are kept by statement triggers. An UPDATE that changes no text
+    (counters, validity, vitality) must leave them alone — cheaply (migration 0004) — and one
+    that rewrites a fact's text must move them."""
+    await memory.write("ts-agent", "My dog Bolt loves the beach in Lisbon.", "Rafael")
+    await memory.write("ts-agent", "I work at Globex as an engineer.", "Rafael")
+    stats = ("SELECT lexeme, df FROM memory_term_stats WHERE agent_id = 'ts-agent' AND kind = 'f' "
+             "ORDER BY lexeme")
+    docs = "SELECT n_docs, total_len FROM memory_doc_stats WHERE agent_id = 'ts-agent' AND kind = 'f'"
+    before, before_docs = rows(fresh_db_url, stats), rows(fresh_db_url, docs)
+    assert before and before_docs[0][0] >= 2
+    with psycopg.connect(fresh_db_url) as conn:
+        conn.execute("UPDATE memory_facts SET times_retrieved = times_retrieved + 1, "
+                     "last_retrieved_at = now() WHERE agent_id = 'ts-agent'")
+    assert rows(fresh_db_url, stats) == before and rows(fresh_db_url, docs) == before_docs
+    with psycopg.connect(fresh_db_url) as conn:
+        conn.execute("UPDATE memory_facts SET fact_text = fact_text || ' zanzibar', times_retrieved = 0 "
+                     "WHERE agent_id = 'ts-agent' AND fact_text ILIKE '%%Globex%%'")
+    after = dict(rows(fresh_db_url, stats))
+    changed = rows(fresh_db_url, "SELECT count(*) FROM memory_facts WHERE agent_id = 'ts-agent' "
+                                 "AND fact_text LIKE '%%zanzibar'")[0][0]
+    assert changed >= 1 and after.get("zanzibar") == changed
+    assert {k: v for k, v in after.items() if k != "zanzibar"} == dict(before)
+    assert rows(fresh_db_url, docs)[0][1] == before_docs[0][1] + changed
