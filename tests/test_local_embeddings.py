@@ -56,6 +56,22 @@ def test_every_query_encoder_gives_the_batch_vector(embeddings, monkeypatch, kin
     monkeypatch.setenv("ARANDU_QUERY_ENCODER", kind)
     assert local_embeddings.query_encoder_kind() == kind
     for text in TEXTS[:3]:
-        alone = embeddings.encode([text])[0]
+        alone = embeddings.encode_query(text)
         batch = embeddings.encode([text, "another text so this is a padded batch of two"])[0]
         assert _cos(alone, batch) > 0.99999
+
+
+def test_a_fresh_process_answers_its_first_query():
+    """The first call of a serving process is a query: it loads the model and builds the query
+    encoder under one lock without waiting on itself (a subprocess, so nothing is loaded yet)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from arandu_pipelines.providers.local_embeddings import LocalEmbeddings, query_encoder_kind\n"
+            "v = LocalEmbeddings().encode_query('where does Ana live?')\n"
+            "print(len(v), query_encoder_kind())\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split()[-2:] == ["384", "onnx"]

@@ -17,7 +17,8 @@ Postgres. The query encoder is, in order of preference:
 3. The eager sentence-transformers path.
 All three give the batch path's vector (cosine > 0.99999, tested). Batches keep
 sentence-transformers' encode (padding, length sorting; dispatch is amortised there).
-ARANDU_QUERY_ENCODER=torchscript or =eager picks a later option.
+ARANDU_QUERY_ENCODER=torchscript or =eager picks a later option (the ONNX session adds ~270 MB
+of RSS to a process that answers queries; the trace ~10 MB).
 """
 
 from __future__ import annotations
@@ -60,9 +61,10 @@ def _traced_encoder() -> Any:
     """The traced (input_ids, attention_mask) -> normalised mean-pooled vector graph, or None."""
     global _TRACED
     if _TRACED is None:
+        model = _load_model()  # outside the lock: it takes it too
         with _MODEL_LOCK:
             if _TRACED is None:
-                _TRACED = _trace(_load_model())
+                _TRACED = _trace(model)
     return _TRACED or None
 
 
@@ -80,9 +82,10 @@ def _onnx_session() -> Any:
     """The ONNX Runtime session of the query encoder graph, or None."""
     global _ONNX
     if _ONNX is None:
+        model = _load_model()  # outside the lock: it takes it too
         with _MODEL_LOCK:
             if _ONNX is None:
-                _ONNX = _export_onnx(_load_model())
+                _ONNX = _export_onnx(model)
     return _ONNX or None
 
 
@@ -160,29 +163,18 @@ class LocalEmbeddings:
         self.batch_size = batch_size
 
     def encode(self, texts: list[str]) -> list[list[float]]:
-        """Synchronous batch encode (for scripts, benchmarks and worker threads)."""
+        """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
+        stored row takes."""
         if not texts:
             return []
         import torch
 
         model = _load_model()
-        kind = query_encoder_kind() if len(texts) == 1 else "eager"
-        if kind == "onnx":
-            enc = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length,
-                                  return_tensors="np")
-            return _onnx_session().run(None, {"ids": enc["input_ids"].astype("int64"),
-                                              "mask": enc["attention_mask"].astype("int64")})[0].tolist()
-        traced = _traced_encoder() if kind == "torchscript" else None
         with _ENCODE_LOCK:
             threads = torch.get_num_threads()
-            if len(texts) == 1:  # a query: one thread is as fast and leaves a core to Postgres
+            if len(texts) == 1:  # one text: one thread is as fast and leaves a core to Postgres
                 torch.set_num_threads(1)
             try:
-                if traced is not None:
-                    enc = model.tokenizer(texts, truncation=True, max_length=model.max_seq_length,
-                                          return_tensors="pt")
-                    with torch.inference_mode():
-                        return traced(enc["input_ids"], enc["attention_mask"]).tolist()
                 arr = model.encode(
                     texts,
                     batch_size=self.batch_size,
@@ -193,6 +185,32 @@ class LocalEmbeddings:
             finally:
                 torch.set_num_threads(threads)
         return arr.tolist()
+
+    def encode_query(self, text: str) -> list[float]:
+        """One text someone is waiting for (a retrieve's query), on the fastest encoder this
+        process has (see the module docstring); the batch path's vector either way."""
+        kind = query_encoder_kind()
+        if kind == "eager":
+            return self.encode([text])[0]
+        model = _load_model()
+        if kind == "onnx":
+            enc = model.tokenizer([text], truncation=True, max_length=model.max_seq_length,
+                                  return_tensors="np")
+            return _onnx_session().run(None, {"ids": enc["input_ids"].astype("int64"),
+                                              "mask": enc["attention_mask"].astype("int64")})[0][0].tolist()
+        import torch
+
+        traced = _traced_encoder()
+        enc = model.tokenizer([text], truncation=True, max_length=model.max_seq_length,
+                              return_tensors="pt")
+        with _ENCODE_LOCK:
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)
+            try:
+                with torch.inference_mode():
+                    return traced(enc["input_ids"], enc["attention_mask"])[0].tolist()
+            finally:
+                torch.set_num_threads(threads)
 
     def encode_spans(self, items: list[tuple[str, list[tuple[int, int]]]]) -> list[list[list[float]]]:
         """Late chunking: ONE forward pass per text, then a vector per character span (the mean
@@ -231,9 +249,12 @@ class LocalEmbeddings:
         return await asyncio.to_thread(self.encode, list(texts))
 
     async def embed_one(self, text: str) -> list[float] | None:
-        out = await self.embed([text])
-        return out[0] if out else None
+        return await asyncio.to_thread(self.encode_query, text)
 
-    def warm_up(self) -> None:
-        self.encode(["warm up"])  # the query path (exported or traced on first use)
+    def warm_up(self, queries: bool = True) -> None:
+        """Load the model (seconds) before the first call instead of during it. `queries=False`
+        for batch-only processes: the ONNX query encoder costs ~270 MB of RSS (onnxruntime, its
+        copy of the weights) that an importer never uses."""
+        if queries:
+            self.encode_query("warm up")  # the query path (exported or traced on first use)
         self.encode(["warm up", "the batch path"])
