@@ -302,7 +302,7 @@ async def _importers(url: str, args: argparse.Namespace, stop: Any, ready: Any, 
     from arandu_pipelines.client import MemoryClient
 
     async with MemoryClient(url) as memory:
-        await memory.embeddings.embed_one("warm up")
+        await memory.embeddings.embed(["warm up", "the batch path"])   # an importer asks no queries
         soak = Soak(memory, args, stop=stop, clock=clock)
         ready.set()
         tasks = [asyncio.create_task(soak.importer(i)) for i in range(args.importers)]
