@@ -33,8 +33,9 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _MODEL: Any = None
-_TRACED: Any = None  # the TorchScript query encoder; False once tracing failed
-_ONNX: Any = None  # the ONNX Runtime query session; False once export or loading failed
+# Query encoders built from the loaded model, once per process: "onnx" (an ONNX Runtime
+# session) and "torchscript" (a frozen trace); False once building one failed.
+_ENCODERS: dict[str, Any] = {}
 _MODEL_LOCK = threading.Lock()
 _ENCODE_LOCK = threading.Lock()
 DIMENSIONS = 384
@@ -57,15 +58,19 @@ def _load_model() -> Any:
     return _MODEL
 
 
-def _traced_encoder() -> Any:
-    """The traced (input_ids, attention_mask) -> normalised mean-pooled vector graph, or None."""
-    global _TRACED
-    if _TRACED is None:
+def _built(kind: str, build: Any) -> Any:
+    """The process's `kind` query encoder, built from the model on first use; None if it failed."""
+    if kind not in _ENCODERS:
         model = _load_model()  # outside the lock: it takes it too
         with _MODEL_LOCK:
-            if _TRACED is None:
-                _TRACED = _trace(model)
-    return _TRACED or None
+            if kind not in _ENCODERS:
+                _ENCODERS[kind] = build(model)
+    return _ENCODERS[kind] or None
+
+
+def _traced_encoder() -> Any:
+    """The traced (input_ids, attention_mask) -> normalised mean-pooled vector graph, or None."""
+    return _built("torchscript", _trace)
 
 
 def query_encoder_kind() -> str:
@@ -80,13 +85,7 @@ def query_encoder_kind() -> str:
 
 def _onnx_session() -> Any:
     """The ONNX Runtime session of the query encoder graph, or None."""
-    global _ONNX
-    if _ONNX is None:
-        model = _load_model()  # outside the lock: it takes it too
-        with _MODEL_LOCK:
-            if _ONNX is None:
-                _ONNX = _export_onnx(model)
-    return _ONNX or None
+    return _built("onnx", _export_onnx)
 
 
 def _encoder_module(model: Any) -> Any:
