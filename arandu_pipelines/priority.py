@@ -135,25 +135,21 @@ def _own_autogroup(target: int) -> str:
         except OSError:
             pass
     before = _autogroup_nice()
-    if before is None or before >= target:
-        return ""
-    try:
-        with open("/proc/self/autogroup", "w") as fh:
-            fh.write(str(target))
-    except OSError:
+    if before is None or before >= target or not _set_autogroup("self", target):
         return ""
     if os.getsid(0) == os.getpid():
         return f"own autogroup at nice {target}"
-    atexit.register(_restore_autogroup, before)   # a shared session (a shell's): only while we run
+    atexit.register(_set_autogroup, "self", before)   # a shared session (a shell's): only while we run
     return f"session autogroup nice {target} until exit"
 
 
-def _restore_autogroup(value: int) -> None:
+def _set_autogroup(pid: int | str, value: int) -> bool:
     try:
-        with open("/proc/self/autogroup", "w") as fh:
+        with open(f"/proc/{pid}/autogroup", "w") as fh:
             fh.write(str(value))
+        return True
     except OSError:
-        pass
+        return False
 
 
 def lower_local_backend(pid: int) -> bool:
@@ -185,13 +181,8 @@ def _lower_autogroup(pid: int, target: int) -> None:
     nice alone changes nothing: its autogroup's nice is what counts, and that group holds the
     backend alone."""
     current = _autogroup_nice(pid)
-    if current is None or current >= target:
-        return
-    try:
-        with open(f"/proc/{pid}/autogroup", "w") as fh:
-            fh.write(str(target))
-    except OSError:
-        pass
+    if current is not None and current < target:
+        _set_autogroup(pid, target)
 
 
 def applied() -> int | None:

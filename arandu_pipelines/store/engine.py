@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-
 from typing import Any
 
 from sqlalchemy import event
