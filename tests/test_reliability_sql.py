@@ -6,7 +6,8 @@ parses every .py file of `arandu_pipelines` (ast) and checks two things:
 
 1. every *dynamic SQL string* — an f-string, `%`, `.format()` or `+` whose literal parts look
    like SQL — interpolates only pieces proven safe: literals, numbers (`int()`, `len()`,
-   ...), names bound only to such values (module constants, locals assigned from literals, loop
+   ...), string methods (`.join`, `.replace`, ...) of safe strings with safe arguments, names
+   bound only to such values (module constants, locals assigned from literals, loop
    variables over literal tuples), `psycopg.sql.Identifier`, or an entry of `WHITELIST` below
    (file + expression, each with the reason it can never carry user data);
 2. every *sink* (`text()`, `.execute()`, `.exec_driver_sql()`, `sql.SQL()`) receives a literal,
@@ -205,7 +206,7 @@ class Checker:
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
             if name in SAFE_CALLS:
                 return True
-            if isinstance(f, ast.Attribute) and name in ("join", "format", "upper", "lower", "strip"):
+            if isinstance(f, ast.Attribute) and name in ("join", "format", "upper", "lower", "strip", "replace"):
                 return self.safe(f.value, at, seen) and all(
                     self.allowed(a, at) for a in [*expr.args, *(k.value for k in expr.keywords)])
             if self.sink_arg(expr) is not None:  # text("..."): as safe as its statement
@@ -395,6 +396,11 @@ def f(cur, name):
 def f(cur, key):
     cur.execute("UPDATE memory_facts SET fact_text = 'x' WHERE entity_key = '{}'".format(key))
 """,
+    "replace with input": """
+BASE = "SELECT * FROM memory_events WHERE agent_id = 'AGENT'"
+def f(cur, agent_id):
+    cur.execute(BASE.replace("AGENT", agent_id))
+""",
     "concatenation": """
 def f(cur, agent_id):
     cur.execute("SELECT * FROM memory_events WHERE agent_id = '" + agent_id + "'")
@@ -434,6 +440,8 @@ async def f(conn, agent_id, chosen, n):
     await conn.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(agent_id)))
     d = 384
     await conn.execute(f"CREATE TABLE x (v vector({d}))")
+    base = "SELECT 1 FROM e WHERE x = 1"
+    await conn.execute(base.replace("x = 1", "x = 2"))
 """
 
 
