@@ -290,3 +290,25 @@ async def test_many_concurrent_retrieves_on_one_client_neither_deadlock_nor_chan
         assert [f.fact_id for f in r.facts] == [f.fact_id for f in ref.facts]
         assert [s.event_id for s in r.sources] == [s.event_id for s in ref.sources]
         assert r.context == ref.context
+
+
+async def test_a_failing_query_embedding_degrades_to_lexical_and_graph_and_says_so(memory) -> None:  # noqa: ANN001
+    """The embedding provider is an optional stage at read time: if it fails, the answer comes
+    from BM25 and the graph, and the caller is told why the semantic scores are missing."""
+    await write_all(memory, "ana", VERTIX_WORLD)
+
+    class Broken:
+        dimensions = memory.embeddings.dimensions
+
+        async def embed_one(self, text: str) -> list[float]:
+            raise RuntimeError("embedding endpoint down")
+
+    healthy, memory.embeddings = memory.embeddings, Broken()
+    try:
+        r = await memory.retrieve("ana", "Where does Marcos Tavares live?", verbose=True)
+    finally:
+        memory.embeddings = healthy
+    assert r.facts and "Porto Alegre" in r.facts[0].fact_text
+    assert all("semantic" not in f.scores or f.scores["semantic"] == 0 for f in r.facts)
+    assert any("query embedding failed" in w and "embedding endpoint down" in w for w in r.warnings)
+    assert r.pipeline.get("embedding").data["error"] == "RuntimeError: embedding endpoint down"

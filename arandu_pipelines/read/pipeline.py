@@ -62,8 +62,9 @@ SOURCE_SUPPORT_BONUS = 0.05
 FACT_SOURCE_WEIGHT = 0.7
 
 
-async def _embed_query(provider: Any, query: str) -> list[float] | None:
-    """The query's embedding (fail-safe: None), memoised per provider for repeated queries."""
+async def _embed_query(provider: Any, query: str, errors: list[str] | None = None) -> list[float] | None:
+    """The query's embedding, memoised per provider for repeated queries. Fail-safe: None (the
+    dense steps are skipped) with the reason appended to `errors`."""
     try:
         cache = _EMBED_CACHE.setdefault(provider, OrderedDict())
     except TypeError:  # provider not weak-referenceable: no cache
@@ -73,7 +74,9 @@ async def _embed_query(provider: Any, query: str) -> list[float] | None:
         return cache[query]
     try:
         vec = await provider.embed_one(query)
-    except Exception:
+    except Exception as exc:
+        if errors is not None:
+            errors.append(f"{type(exc).__name__}: {exc}")
         return None
     if vec is not None and cache is not None:
         cache[query] = list(vec)
@@ -124,7 +127,8 @@ async def retrieve(
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
         return result
-    embed_task = asyncio.create_task(_embed_query(client.embeddings, query))
+    embed_errors: list[str] = []
+    embed_task = asyncio.create_task(_embed_query(client.embeddings, query, embed_errors))
 
     async def embedding() -> list[float] | None:
         return await asyncio.shield(embed_task)
@@ -135,6 +139,9 @@ async def retrieve(
                                   config, plan, reference, embedding, trace, result, verbose)
     finally:
         await cancel_quietly(embed_task)
+    for err in embed_errors:
+        result.warnings.append(f"query embedding failed, semantic signals skipped: {err}")
+        trace.add("embedding", 0.0, error=err)
     ranked: list[FactCandidate] = state["ranked"]
     pool = ranked[: 2 * config.topk_facts]
     if client.llm is not None and config.enable_reranker and pool:
