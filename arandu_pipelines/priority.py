@@ -28,6 +28,13 @@ would all compete with the serving process as equals, whatever their nice. So:
 Measured with bench/soak.py (importer in its own process, 2 retrievers): retrieve p50/p95 under
 ingestion 56/85 ms with nice alone -> 45/75 ms with the backends lowered as well.
 
+Even at a low weight, a batch thread that holds a core keeps it until its time slice ends when a
+serving thread wakes up (the scheduler's wake-up preemption favours the waking task only by its
+lag), and a retrieve wakes a dozen times (one per statement, on each side). On Linux the batch
+threads and their backends therefore also run under SCHED_IDLE (`ARANDU_BATCH_IDLE`, default 1;
+0 keeps the normal policy): a waking normal task preempts an idle-policy one at once, and idle
+tasks still get every cycle nobody else wants.
+
 Plain module on purpose: no Dagster import, no database; safe to call from anywhere.
 """
 
@@ -39,6 +46,7 @@ import os
 import threading
 
 ENV_VAR = "ARANDU_BATCH_NICE"
+IDLE_ENV_VAR = "ARANDU_BATCH_IDLE"
 DEFAULT_NICE = 10
 MAX_NICE = 19
 
@@ -59,6 +67,17 @@ def batch_nice_from_env() -> int:
         raise ValueError(f"{ENV_VAR} must be an integer from 0 (disabled) to {MAX_NICE}, "
                          f"got {raw!r}") from None
     return _check(value, f"{ENV_VAR}={raw!r}")
+
+
+def batch_idle_from_env() -> bool:
+    """Whether batch work also runs under SCHED_IDLE (ARANDU_BATCH_IDLE: 1 default, 0 off)."""
+    raw = (os.environ.get(IDLE_ENV_VAR) or "1").strip().lower()
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{IDLE_ENV_VAR} must be 1 (batch work runs under SCHED_IDLE, the default) or "
+                     f"0 (normal policy, nice only), got {raw!r}")
 
 
 def _check(value: int, what: str) -> int:
@@ -94,6 +113,7 @@ def lower_priority(nice: int | None = None) -> int:
     process (the first call's; later calls return it without changing anything)."""
     global _applied
     increment = batch_nice_from_env() if nice is None else _check(nice, f"lower_priority(nice={nice!r})")
+    idle = batch_idle_from_env()
     with _lock:
         if _applied is not None:
             return _applied
@@ -106,10 +126,39 @@ def lower_priority(nice: int | None = None) -> int:
                 return 0
             _lower_other_threads(new)
             group = _own_autogroup(new)
-            log.info("batch work runs at nice %d (%s=%d)%s", new, ENV_VAR, increment,
-                     f", {group}" if group else "")
+            idled = idle and _idle_policy("self")
+            log.info("batch work runs at nice %d (%s=%d)%s%s", new, ENV_VAR, increment,
+                     f", {group}" if group else "", ", SCHED_IDLE" if idled else "")
         _applied = increment
         return increment
+
+
+def _idle_policy(pid: int | str) -> bool:
+    """Put every thread of process `pid` ("self" or a pid) under SCHED_IDLE; threads created
+    later inherit it. False where the OS has no such policy or does not permit it."""
+    if not hasattr(os, "sched_setscheduler") or not hasattr(os, "SCHED_IDLE"):
+        return False
+    try:
+        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except (OSError, ValueError):
+        return False
+    done = False
+    for tid in tids:
+        try:
+            os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
+            done = True
+        except OSError:   # exited meanwhile, or not permitted: best effort
+            pass
+    return done
+
+
+def idle_policy_applied(pid: int | str = "self") -> bool:
+    """Whether process `pid`'s main thread runs under SCHED_IDLE."""
+    try:
+        target = 0 if pid == "self" else int(pid)
+        return os.sched_getscheduler(target) == os.SCHED_IDLE
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _autogroup_nice(pid: int | str = "self") -> int | None:
@@ -171,6 +220,8 @@ def lower_local_backend(pid: int) -> bool:
     except (OSError, ValueError):
         return False
     _lower_autogroup(int(pid), target)
+    if idle_policy_applied("self"):
+        _idle_policy(int(pid))
     return True
 
 
@@ -190,5 +241,5 @@ def applied() -> int | None:
     return _applied
 
 
-__all__ = ["DEFAULT_NICE", "ENV_VAR", "applied", "batch_nice_from_env", "lower_local_backend",
-           "lower_priority"]
+__all__ = ["DEFAULT_NICE", "ENV_VAR", "IDLE_ENV_VAR", "applied", "batch_idle_from_env",
+           "batch_nice_from_env", "idle_policy_applied", "lower_local_backend", "lower_priority"]

@@ -40,9 +40,13 @@ except ValueError as exc:
 out["after_first"] = os.nice(0)
 go.set(); t.join()
 out["early_thread"] = seen["early"]
-late = threading.Thread(target=lambda: seen.update(late=os.nice(0)))   # created afterwards
+def late_probe():
+    seen.update(late=os.nice(0), late_idle=os.sched_getscheduler(0) == os.SCHED_IDLE)
+late = threading.Thread(target=late_probe)   # created afterwards
 late.start(); late.join()
 out["late_thread"] = seen["late"]
+out["late_idle"] = seen["late_idle"]
+out["idle"] = priority.idle_policy_applied()
 if "error" not in out:
     out["second"] = priority.lower_priority(arg)
     out["after_second"] = os.nice(0)
@@ -54,7 +58,7 @@ print(json.dumps(out))
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "ARANDU_BATCH_NICE"}
+    env = {k: v for k, v in os.environ.items() if k not in ("ARANDU_BATCH_NICE", "ARANDU_BATCH_IDLE")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.update(extra)
     return env
@@ -116,10 +120,27 @@ def test_a_group_leader_lowers_its_session_only_while_it_runs():
     assert priority._autogroup_nice() == ours           # and restored when it exited
 
 
+def test_batch_threads_run_under_sched_idle_unless_turned_off():
+    """A waking serving thread preempts an idle-policy thread at once (nice only lowers its
+    weight); threads the batch creates later (torch's workers) inherit the policy."""
+    out = _probe(None)
+    assert out["idle"] and out["late_idle"]
+    off = _probe(None, ARANDU_BATCH_IDLE="0")
+    assert not off["idle"] and not off["late_idle"]
+    assert off["after_first"] == _expected(off["before"], 10)   # nice still applies
+
+
+def test_an_invalid_idle_setting_is_a_clear_error_and_changes_nothing():
+    out = _probe(None, ARANDU_BATCH_IDLE="maybe")
+    assert "ARANDU_BATCH_IDLE" in out["error"], out
+    assert out["after_first"] == out["before"] and not out["idle"]
+
+
 def test_zero_disables():
     out = _probe(None, ARANDU_BATCH_NICE="0")
     assert out["first"] == 0 and out["second"] == 0 and out["applied"] == 0
     assert out["after_first"] == out["after_second"] == out["early_thread"] == out["before"]
+    assert not out["idle"]
 
 
 @pytest.mark.parametrize("value", ["abc", "-5", "20", "2.5", "1e3"])
@@ -237,7 +258,8 @@ async def main(url, batch):
             except (OSError, ValueError, IndexError):
                 return None
         print(json.dumps({"me": os.nice(0), "backends": [os.getpriority(os.PRIO_PROCESS, p) for p in pids],
-                          "groups": [group(p) for p in pids]}))
+                          "groups": [group(p) for p in pids],
+                          "idle": [os.sched_getscheduler(p) == os.SCHED_IDLE for p in pids]}))
 
 asyncio.run(main(sys.argv[1], sys.argv[2] == "batch"))
 """
@@ -256,6 +278,8 @@ def test_batch_processes_lower_their_local_backends_too(fresh_db_url, mode):
         assert out["me"] >= 9
         assert all(n == out["me"] for n in out["backends"]), out
         assert all(g == out["me"] for g in groups), out   # each backend is its own autogroup
+        assert all(out["idle"]), out
     else:
         assert all(n < 9 for n in out["backends"]), out   # the server's own niceness, untouched
         assert all(g < 9 for g in groups), out
+        assert not any(out["idle"]), out

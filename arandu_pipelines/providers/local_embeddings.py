@@ -30,8 +30,11 @@ importer that only encodes batches never builds it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 # Idle OpenMP threads must sleep, not spin: spinning torch threads steal the cores Postgres needs
@@ -165,7 +168,8 @@ def _quantize(graph: bytes | None) -> bytes | None:
         import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
-        with tempfile.TemporaryDirectory(prefix="arandu-q8-") as tmp, warnings.catch_warnings():
+        with tempfile.TemporaryDirectory(prefix="arandu-q8-") as tmp, warnings.catch_warnings(), \
+                _quiet_root_logger():
             warnings.simplefilter("ignore")
             out = os.path.join(tmp, "encoder.onnx")
             quantize_dynamic(onnx.load_from_string(graph), out, op_types_to_quantize=["MatMul"],
@@ -174,6 +178,24 @@ def _quantize(graph: bytes | None) -> bytes | None:
                 return fh.read()
     except Exception:  # quantizer missing or incompatible: the fp32 session still works
         return None
+
+
+@contextlib.contextmanager
+def _quiet_root_logger() -> Iterator[None]:
+    """The quantizer advises on the root logger ("consider pre-processing"), which would land in
+    the caller's logs at every process start; its advice is for static quantization."""
+
+    class _Drop(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            return not record.pathname.replace("\\", "/").count("onnxruntime/quantization")
+
+    root = logging.getLogger()
+    drop = _Drop()
+    root.addFilter(drop)
+    try:
+        yield
+    finally:
+        root.removeFilter(drop)
 
 
 def _session(graph: bytes | None) -> Any:

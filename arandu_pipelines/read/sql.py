@@ -5,8 +5,14 @@ and the greenlet hop per statement cost more than the queries themselves at LoCo
 (~0.2 ms vs ~0.08 ms per statement, measured). So statements are written with SQLAlchemy-style
 `:name` parameters (kept readable) and run on the psycopg AsyncConnection underneath, returning
 named tuples. The pooled connection is still SQLAlchemy's: checkout, reset and disposal are
-unchanged. Statements are not server-prepared: their best plan depends on the agent (a few
+unchanged.
+
+Statements are not server-prepared by default: the best plan of most depends on the agent (a few
 hundred rows or a hundred thousand) and on array parameters, which a cached generic plan ignores.
+The few whose plan is the same index lookups for every agent (`prepare=True`: the bootstrap's
+term statistics and entity matches, the graph's BFS and linked facts) are prepared once per pooled
+connection, so the server neither parses nor plans them again; Postgres keeps re-planning them
+per call (plan_cache_mode=auto) if a generic plan ever looks costlier than custom ones.
 """
 
 from __future__ import annotations
@@ -53,17 +59,19 @@ async def _driver(conn: AsyncConnection) -> Any:
     return raw.driver_connection
 
 
-async def fetch(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None) -> list[Any]:
+async def fetch(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None,
+                prepare: bool = False) -> list[Any]:
     if _captured is not None:
         _captured.append((to_pyformat(sql), dict(params or {})))
     driver = await _driver(conn)
     async with driver.cursor(row_factory=namedtuple_row) as cur:
-        await cur.execute(to_pyformat(sql), params or {}, prepare=False)
+        await cur.execute(to_pyformat(sql), params or {}, prepare=prepare)
         return await cur.fetchall()
 
 
-async def fetch_one(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None) -> Any:
-    rows = await fetch(conn, sql, params)
+async def fetch_one(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None,
+                    prepare: bool = False) -> Any:
+    rows = await fetch(conn, sql, params, prepare)
     if len(rows) != 1:
         raise LookupError(f"expected one row, got {len(rows)}")
     return rows[0]
