@@ -156,7 +156,6 @@ def interpret(query: str, rows: list[_Row]) -> EntityResolution:
     return res
 
 
-PREPARE = True  # see read/sql.py: same index lookups for every agent
 _BOOT = (
     """
     WITH q AS (SELECT coalesce(tsvector_to_array(to_tsvector('english', :q)), '{}')::text[] AS lex),
@@ -179,7 +178,7 @@ async def bootstrap(conn: AsyncConnection, agent_id: str, query: str) -> tuple[A
     from arandu_pipelines.read.lexical import parse_terms
 
     row = await fetch_one(conn, _BOOT, {"a": agent_id, "q": query, **entity_params(query)},
-                          prepare=PREPARE)
+                          stable_plan=True)
     res = interpret(query, [_Row(*r) for r in row.ents]) if query_grams(query) else EntityResolution()
     terms = parse_terms(row)
     terms.has_relationships = bool(row.has_rels)

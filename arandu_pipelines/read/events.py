@@ -121,7 +121,7 @@ async def rank_events(
         EventRow(r.id, r.session_id, r.speaker, r.text, r.occurred_at, r.message_id, r.metadata,
                  float(r.kw or 0.0), max(float(r.sim), 0.0) if r.sim is not None else 0.0,
                  r.prev_id, r.next_id, bool(r.seed))
-        for r in await fetch(conn, sql, params)
+        for r in await fetch(conn, sql, params, stable_plan=True)
     ]
     if not rows:
         return [], 0

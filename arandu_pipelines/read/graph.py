@@ -109,8 +109,6 @@ SELECT x.*, e.fact_count, e.display_name FROM (
 """
 
 
-PREPARE = True  # see read/sql.py: index lookups from a few keys, whatever the agent's size
-
 
 async def bfs(
     conn: AsyncConnection,
@@ -126,7 +124,7 @@ async def bfs(
         return reach, 0
     rows = await fetch(conn, _BFS.format(valid=scope.relationships("r")),
                        {**scope.params(), "seeds": seeds, "hops": hops, "min_strength": min_strength,
-                        "max_n1": max_neighbors}, prepare=PREPARE)
+                        "max_n1": max_neighbors}, stable_plan=True)
     rows = sorted(rows, key=lambda r: (r.hop, -r.strength, r.key, r.src or "", r.tgt or "", r.rel_type or ""))
     for r in rows:
         if r.hop == 0:
@@ -166,7 +164,7 @@ async def linked_facts(
         return []
     rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
                        {**scope.params(), "keys": sorted(keys), "per_entity": per_entity},
-                       prepare=PREPARE)
+                       stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
 
 

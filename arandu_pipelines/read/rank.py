@@ -111,7 +111,7 @@ async def load_candidates(
             sorted(set(r.links or []) | {r.entity_key}),
             (r.src_meta, r.src_session, r.src_speaker, r.src_at, r.src_text) if r.source_event_id else None,
         )
-        for r in await fetch(conn, sql, params)
+        for r in await fetch(conn, sql, params, stable_plan=True)
     ]
     out.sort(key=lambda c: c.id)
     return out
