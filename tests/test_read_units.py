@@ -204,3 +204,26 @@ def test_context_sections_budget_and_dates() -> None:
     dated, _ = compress_context([_fact(0, "Ana moved to Porto")], [], [], MemoryConfig(), dated=True)
     assert "- Ana moved to Porto (2024-06-10)" in dated
     assert tokens("abcd" * 10) == 10
+
+
+async def test_array_parameters_round_trip_whatever_their_characters(fresh_db_url) -> None:  # noqa: ANN001
+    """List parameters of the read path travel as array literals (read/sql.py): quotes,
+    backslashes, commas, braces, NULL-looking text, empty strings and any script must come back
+    unchanged, and None as NULL."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from arandu_pipelines.read.sql import fetch
+    from arandu_pipelines.store.engine import normalize_url
+
+    values = ['a"b', "back\\slash", "comma,here", "{braces}", "NULL", "", " spaced ", "Привет 東京 🙂",
+              "quote'single", "person:ana_maria", None]
+    engine = create_async_engine(normalize_url(fresh_db_url))
+    try:
+        async with engine.connect() as conn:
+            rows = await fetch(conn, "SELECT CAST(:v AS text[]) AS v, cardinality(CAST(:e AS text[])) AS n",
+                               {"v": values, "e": []})
+            prepared = await fetch(conn, "SELECT CAST(:v AS text[]) AS v", {"v": values[:3]}, stable_plan=True)
+    finally:
+        await engine.dispose()
+    assert rows[0].v == values and rows[0].n == 0
+    assert prepared[0].v == values[:3]

@@ -62,13 +62,30 @@ async def _driver(conn: AsyncConnection) -> Any:
     return raw.driver_connection
 
 
+def array_literal(values: list[Any] | tuple[Any, ...]) -> str:
+    """A Postgres array literal of strings (None -> NULL), every element quoted and escaped, for
+    a `CAST(:p AS type[])` parameter: psycopg's list adapter inspects every element in Python
+    (71 us for 80 ids vs 10 us for this). Still one bound parameter, never SQL text."""
+    return "{" + ",".join("NULL" if v is None else
+                          '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
+
+
+def _bind(params: dict[str, Any] | None) -> dict[str, Any]:
+    """Lists of strings travel as array literals (see array_literal); everything else as is.
+    Every list parameter of the read path is CAST to its array type in the SQL."""
+    if not params:
+        return {}
+    return {k: array_literal(v) if isinstance(v, (list, tuple)) and all(x is None or isinstance(x, str) for x in v)
+            else v for k, v in params.items()}
+
+
 async def fetch(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None,
                 stable_plan: bool = False) -> list[Any]:
     if _captured is not None:
         _captured.append((to_pyformat(sql), dict(params or {})))
     driver = await _driver(conn)
     async with driver.cursor(row_factory=namedtuple_row) as cur:
-        await cur.execute(to_pyformat(sql), params or {}, prepare=stable_plan and PREPARE_STABLE)
+        await cur.execute(to_pyformat(sql), _bind(params), prepare=stable_plan and PREPARE_STABLE)
         return await cur.fetchall()
 
 
@@ -83,4 +100,4 @@ async def fetch_one(conn: AsyncConnection, sql: str, params: dict[str, Any] | No
 async def run(conn: AsyncConnection, sql: str, params: dict[str, Any] | None = None) -> None:
     driver = await _driver(conn)
     async with driver.cursor() as cur:
-        await cur.execute(to_pyformat(sql), params or {}, prepare=False)
+        await cur.execute(to_pyformat(sql), _bind(params), prepare=False)
