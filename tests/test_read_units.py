@@ -227,3 +227,45 @@ async def test_array_parameters_round_trip_whatever_their_characters(fresh_db_ur
         await engine.dispose()
     assert rows[0].v == values and rows[0].n == 0
     assert prepared[0].v == values[:3]
+
+
+@pytest.mark.parametrize("setting, prepared", [(None, True), ("0", False), ("1", True)])
+async def test_plan_stable_statements_are_prepared_unless_turned_off(fresh_db_url, monkeypatch, setting, prepared) -> None:  # noqa: ANN001
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from arandu_pipelines.read import sql
+    from arandu_pipelines.store.engine import normalize_url
+
+    monkeypatch.setattr(sql, "PREPARE_STABLE", None)
+    if setting is None:
+        monkeypatch.delenv(sql.PREPARED_ENV, raising=False)
+    else:
+        monkeypatch.setenv(sql.PREPARED_ENV, setting)
+    engine = create_async_engine(normalize_url(fresh_db_url))
+    try:
+        async with engine.connect() as conn:
+            await sql.fetch(conn, "SELECT CAST(:k AS text[]) AS k /* stable */", {"k": ["a"]}, stable_plan=True)
+            await sql.fetch(conn, "SELECT 1 AS one /* never prepared */")
+            rows = await sql.fetch(conn, "SELECT statement FROM pg_prepared_statements")
+    finally:
+        await engine.dispose()
+    texts = [r.statement for r in rows]
+    assert any("/* stable */" in t for t in texts) is prepared
+    assert not any("never prepared" in t for t in texts)
+
+
+async def test_an_invalid_prepared_statements_setting_is_a_clear_error(fresh_db_url, monkeypatch) -> None:  # noqa: ANN001
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from arandu_pipelines.read import sql
+    from arandu_pipelines.store.engine import normalize_url
+
+    monkeypatch.setattr(sql, "PREPARE_STABLE", None)
+    monkeypatch.setenv(sql.PREPARED_ENV, "sometimes")
+    engine = create_async_engine(normalize_url(fresh_db_url))
+    try:
+        async with engine.connect() as conn:
+            with pytest.raises(ValueError, match="ARANDU_PREPARED_STATEMENTS must be 1 .* or 0"):
+                await sql.fetch(conn, "SELECT 1 AS one", {}, stable_plan=True)
+    finally:
+        await engine.dispose()

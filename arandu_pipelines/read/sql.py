@@ -14,11 +14,13 @@ term statistics and entity matches, the graph's BFS and linked facts, loading ca
 messages by primary key) are prepared once per pooled connection, so the server neither parses
 nor plans them again (retrieve p50 -1.9 ms for the first three, A/B); Postgres keeps planning
 them per call (plan_cache_mode=auto) if a generic plan ever looks costlier than custom ones.
-`PREPARE_STABLE = False` turns that off.
+`ARANDU_PREPARED_STATEMENTS=0` turns that off (e.g. behind PgBouncer in transaction mode older
+than 1.21, or without its `max_prepared_statements`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +30,8 @@ from typing import Any
 from psycopg.rows import namedtuple_row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-PREPARE_STABLE = True
+PREPARED_ENV = "ARANDU_PREPARED_STATEMENTS"
+PREPARE_STABLE: bool | None = None  # None: read PREPARED_ENV at first use
 _PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _captured: list[tuple[str, dict[str, Any]]] | None = None
 
@@ -62,6 +65,17 @@ async def _driver(conn: AsyncConnection) -> Any:
     return raw.driver_connection
 
 
+def _prepare_stable() -> bool:
+    global PREPARE_STABLE
+    if PREPARE_STABLE is None:
+        raw = (os.environ.get(PREPARED_ENV) or "1").strip().lower()
+        if raw not in ("0", "1", "true", "false", "on", "off", "yes", "no"):
+            raise ValueError(f"{PREPARED_ENV} must be 1 (prepare the read path's plan-stable "
+                             f"statements, the default) or 0 (never prepare), got {raw!r}")
+        PREPARE_STABLE = raw in ("1", "true", "on", "yes")
+    return PREPARE_STABLE
+
+
 def array_literal(values: list[Any] | tuple[Any, ...]) -> str:
     """A Postgres array literal of strings (None -> NULL), every element quoted and escaped, for
     a `CAST(:p AS type[])` parameter: psycopg's list adapter inspects every element in Python
@@ -85,7 +99,7 @@ async def fetch(conn: AsyncConnection, sql: str, params: dict[str, Any] | None =
         _captured.append((to_pyformat(sql), dict(params or {})))
     driver = await _driver(conn)
     async with driver.cursor(row_factory=namedtuple_row) as cur:
-        await cur.execute(to_pyformat(sql), _bind(params), prepare=stable_plan and PREPARE_STABLE)
+        await cur.execute(to_pyformat(sql), _bind(params), prepare=stable_plan and _prepare_stable())
         return await cur.fetchall()
 
 
