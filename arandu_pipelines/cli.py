@@ -210,10 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "import":
             # batch work: yield the CPU to processes serving retrieve() (ARANDU_BATCH_NICE, 0 = off);
             # before the event loop and torch start threads, so they all inherit it
-            from arandu_pipelines.priority import lower_priority
+            from arandu_pipelines.store.engine import start_batch_process
 
             try:
-                lower_priority()
+                start_batch_process(args.database_url)   # the embedded server first, at normal priority
             except ValueError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2

@@ -283,3 +283,57 @@ def test_batch_processes_lower_their_local_backends_too(fresh_db_url, mode):
         assert all(n < 9 for n in out["backends"]), out   # the server's own niceness, untouched
         assert all(g < 9 for g in groups), out
         assert not any(out["idle"]), out
+
+
+# ---- a batch process that starts the embedded server -----------------------------------------------
+# Every PostgreSQL process forks from the server, so a server started by a lowered process would
+# run every backend — those serving retrieve() included — at the batch's nice and SCHED_IDLE.
+SERVER = r"""
+import json, os, sys
+from pathlib import Path
+from arandu_pipelines import priority
+
+def parent(pid):
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except OSError:   # exited meanwhile
+        return None
+
+def server_pids(home):
+    pm = int((Path(home) / "pgdata" / "postmaster.pid").read_text().split()[0])
+    return [pm] + [int(p) for p in os.listdir("/proc") if p.isdigit() and parent(p) == pm]
+
+before = os.nice(0)
+if sys.argv[1] == "right":
+    from arandu_pipelines.store.engine import start_batch_process
+    start_batch_process()
+else:   # the wrong order, as a control: lower first, then start the server
+    priority.lower_priority()
+    from arandu_pipelines.store.engine import resolve_database_url
+    resolve_database_url()
+nice, idle = [], []
+for p in server_pids(os.environ["ARANDU_HOME"]):
+    try:
+        nice.append(os.getpriority(os.PRIO_PROCESS, p))
+        idle.append(os.sched_getscheduler(p) == os.SCHED_IDLE)
+    except OSError:   # exited meanwhile
+        pass
+print(json.dumps({"before": before, "me": os.nice(0), "me_idle": priority.idle_policy_applied(),
+                  "server_nice": nice, "server_idle": idle}))
+"""
+
+
+@pytest.mark.parametrize("order", ["right", "wrong"])
+def test_a_batch_process_starts_the_embedded_server_at_normal_priority(tmp_path, order):
+    env = {k: v for k, v in _env(ARANDU_HOME=str(tmp_path / "home")).items() if k != "DATABASE_URL"}
+    p = subprocess.run([sys.executable, "-c", SERVER, order], env=env, capture_output=True, text=True,
+                       timeout=180, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["me"] == _expected(out["before"], 10) and out["me_idle"]   # the batch process is lowered
+    assert len(out["server_nice"]) >= 3   # postmaster and its helpers
+    if order == "right":
+        assert all(n == out["before"] for n in out["server_nice"]), out
+        assert not any(out["server_idle"]), out
+    else:   # what start_batch_process prevents: the whole server inherits the batch priority
+        assert all(out["server_idle"]) and all(n == out["me"] for n in out["server_nice"]), out

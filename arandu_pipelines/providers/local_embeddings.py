@@ -10,9 +10,9 @@ the matrix products, and that Python holds the GIL the event loop needs while re
 Postgres. The query encoder is, in order of preference (`ARANDU_QUERY_ENCODER` picks a later one):
 1. `int8`: ONNX Runtime, one thread, on the graph exported from the loaded weights (in memory,
    once per process) with its MatMul weights quantized to int8 per output channel (dynamic
-   quantization; ~2.5 s once, at the first query or `warm_up()`). 1.3-1.5 ms per query instead
+   quantization; ~3 s once, at the first query or `warm_up()`). 1.4-2 ms per query instead
    of 4.3 ms in fp32. Only the query side is quantized, stored rows keep full-precision vectors:
-   the query lands at cosine 0.991-0.998 of its fp32 vector (mean 0.995 over the LoCoMo dev
+   the query lands at cosine 0.985-0.998 of its fp32 vector (mean 0.995 over the LoCoMo dev
    questions) and recall on the dev conversations is unchanged (R@10 equal, R@5 +0.007).
 2. `onnx`: the same graph in fp32 (the batch path's vector, cosine > 0.99999): 4.3-5.9 ms.
    ORT's run releases the GIL and keeps to its one thread, where torch's pool contended with the

@@ -96,9 +96,9 @@ class MemoryStoreResource(ConfigurableResource):
         run worker; sensors (no run) and in-process `materialize()` calls on an ephemeral
         instance (tests, scripts that may also serve) keep their priority."""
         if context.run is not None and context.instance is not None and not context.instance.is_ephemeral:
-            from arandu_pipelines.priority import lower_priority
+            from arandu_pipelines.store.engine import start_batch_process
 
-            nice = lower_priority()
+            nice = start_batch_process(self.database_url)
             if nice and context.log is not None:
                 context.log.debug(f"batch run: CPU priority lowered by {nice} (ARANDU_BATCH_NICE)")
 

@@ -34,6 +34,21 @@ def resolve_database_url(database_url: str | None = None) -> str:
     return normalize_url(embedded_url())
 
 
+def start_batch_process(database_url: str | None = None) -> int:
+    """Lower this process's CPU priority for batch work (`priority.lower_priority`), after making
+    sure the database runs. When it is the embedded server and nobody has started it yet, this
+    process starts it, and every PostgreSQL process forks from that server: started after the
+    lowering, all of them — the backends of serving processes included — would inherit the nice
+    value and SCHED_IDLE (a non-root process cannot take a lowered priority back). Returns the
+    increment applied; ValueError for an invalid ARANDU_BATCH_NICE / ARANDU_BATCH_IDLE."""
+    from arandu_pipelines import priority
+
+    priority.batch_nice_from_env()   # a bad setting fails before anything starts
+    priority.batch_idle_from_env()
+    resolve_database_url(database_url)
+    return priority.lower_priority()
+
+
 def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10) -> AsyncEngine:
     """One retrieve() runs the independent steps of its plan on up to five pooled connections at
     once; ten kept open lets two run together without overflow connections, which are opened
