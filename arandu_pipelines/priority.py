@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _applied: int | None = None   # the increment applied in this process (0 = disabled), None = not yet
+_idle = False   # whether lower_priority() put this process under SCHED_IDLE
 
 
 def batch_nice_from_env() -> int:
@@ -87,14 +88,18 @@ def _check(value: int, what: str) -> int:
     return value
 
 
+def _threads(pid: int | str) -> list[int]:
+    """Linux: the thread ids of process `pid` ("self" or a pid); [] where there is no /proc."""
+    try:
+        return [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except (OSError, ValueError):
+        return []
+
+
 def _lower_other_threads(target: int) -> None:
     """Linux: bring every other thread of this process to at least `target` niceness."""
-    try:
-        tids = [int(t) for t in os.listdir("/proc/self/task")]
-    except (OSError, ValueError):
-        return
     me = threading.get_native_id()
-    for tid in tids:
+    for tid in _threads("self"):
         if tid == me:
             continue
         try:
@@ -111,7 +116,7 @@ def lower_priority(nice: int | None = None) -> int:
     Raises ValueError, naming the variable, when the setting is invalid — also on a repeated
     call, so a bad configuration never goes unnoticed. Returns the increment applied in this
     process (the first call's; later calls return it without changing anything)."""
-    global _applied
+    global _applied, _idle
     increment = batch_nice_from_env() if nice is None else _check(nice, f"lower_priority(nice={nice!r})")
     idle = batch_idle_from_env()
     with _lock:
@@ -126,9 +131,9 @@ def lower_priority(nice: int | None = None) -> int:
                 return 0
             _lower_other_threads(new)
             group = _own_autogroup(new)
-            idled = idle and _idle_policy("self")
+            _idle = idle and _idle_policy("self")
             log.info("batch work runs at nice %d (%s=%d)%s%s", new, ENV_VAR, increment,
-                     f", {group}" if group else "", ", SCHED_IDLE" if idled else "")
+                     f", {group}" if group else "", ", SCHED_IDLE" if _idle else "")
         _applied = increment
         return increment
 
@@ -138,12 +143,8 @@ def _idle_policy(pid: int | str) -> bool:
     later inherit it. False where the OS has no such policy or does not permit it."""
     if not hasattr(os, "sched_setscheduler") or not hasattr(os, "SCHED_IDLE"):
         return False
-    try:
-        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
-    except (OSError, ValueError):
-        return False
     done = False
-    for tid in tids:
+    for tid in _threads(pid):
         try:
             os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
             done = True
@@ -220,7 +221,7 @@ def lower_local_backend(pid: int) -> bool:
     except (OSError, ValueError):
         return False
     _lower_autogroup(int(pid), target)
-    if idle_policy_applied("self"):
+    if _idle:
         _idle_policy(int(pid))
     return True
 
