@@ -168,6 +168,7 @@ class MemoryClient:
             load_knowledge=hooks.load_knowledge,
             tag_emotion=hooks.tag_emotion,
             usage=usage,
+            sentences=hooks.sentences,
         )
 
     # ---- write ---------------------------------------------------------------------------------

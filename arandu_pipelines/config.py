@@ -101,11 +101,19 @@ class MemoryConfig:
     max_message_chars: int = 100_000
     embedding_dimensions: int | None = None  # None: take it from the embedding provider
     embed_batch_size: int = 32
-    # How messages are embedded when the extractor reports sentences: "sentences" embeds each
-    # "Speaker: sentence" on its own (best dense recall, ~1.5x the cost of the raw messages);
-    # "late" runs one pass over "Speaker: message" and pools each sentence's tokens (late
-    # chunking: the cost of the raw messages; needs a provider with embed_spans()).
-    embedding_mode: str = "sentences"
+    # How a message's sentences are embedded, each as "Speaker: sentence" (speaker attribution
+    # doubles dense recall; a vector per sentence beats one per turn). "packed": one pass per
+    # message with a block attention mask, messages packed into rows (~1.1x the cost of
+    # embedding the raw messages; needs a provider with embed_units(), else as "sentences").
+    # "sentences": each unit encoded on its own (~1.45x). Recall on the dev conversations is
+    # the same within +-0.02 at every k (docs/architecture.md, "Embedding a message").
+    embedding_mode: typing.Literal["packed", "sentences"] = "packed"
+
+    def __post_init__(self) -> None:
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"MemoryConfig.{name} must be one of "
+                                 f"{', '.join(map(repr, choices))}, got {getattr(self, name)!r}")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -117,10 +125,13 @@ class MemoryConfig:
 
 _HINTS = typing.get_type_hints(MemoryConfig)
 FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(MemoryConfig))
+_CHOICES = {name: typing.get_args(t) for name, t in _HINTS.items() if typing.get_origin(t) is typing.Literal}
 
 
 def _accepts(expected: Any, value: Any) -> bool:
     origin = typing.get_origin(expected)
+    if origin is typing.Literal:
+        return value in typing.get_args(expected)
     if origin in (typing.Union, types.UnionType):
         return any(_accepts(arg, value) for arg in typing.get_args(expected))
     if expected is type(None):
@@ -147,6 +158,8 @@ def _accepts(expected: Any, value: Any) -> bool:
 
 
 def _type_name(expected: Any) -> str:
+    if typing.get_origin(expected) is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(expected))
     return getattr(expected, "__name__", None) or str(expected).replace("typing.", "")
 
 

@@ -54,7 +54,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--chunk-size", type=int, default=64)
-    parser.add_argument("--embedding-mode", default="sentences", choices=["sentences", "late"],
+    parser.add_argument("--embedding-mode", default="packed", choices=["packed", "sentences"],
                         help="MemoryConfig.embedding_mode for the import")
     parser.add_argument("--rounds", type=int, default=3,
                         help="raw and end-to-end runs alternate this many times; medians reported")

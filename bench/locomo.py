@@ -96,7 +96,7 @@ def questions(path: Path) -> list[dict[str, Any]]:
 
 
 async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
-              embedding_mode: str = "sentences") -> dict[str, Any]:
+              embedding_mode: str = "packed") -> dict[str, Any]:
     from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.write.importer import locomo_rows
 
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-extract", action="store_true", help="store messages only, no facts")
     ap.add_argument("--json", type=Path, help="also write the report as JSON here")
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
-    ap.add_argument("--embedding-mode", default="sentences", choices=["sentences", "late"],
+    ap.add_argument("--embedding-mode", default="packed", choices=["packed", "sentences"],
                     help="MemoryConfig.embedding_mode used to import the messages")
     args = ap.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]

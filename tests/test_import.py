@@ -172,25 +172,137 @@ def test_cli_import_shows_progress_and_report(fresh_db_url, tmp_path):
     assert "stored: 0, already present: 4" in again.stdout
 
 
-def test_late_chunking_gives_one_vector_per_span(embeddings):
-    text = "Rafael: I moved to Lisbon last year. I love the food there."
-    a, b = (0, 36), (37, len(text))
-    (vecs,) = embeddings.encode_spans([(text, [a, b])])
-    (whole,) = embeddings.encode_spans([(text, [(0, len(text))])])
-    assert len(vecs) == 2 and len(vecs[0]) == 384
+def test_packed_units_match_separate_encoding(embeddings):
     import numpy as np
 
-    v0, v1, w = (np.asarray(v) for v in (vecs[0], vecs[1], whole[0]))
-    assert abs(np.linalg.norm(v0) - 1) < 1e-4
-    assert float(v0 @ v1) < 0.98  # two sentences, two different vectors
-    assert float(w @ np.asarray(embeddings.encode([text])[0])) > 0.9  # pooled ~ the model's own
+    items = [("Rafael", ["I moved to Lisbon last year.", "I love the food there."]),
+             ("Ana", ["Eu trabalho na Vertix."]),
+             ("Rafael", ["Guili is my brother Guilherme.", "He plays chess.", "Ok!"])]
+    packed = embeddings.encode_units(items)
+    assert [len(v) for v in packed] == [2, 1, 3]
+    units = [f"{speaker}: {s}" for speaker, ss in items for s in ss]
+    separate = np.asarray(embeddings.encode(units))
+    got = np.asarray([v for vs in packed for v in vs])
+    assert np.allclose(np.linalg.norm(got, axis=1), 1, atol=1e-4)
+    cos = (separate * got).sum(axis=1)
+    assert cos[2] > 0.9999  # one sentence: exactly the separate encoding
+    assert cos.min() > 0.9  # several: the head is shared, the vector stays near the separate one
+    assert float(got[0] @ got[1]) < 0.95  # two sentences, two different vectors
+    # messages packed into one row do not see each other: each alone gives the same vectors
+    alone = [embeddings.encode_units([item])[0] for item in items]
+    assert np.allclose(np.asarray([v for vs in alone for v in vs]), got, atol=1e-5)
 
 
-async def test_late_embedding_mode_imports_the_same_facts(memory, fresh_db_url):
+def test_packed_rows_fill_without_overflow():
+    from arandu_pipelines.providers.local_embeddings import _fill_rows
+
+    lengths = [100, 60, 60, 30, 20, 128, 5, 5]
+    rows_ = _fill_rows(lengths, 128)
+    assert sorted(i for r in rows_ for i in r) == list(range(len(lengths)))
+    assert all(sum(lengths[i] for i in r) <= 128 for r in rows_)
+    assert len(rows_) == 4  # 128 | 100+20+5 | 60+60+5 | 30
+
+
+async def test_both_embedding_modes_import_the_same_facts(memory, fresh_db_url):
     rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
-    await memory.import_messages(rows_in, config_overrides={"embedding_mode": "late"})
-    late = sorted(f.fact_text for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
-    await memory.import_messages([dict(r, agent_id="s") for r in rows_in])
+    await memory.import_messages(rows_in)  # default: packed
+    packed = sorted(f.fact_text for f in await memory.get_all(rows_in[0]["agent_id"], limit=1000))
+    await memory.import_messages([dict(r, agent_id="s") for r in rows_in],
+                                 config_overrides={"embedding_mode": "sentences"})
     sentences = sorted(f.fact_text for f in await memory.get_all("s", limit=1000))
-    assert late == sentences and late
+    assert packed == sentences and packed
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events WHERE embedding_vec IS NULL") == [(0,)]
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts WHERE embedding_vec IS NULL") == [(0,)]
+
+
+async def test_an_unknown_embedding_mode_is_refused_before_anything_is_stored(memory, fresh_db_url):
+    with pytest.raises(ValueError, match="embedding_mode.*'packed', 'sentences'"):
+        await memory.import_messages([good(1)], config_overrides={"embedding_mode": "late"})
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_events") == [(0,)]
+
+
+class _CountingEmbeddings:
+    """The session's local model, counting what reaches `embed_units` (the message path)."""
+
+    def __init__(self, inner, fail: bool = False) -> None:
+        self.inner, self.fail = inner, fail
+        self.dimensions, self.model_name = inner.dimensions, inner.model_name
+        self.unit_calls: list[int] = []
+
+    async def embed(self, texts):
+        return await self.inner.embed(texts)
+
+    async def embed_one(self, text):
+        return await self.inner.embed_one(text)
+
+    async def embed_units(self, items):
+        self.unit_calls.append(len(items))
+        if self.fail:
+            raise RuntimeError("encoder down")
+        return await self.inner.embed_units(items)
+
+
+def _event_vectors(url: str, agent: str) -> dict[str, list[float]]:
+    import numpy as np
+
+    got = rows(url, "SELECT message_id, embedding_vec::text FROM memory_events WHERE agent_id = %s", (agent,))
+    return {m: np.asarray(json.loads(v)) for m, v in got if v is not None}
+
+
+async def test_an_import_encodes_each_chunk_ahead_and_stores_the_vectors_a_write_would(
+        fresh_db_url, embeddings):
+    import numpy as np
+
+    from arandu_pipelines.client import MemoryClient
+
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:7]
+    spy = _CountingEmbeddings(embeddings)
+    async with MemoryClient(fresh_db_url, embeddings=spy) as memory:
+        report = await memory.import_messages(rows_in, chunk_size=3)
+        assert report.events_extracted == 7
+        # one encode per chunk (3 + 3 + 1 messages), each started before its chunk ran
+        assert spy.unit_calls == [3, 3, 1]
+        for r in rows_in:
+            await memory.write("w", r["text"], r["speaker"], occurred_at=r["occurred_at"],
+                               message_id=r["message_id"])
+    imported, written = _event_vectors(fresh_db_url, rows_in[0]["agent_id"]), _event_vectors(fresh_db_url, "w")
+    assert len(imported) == 7 and imported.keys() == written.keys()
+    for m in imported:
+        assert float(imported[m] @ written[m]) > 0.9999, m
+
+
+async def test_a_wrong_sentence_prediction_costs_a_second_encode_not_a_different_vector(
+        fresh_db_url, embeddings):
+    from arandu_pipelines.client import MemoryClient
+
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:4]
+    spy = _CountingEmbeddings(embeddings)
+    async with MemoryClient(fresh_db_url, embeddings=spy) as memory:
+        await memory.import_messages([dict(r, agent_id="right") for r in rows_in], chunk_size=2)
+        right_calls = list(spy.unit_calls)
+        spy.unit_calls.clear()
+        original = memory._pipeline
+
+        def mispredicting(config):
+            pipeline = original(config)
+            pipeline.sentences = lambda text: [text.upper()]  # never what extraction reports
+            return pipeline
+
+        memory._pipeline = mispredicting
+        await memory.import_messages([dict(r, agent_id="wrong") for r in rows_in], chunk_size=2)
+    assert right_calls == [2, 2]
+    assert spy.unit_calls == [2, 2, 2, 2]  # each chunk: the useless prefetch, then its own encode
+    a, b = _event_vectors(fresh_db_url, "right"), _event_vectors(fresh_db_url, "wrong")
+    assert len(a) == 4 and all(float(a[m] @ b[m]) > 0.9999 for m in a)
+
+
+async def test_a_failing_encoder_leaves_events_stored_and_the_import_finished(fresh_db_url, embeddings):
+    from arandu_pipelines.client import MemoryClient
+
+    rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:5]
+    spy = _CountingEmbeddings(embeddings, fail=True)
+    async with MemoryClient(fresh_db_url, embeddings=spy) as memory:
+        report = await memory.import_messages(rows_in, chunk_size=2)
+    assert report.events_inserted == 5 and report.events_extracted == 5
+    assert rows(fresh_db_url, "SELECT count(*), count(embedding_vec) FROM memory_events") == [(5, 0)]
+    assert rows(fresh_db_url, "SELECT count(*) > 0 FROM memory_facts") == [(True,)]

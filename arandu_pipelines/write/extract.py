@@ -24,9 +24,17 @@ async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionRes
     return extract_offline(text, ctx)
 
 
+def rules_sentences(text: str) -> list[str]:
+    """The sentences `extract_offline` reports for `text` (its `result.sentences`)."""
+    from arandu_pipelines.write.extract_rules import split_sentences
+
+    return [text[a:b] for a, b in split_sentences(text)]
+
+
 @dataclass
 class StageHooks:
     extractor: Any = extract_with_rules
+    sentences: Any = rules_sentences  # the extractor's sentence splitter (None: unknown)
     llm_decide: Any = None
     llm_pick_entity: Any = None
     load_knowledge: Any = None

@@ -12,7 +12,7 @@ import json
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,6 +24,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.types import ImportReport, RejectedRow
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
+from arandu_pipelines.write.prefetch import UnitPrefetch
 
 if TYPE_CHECKING:
     from arandu_pipelines.client import MemoryClient
@@ -239,10 +240,9 @@ async def import_rows(
             by_agent[e.agent_id].append(e)
         done = 0
         for agent_id in sorted(by_agent):
-            for start in range(0, len(by_agent[agent_id]), chunk_size):
-                chunk = by_agent[agent_id][start: start + chunk_size]
-                await _extract_chunk(client, agent_id, chunk, config, report)
-                done += len(chunk)
+            async for n in _extract_chunks(client, agent_id, by_agent[agent_id], config, report,
+                                           chunk_size):
+                done += n
                 if progress:
                     progress("extracted", done, len(new))
     report.duration_ms = (time.perf_counter() - t0) * 1000
@@ -277,12 +277,34 @@ async def _resume_unfinished(client: MemoryClient, events: list[EventInput],
             e.event_id = ids.get((e.agent_id, e.message_id))
 
 
+async def _extract_chunks(
+    client: MemoryClient, agent_id: str, events: list[EventInput], config: MemoryConfig,
+    report: ImportReport, chunk_size: int,
+) -> AsyncIterator[int]:
+    """Extract `events` chunk after chunk (yielding each chunk's size as it lands), encoding the
+    next chunk's sentences while the current one is reconciled and written (write/prefetch.py)."""
+    chunks = [events[i: i + chunk_size] for i in range(0, len(events), chunk_size)]
+    prefetch = client._pipeline(config).prefetcher(config)
+    if prefetch is not None and chunks:
+        prefetch.start(chunks[0])
+    try:
+        for i, chunk in enumerate(chunks):
+            then = chunks[i + 1] if i + 1 < len(chunks) else None
+            await _extract_chunk(client, agent_id, chunk, config, report, prefetch, then)
+            yield len(chunk)
+    finally:
+        if prefetch is not None:
+            await prefetch.close()
+
+
 async def _extract_chunk(
     client: MemoryClient, agent_id: str, chunk: list[EventInput], config: MemoryConfig,
-    report: ImportReport,
+    report: ImportReport, prefetch: UnitPrefetch | None = None,
+    then: list[EventInput] | None = None,
 ) -> None:
     try:
-        outcome = await client._pipeline(config).run(agent_id, chunk, config)
+        outcome = await client._pipeline(config).run(agent_id, chunk, config,
+                                                     prefetch=prefetch, then=then)
     except Exception as exc:  # events stay stored; marked failed for a later retry
         async with client.engine.begin() as conn:
             await mark_failed(conn, [e.event_id for e in chunk if e.event_id],
@@ -327,8 +349,8 @@ async def extract_pending(
         for r in rows
     ]
     report.rows_read = len(events)
-    for start in range(0, len(events), chunk_size):
-        await _extract_chunk(client, agent_id, events[start: start + chunk_size], config, report)
+    async for _ in _extract_chunks(client, agent_id, events, config, report, chunk_size):
+        pass
     report.duration_ms = (time.perf_counter() - t0) * 1000
     return report
 

@@ -27,6 +27,7 @@ from arandu_pipelines.write.attributes import load_registry
 from arandu_pipelines.write.extract import StageHooks
 from arandu_pipelines.write.extract_llm import LLMExtractor
 from arandu_pipelines.write.knowledge import KnowledgeLoader
+from arandu_pipelines.write.strategy import split_sentences
 from arandu_pipelines.write.llm_decisions import LLMDecider, LLMEntityPicker, tag_event_emotion
 
 
@@ -60,6 +61,7 @@ class LLMStages:
     def hooks(self) -> StageHooks:
         return StageHooks(
             extractor=self.extractor,
+            sentences=split_sentences,  # what extract_llm reports as result.sentences
             llm_decide=self.decider,
             llm_pick_entity=self.picker if self.config.enable_llm_resolution else None,
             load_knowledge=self.loader,

@@ -31,6 +31,7 @@ from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
+from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
 from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
 from arandu_pipelines.write.types import (
@@ -137,8 +138,11 @@ class WritePipeline:
         load_knowledge: KnowledgeLoader | None = None,
         tag_emotion: EmotionTagger | None = None,
         usage: TokenUsage | None = None,
+        sentences: Callable[[str], list[str]] | None = None,
     ) -> None:
-        """`usage` is shared with the LLM hooks so every call's tokens land in one place."""
+        """`usage` is shared with the LLM hooks so every call's tokens land in one place.
+        `sentences` is the extractor's sentence splitter, when known (it lets an import encode
+        the next chunk's sentences ahead, see `prefetcher`)."""
         self.engine = engine
         self.embeddings = embeddings
         self.alias_cache = alias_cache
@@ -148,6 +152,14 @@ class WritePipeline:
         self.load_knowledge = load_knowledge
         self.tag_emotion = tag_emotion
         self.usage = usage if usage is not None else TokenUsage()
+        self.sentences = sentences
+
+    def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
+        """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
+        if (config.embedding_mode != "packed" or self.sentences is None
+                or not hasattr(self.embeddings, "embed_units")):
+            return None
+        return UnitPrefetch(self.embeddings, self.sentences)
 
     # ------------------------------------------------------------------------------------------
     async def run(
@@ -156,8 +168,14 @@ class WritePipeline:
         events: list[EventInput],
         config: MemoryConfig,
         dry_run: bool = False,
+        prefetch: UnitPrefetch | None = None,
+        then: list[EventInput] | None = None,
     ) -> ChunkOutcome:
-        """Extract and persist `events` (already stored unless dry_run), in the order given."""
+        """Extract and persist `events` (already stored unless dry_run), in the order given.
+
+        In a chunked run, `prefetch` holds this chunk's sentence vectors if they were started
+        ahead, and starts encoding `then` (the next chunk) once this chunk's embedding is done, so
+        that encode overlaps this chunk's reconciliation and writes."""
         trace = PipelineTrace()
         tokens = self.usage
         async with self.engine.connect() as conn:
@@ -184,7 +202,10 @@ class WritePipeline:
             step.data.update(exact=sum(1 for r in exact.values() if r is not None),
                              unresolved=len(pending))
         with trace.step("embedding") as step:
-            vectors = await self._embed(prepared, pending, step.data, config)
+            ready = await prefetch.take() if prefetch is not None else {}
+            vectors = await self._embed(prepared, pending, step.data, config, ready)
+        if prefetch is not None and then:
+            prefetch.start(then)
         outcome = ChunkOutcome([MessageOutcome(p.event, p.extraction) for p in prepared], trace, tokens)
         chunk = _Chunk(agent_id, config, resolver, prepared, exact, pending, vectors, outcome)
         if dry_run:
@@ -306,6 +327,7 @@ class WritePipeline:
         pending: list[tuple[int, Mention]],
         data: dict[str, Any],
         config: MemoryConfig,
+        ready: dict[Units, list[list[float]]] | None = None,
     ) -> dict[str, np.ndarray]:
         """One embedding call for the chunk; every distinct text is embedded once.
 
@@ -327,36 +349,43 @@ class WritePipeline:
                 seen.add(t)
                 texts.append(t)
 
-        late = config.embedding_mode == "late" and hasattr(self.embeddings, "embed_spans")
-        late_items: list[tuple[str, list[tuple[int, int]]]] = []
-        late_units: list[list[str]] = []
+        mode = config.embedding_mode
+        if not hasattr(self.embeddings, "embed_units"):
+            mode = "sentences"  # the provider embeds whole texts only (an API, OpenAI)
+        whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
+        # per message, in order: its units and their vectors (None: in `whole`, encoded below)
+        per_message: list[tuple[list[str], list[list[float]] | None]] = []
         for p in prepared:
             units = _sentence_units(p)
-            if late:
-                late_items.append(_spans(p))
-                late_units.append(units)
-                seen.update(units)
-            else:
+            key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
+            if mode == "sentences":
                 for unit in units:
                     want(unit)
+            else:
+                per_message.append((units, (ready or {}).get(key)))
+                if per_message[-1][1] is None:
+                    whole.append((key[0], list(key[1])))
+                seen.update(units)
             for f in p.extraction.facts:
                 want(_fact_unit(p, f))
             for _, f in p.mirrors:
                 want(f.fact_text)
         for _, m in pending:
             want(m.name)
-        data["texts"] = len(texts) + sum(len(u) for u in late_units)
-        data["mode"] = "late" if late else "sentences"
-        if not texts and not late_items:
+        data["texts"] = len(texts) + sum(len(u) for u, _ in per_message)
+        data["mode"] = mode
+        if ready:
+            data["encoded_ahead"] = sum(len(u) for u, v in per_message if v is not None)
+        if not texts and not per_message:
             return {}
         try:
             out = list(await self.embeddings.embed(texts)) if texts else []
-            spans = await self.embeddings.embed_spans(late_items) if late_items else []  # type: ignore[attr-defined]
+            encoded = iter(await self.embeddings.embed_units(whole) if whole else [])  # type: ignore[attr-defined]
         except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
             data["error"] = f"{type(exc).__name__}: {exc}"
             return {}
-        for units, vecs in zip(late_units, spans, strict=True):
-            for unit, v in zip(units, vecs, strict=True):
+        for units, vecs in per_message:
+            for unit, v in zip(units, vecs if vecs is not None else next(encoded), strict=True):
                 texts.append(unit)
                 out.append(v)
         arr = np.asarray(out, dtype=np.float32)
@@ -517,26 +546,7 @@ def _learn_names(p: _Prepared, names: dict[str, str], types: dict[str, str]) -> 
 
 def _sentence_units(p: _Prepared) -> list[str]:
     """What is embedded for a message: each sentence attributed to its speaker."""
-    sentences = [s.strip() for s in p.extraction.sentences if s.strip()] or [p.event.text.strip()]
-    return [f"{p.event.speaker}: {s}" for s in sentences]
-
-
-def _spans(p: _Prepared) -> tuple[str, list[tuple[int, int]]]:
-    """'Speaker: message' and the character span of each sentence unit in it (late chunking)."""
-    prefix = f"{p.event.speaker}: "
-    body = p.event.text.strip()
-    sentences = [s.strip() for s in p.extraction.sentences if s.strip()] or [body]
-    spans, pos = [], 0
-    for s in sentences:
-        at = body.find(s, pos)
-        if at < 0:
-            at = body.find(s)
-        if at < 0:  # not a substring (should not happen): pool the whole message
-            spans.append((len(prefix), len(prefix) + len(body)))
-            continue
-        spans.append((len(prefix) + at, len(prefix) + at + len(s)))
-        pos = at + len(s)
-    return prefix + body, spans
+    return [f"{p.event.speaker}: {s}" for s in message_sentences(p.extraction.sentences, p.event.text)]
 
 
 def _fact_unit(p: _Prepared, f: ExtractedFact) -> str:
