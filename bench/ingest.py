@@ -58,7 +58,14 @@ async def main() -> None:
                         help="MemoryConfig.embedding_mode for the import")
     parser.add_argument("--rounds", type=int, default=3,
                         help="raw and end-to-end runs alternate this many times; medians reported")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch threads for every encode, raw and end-to-end alike "
+                             "(0: torch's default, one per core)")
     args = parser.parse_args()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     files = args.files or sorted(DEFAULT_DATA.glob("*.json"))
     if not files:
         sys.exit(f"no LoCoMo files given and none found in {DEFAULT_DATA}")

@@ -193,6 +193,15 @@ def test_packed_units_match_separate_encoding(embeddings):
     assert np.allclose(np.asarray([v for vs in alone for v in vs]), got, atol=1e-5)
 
 
+def test_packed_units_run_as_a_traced_graph(embeddings):
+    """Eager, the pass takes the GIL per op and an import's prefetch thread crawls beside the
+    event loop; a silent fallback to it would cost throughput without failing anything else."""
+    from arandu_pipelines.providers import local_embeddings
+
+    embeddings.encode_units([("Ana", ["Oi."])])
+    assert local_embeddings._packed_encoder() is not None
+
+
 def test_packed_rows_fill_without_overflow():
     from arandu_pipelines.providers.local_embeddings import _fill_rows
 
