@@ -1393,20 +1393,28 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
         taken.append((a, b))
 
 
+_NGRAM_STOP_RE = re.compile(r"[.!?,;]")
+_POSSESSIVE_RE = re.compile(r"['’]s$")
+
+
 def _known_alias_spans(ms: _Msg, body: str) -> list[tuple[int, int, str]]:
-    """(start, end, surface) of n-grams (up to 5 words) of `body` that are known aliases."""
+    """(start, end, surface) of n-grams (up to 5 words) of `body` that are known aliases; an
+    n-gram never spans sentence punctuation."""
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD_RE.finditer(body)]
     known = ms.ctx.known_aliases
     out: list[tuple[int, int, str]] = []
     i = 0
     while i < len(words):
         hit = None
+        stop = _NGRAM_STOP_RE.search(body, words[i][0])
+        limit = stop.start() if stop else len(body)  # n-grams ending past it contain punctuation
         for n in range(min(5, len(words) - i), 0, -1):
             a, b = words[i][0], words[i + n - 1][1]
-            surface = body[a:b]
-            if re.search(r"[.!?,;]", surface):
+            if b > limit:
                 continue
-            for cand in (surface, re.sub(r"['’]s$", "", surface)):
+            surface = body[a:b]
+            bare = _POSSESSIVE_RE.sub("", surface)
+            for cand in (surface, bare) if bare != surface else (surface,):
                 f = fold(cand)
                 if f in known or cand.lower() in known:
                     low = cand.lower()
