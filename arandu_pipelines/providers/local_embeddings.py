@@ -37,6 +37,7 @@ import logging
 import os
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 # Idle OpenMP threads must sleep, not spin: spinning torch threads steal the cores Postgres needs
@@ -301,6 +302,67 @@ def _fill_rows(lengths: list[int], width: int) -> list[list[int]]:
     return rows
 
 
+@dataclass
+class _PackedMessage:
+    """`[CLS] head sentence [SEP] sentence [SEP] ...` as token ids; the first `head` tokens are
+    shared by every unit, `spans` are each sentence's token range (its [SEP] included)."""
+
+    ids: list[int]
+    head: int
+    spans: list[tuple[int, int]]
+
+
+def _pack_messages(model: Any, items: list[tuple[str, list[str]]]) -> list[_PackedMessage]:
+    tokenizer, limit = model.tokenizer, model.max_seq_length
+    heads = tokenizer([f"{speaker}:" for speaker, _ in items], add_special_tokens=False)["input_ids"]
+    bodies = iter(tokenizer([s for _, sentences in items for s in sentences],
+                            add_special_tokens=False)["input_ids"] if any(s for _, s in items) else [])
+    packed = []
+    for (_, sentences), head in zip(items, heads, strict=True):
+        ids = [tokenizer.cls_token_id, *head[: limit // 2]]
+        shared = len(ids)
+        spans = []
+        for _ in sentences:
+            body = next(bodies)[: limit - shared - 1]  # each unit alone fits max_seq_length
+            spans.append((len(ids), len(ids) + len(body) + 1))
+            ids += [*body, tokenizer.sep_token_id]
+        packed.append(_PackedMessage(ids, shared, spans))
+    return packed
+
+
+def _batch_arrays(batch: list[list[_PackedMessage]]) -> tuple[Any, Any, Any, Any]:
+    """Rows of packed messages -> the packed encoder's inputs: token ids, the additive block
+    attention mask, positions (each sentence right after its head, as if encoded alone) and
+    mean-pooling weights per unit."""
+    import numpy as np
+
+    n = max(sum(len(p.ids) for p in row) for row in batch)
+    units = max(sum(len(p.spans) for p in row) for row in batch)
+    ids = np.zeros((len(batch), n), dtype=np.int64)
+    pos = np.zeros((len(batch), n), dtype=np.int64)
+    msg = np.full((len(batch), n), -1, dtype=np.int64)  # -1: padding
+    grp = np.full((len(batch), n), -2, dtype=np.int64)  # -1: a message's head, else its unit
+    pool = np.zeros((len(batch), units, n), dtype=np.float32)
+    for r, row in enumerate(batch):
+        at = u = 0
+        for m, p in enumerate(row):
+            ids[r, at:at + len(p.ids)] = p.ids
+            msg[r, at:at + len(p.ids)] = m
+            grp[r, at:at + p.head] = -1
+            pos[r, at:at + p.head] = np.arange(p.head)
+            for k, (a, b) in enumerate(p.spans):
+                grp[r, at + a:at + b] = k
+                pos[r, at + a:at + b] = np.arange(p.head, p.head + b - a)
+                pool[r, u, at:at + p.head] = pool[r, u, at + a:at + b] = 1.0 / (p.head + b - a)
+                u += 1
+            at += len(p.ids)
+    q, kv = grp[:, :, None], grp[:, None, :]
+    allow = (msg[:, :, None] == msg[:, None, :]) & ((q == kv) | (kv == -1) | (q == -1))
+    allow |= np.eye(n, dtype=bool)[None]  # padding sees itself: no NaN
+    mask = np.where(allow, 0.0, np.finfo(np.float32).min).astype(np.float32)[:, None]
+    return ids, mask, pos, pool
+
+
 class LocalEmbeddings:
     """EmbeddingProvider over the bundled MiniLM model (384-d, L2-normalised)."""
 
@@ -375,72 +437,27 @@ class LocalEmbeddings:
         one (cosine 0.98 mean on the dev conversations) while the head and the per-text
         overhead are paid once per message instead of once per sentence.
         """
-        import numpy as np
         import torch
 
         if not items:
             return []
         model = _load_model()
-        tokenizer, limit = model.tokenizer, model.max_seq_length
-        cls, sep = tokenizer.cls_token_id, tokenizer.sep_token_id
-        heads = tokenizer([f"{speaker}:" for speaker, _ in items], add_special_tokens=False)["input_ids"]
-        bodies = tokenizer([s for _, sentences in items for s in sentences],
-                           add_special_tokens=False)["input_ids"] if any(s for _, s in items) else []
-        packed = []  # per message: ids, positions, groups (-1: head), each unit's token range
-        k = 0
-        for (_, sentences), head in zip(items, heads, strict=True):
-            head = head[: limit // 2]
-            ids, pos, grp = [cls, *head], list(range(len(head) + 1)), [-1] * (len(head) + 1)
-            spans = []
-            for u in range(len(sentences)):
-                body = bodies[k][: limit - len(head) - 2]
-                k += 1
-                spans.append((len(ids), len(ids) + len(body) + 1))
-                ids += [*body, sep]
-                pos += range(len(head) + 1, len(head) + 2 + len(body))
-                grp += [u] * (len(body) + 1)
-            packed.append((ids, pos, grp, len(head) + 1, spans))
+        packed = _pack_messages(model, items)
         out: list[list[list[float]]] = [[] for _ in items]
-        width = max(self.row_tokens, max(len(x[0]) for x in packed))
-        rows = _fill_rows([len(x[0]) for x in packed], width)
+        width = max(self.row_tokens, max(len(p.ids) for p in packed))
+        rows = _fill_rows([len(p.ids) for p in packed], width)
         per_batch = max(1, (self.batch_size * self.row_tokens // 4) // width)
         encoder = _packed_encoder() or _packed_module(model)
         with _ENCODE_LOCK, torch.inference_mode():
             for start in range(0, len(rows), per_batch):
-                batch = rows[start: start + per_batch]
-                n = max(sum(len(packed[i][0]) for i in row) for row in batch)
-                units = max(sum(len(packed[i][4]) for i in row) for row in batch)
-                ids = np.zeros((len(batch), n), dtype=np.int64)
-                pos = np.zeros((len(batch), n), dtype=np.int64)
-                msg = np.full((len(batch), n), -1, dtype=np.int64)  # -1: padding
-                grp = np.full((len(batch), n), -2, dtype=np.int64)
-                pool = np.zeros((len(batch), units, n), dtype=np.float32)  # mean-pooling weights
-                for r, row in enumerate(batch):
-                    at = u = 0
-                    for m, i in enumerate(row):
-                        m_ids, m_pos, m_grp, head, spans = packed[i]
-                        end = at + len(m_ids)
-                        ids[r, at:end], pos[r, at:end], grp[r, at:end] = m_ids, m_pos, m_grp
-                        msg[r, at:end] = m
-                        for a, b in spans:
-                            w = 1.0 / (head + b - a)
-                            pool[r, u, at:at + head] = w
-                            pool[r, u, at + a:at + b] = w
-                            u += 1
-                        at = end
-                same = msg[:, :, None] == msg[:, None, :]
-                q, kv = grp[:, :, None], grp[:, None, :]
-                allow = same & ((q == kv) | (kv == -1) | (q == -1))
-                allow |= np.eye(n, dtype=bool)[None]  # padding sees itself: no NaN
-                mask = np.where(allow, 0.0, np.finfo(np.float32).min).astype(np.float32)[:, None]
-                vectors = encoder(torch.from_numpy(ids), torch.from_numpy(mask),
-                                  torch.from_numpy(pos), torch.from_numpy(pool)).numpy()
-                for r, row in enumerate(batch):
+                batch = [[packed[i] for i in row] for row in rows[start: start + per_batch]]
+                tensors = (torch.from_numpy(x) for x in _batch_arrays(batch))
+                vectors = encoder(*tensors).numpy()
+                for r, row in enumerate(rows[start: start + per_batch]):
                     u = 0
                     for i in row:
-                        count = len(packed[i][4])
-                        out[i] = vectors[r, u:u + count].tolist()
-                        u += count
+                        out[i] = vectors[r, u:u + len(packed[i].spans)].tolist()
+                        u += len(packed[i].spans)
         return out
 
     async def embed_units(self, items: list[tuple[str, list[str]]]) -> list[list[list[float]]]:

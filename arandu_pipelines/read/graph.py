@@ -109,7 +109,6 @@ SELECT x.*, e.fact_count, e.display_name FROM (
 """
 
 
-
 async def bfs(
     conn: AsyncConnection,
     scope: Scope,

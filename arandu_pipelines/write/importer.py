@@ -299,8 +299,7 @@ async def _extract_chunks(
 
 async def _extract_chunk(
     client: MemoryClient, agent_id: str, chunk: list[EventInput], config: MemoryConfig,
-    report: ImportReport, prefetch: UnitPrefetch | None = None,
-    then: list[EventInput] | None = None,
+    report: ImportReport, prefetch: UnitPrefetch | None, then: list[EventInput] | None,
 ) -> None:
     try:
         outcome = await client._pipeline(config).run(agent_id, chunk, config,

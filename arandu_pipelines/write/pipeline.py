@@ -156,10 +156,13 @@ class WritePipeline:
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
-        if (config.embedding_mode != "packed" or self.sentences is None
-                or not hasattr(self.embeddings, "embed_units")):
+        if not self._packs_units(config) or self.sentences is None:
             return None
         return UnitPrefetch(self.embeddings, self.sentences)
+
+    def _packs_units(self, config: MemoryConfig) -> bool:
+        """Packed mode needs a provider with embed_units(); an API (OpenAI) embeds texts only."""
+        return config.embedding_mode == "packed" and hasattr(self.embeddings, "embed_units")
 
     # ------------------------------------------------------------------------------------------
     async def run(
@@ -349,16 +352,16 @@ class WritePipeline:
                 seen.add(t)
                 texts.append(t)
 
-        mode = config.embedding_mode
-        if not hasattr(self.embeddings, "embed_units"):
-            mode = "sentences"  # the provider embeds whole texts only (an API, OpenAI)
+        packs = self._packs_units(config)
         whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
         # per message, in order: its units and their vectors (None: in `whole`, encoded below)
         per_message: list[tuple[list[str], list[list[float]] | None]] = []
+        units_of: list[list[str]] = []
         for p in prepared:
-            units = _sentence_units(p)
             key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
-            if mode == "sentences":
+            units = [f"{key[0]}: {s}" for s in key[1]]  # each sentence attributed to its speaker
+            units_of.append(units)
+            if not packs:
                 for unit in units:
                     want(unit)
             else:
@@ -373,7 +376,7 @@ class WritePipeline:
         for _, m in pending:
             want(m.name)
         data["texts"] = len(texts) + sum(len(u) for u, _ in per_message)
-        data["mode"] = mode
+        data["mode"] = "packed" if packs else "sentences"
         if ready:
             data["encoded_ahead"] = sum(len(u) for u, v in per_message if v is not None)
         if not texts and not per_message:
@@ -392,8 +395,7 @@ class WritePipeline:
         norms = np.linalg.norm(arr, axis=1, keepdims=True)
         arr = arr / np.where(norms == 0, 1, norms)
         vectors = {t: arr[i] for i, t in enumerate(texts)}
-        for p in prepared:
-            sentences = _sentence_units(p)
+        for p, sentences in zip(prepared, units_of, strict=True):
             if len(sentences) == 1:
                 vectors[_event_key(p.event)] = vectors[sentences[0]]
                 continue
@@ -542,11 +544,6 @@ def _learn_names(p: _Prepared, names: dict[str, str], types: dict[str, str]) -> 
             names.setdefault(fold(alias), display)
         if ent.entity_type and ent.entity_type != "other":
             types.setdefault(display, ent.entity_type)
-
-
-def _sentence_units(p: _Prepared) -> list[str]:
-    """What is embedded for a message: each sentence attributed to its speaker."""
-    return [f"{p.event.speaker}: {s}" for s in message_sentences(p.extraction.sentences, p.event.text)]
 
 
 def _fact_unit(p: _Prepared, f: ExtractedFact) -> str:
