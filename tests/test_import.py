@@ -202,6 +202,60 @@ def test_packed_units_run_as_a_traced_graph(embeddings):
     assert local_embeddings._packed_encoder() is not None
 
 
+def test_rows_split_over_single_threaded_workers_give_the_same_vectors(embeddings):
+    """With several torch threads, encode_units deals its rows to one-thread workers; the vectors
+    must not depend on it, and the process's torch thread count must come back unchanged (the
+    raw encode() path and every later encode rely on it)."""
+    import numpy as np
+    import torch
+
+    from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+
+    items = [(f"Speaker{i % 3}", [f"Message {i} says something about topic {i * 7}.",
+                                  "And a second sentence."][: 1 + i % 2]) for i in range(40)]
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        split = LocalEmbeddings(row_tokens=32).encode_units(items)  # 40 messages: many rows
+        assert torch.get_num_threads() == 2
+        whole = LocalEmbeddings(row_tokens=32, split_rows=False).encode_units(items)
+    finally:
+        torch.set_num_threads(before)
+    assert [len(v) for v in split] == [len(v) for v in whole] == [1 + i % 2 for i in range(40)]
+    assert np.allclose(np.asarray([v for vs in split for v in vs]),
+                       np.asarray([v for vs in whole for v in vs]), atol=1e-5)
+
+
+async def test_the_prefetch_queue_encodes_each_chunk_once_and_drops_chunks_never_taken():
+    from arandu_pipelines.write.events import EventInput
+    from arandu_pipelines.write.prefetch import UnitPrefetch
+
+    class Fake:
+        def __init__(self) -> None:
+            self.calls: list[list[str]] = []
+
+        async def embed_units(self, items):
+            self.calls.append([s for _, ss in items for s in ss])
+            return [[[float(len(s))] for s in ss] for _, ss in items]
+
+    def chunk(*texts: str) -> list[EventInput]:
+        return [EventInput(agent_id="a", session_id="s", speaker="Ana", text=t,
+                           occurred_at=datetime(2023, 5, 8, tzinfo=timezone.utc)) for t in texts]
+
+    fake = Fake()
+    prefetch = UnitPrefetch(fake, lambda text: [text])
+    c0, c1, c2 = chunk("one"), chunk("two", "three"), chunk("four")
+    prefetch.start(c0)
+    prefetch.start(c1)
+    prefetch.start(c1)  # already queued: not encoded twice
+    got = await prefetch.take(c1)  # c0 was never taken (its chunk failed): dropped
+    assert got == {("Ana", ("two",)): [[3.0]], ("Ana", ("three",)): [[5.0]]}
+    assert await prefetch.take(c0) == {}
+    assert await prefetch.take(c2) == {}  # never started
+    await prefetch.close()
+    assert sorted(map(tuple, fake.calls)) == [("one",), ("two", "three")]
+
+
 def test_packed_rows_fill_without_overflow():
     from arandu_pipelines.providers.local_embeddings import _fill_rows
 

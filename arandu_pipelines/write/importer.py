@@ -282,14 +282,15 @@ async def _extract_chunks(
     report: ImportReport, chunk_size: int,
 ) -> AsyncIterator[int]:
     """Extract `events` chunk after chunk (yielding each chunk's size as it lands), encoding the
-    next chunk's sentences while the current one is reconciled and written (write/prefetch.py)."""
+    next chunks' sentences while the current one is reconciled and written (write/prefetch.py)."""
     chunks = [events[i: i + chunk_size] for i in range(0, len(events), chunk_size)]
     prefetch = client._pipeline(config).prefetcher(config)
-    if prefetch is not None and chunks:
-        prefetch.start(chunks[0])
+    ahead = prefetch.depth if prefetch is not None else 0
+    for chunk in chunks[:ahead]:
+        prefetch.start(chunk)  # type: ignore[union-attr]
     try:
         for i, chunk in enumerate(chunks):
-            then = chunks[i + 1] if i + 1 < len(chunks) else None
+            then = chunks[i + ahead] if prefetch is not None and i + ahead < len(chunks) else None
             await _extract_chunk(client, agent_id, chunk, config, report, prefetch, then)
             yield len(chunk)
     finally:

@@ -177,7 +177,7 @@ class WritePipeline:
         """Extract and persist `events` (already stored unless dry_run), in the order given.
 
         In a chunked run, `prefetch` holds this chunk's sentence vectors if they were started
-        ahead, and starts encoding `then` (the next chunk) once this chunk's embedding is done, so
+        ahead, and starts encoding `then` (a later chunk) once this chunk's embedding is done, so
         that encode overlaps this chunk's reconciliation and writes."""
         trace = PipelineTrace()
         tokens = self.usage
@@ -205,7 +205,7 @@ class WritePipeline:
             step.data.update(exact=sum(1 for r in exact.values() if r is not None),
                              unresolved=len(pending))
         with trace.step("embedding") as step:
-            ready = await prefetch.take() if prefetch is not None else {}
+            ready = await prefetch.take(events) if prefetch is not None else {}
             vectors = await self._embed(prepared, pending, step.data, config, ready)
         if prefetch is not None and then:
             prefetch.start(then)

@@ -29,29 +29,42 @@ def message_sentences(sentences: Sequence[str], text: str) -> tuple[str, ...]:
 
 
 class UnitPrefetch:
-    def __init__(self, embeddings: Any, split: Callable[[str], list[str]]) -> None:
+    """Encodes chunks ahead, `depth` at most: a chunk's vectors are started when the chunk
+    `depth` places before it is taken, so the encoder always has the next chunk queued when one
+    finishes, even when a chunk's writes take longer than the next chunk's encode."""
+
+    def __init__(self, embeddings: Any, split: Callable[[str], list[str]], depth: int = 2) -> None:
         self.embeddings = embeddings
         self.split = split
-        self._task: asyncio.Future[list[list[list[float]]]] | None = None
-        self._items: list[Units] = []
+        self.depth = depth
+        # chunk (its events' identities) -> (items, their encode), in the order started
+        self._started: dict[tuple[int, ...], tuple[list[Units], asyncio.Future[Any]]] = {}
 
     def start(self, events: Sequence[EventInput]) -> None:
-        """Begin encoding `events`' sentences in the background (replaces an unclaimed one)."""
-        self._discard()
+        """Begin encoding `events`' sentences in the background (once per chunk)."""
+        key = _chunk_key(events)
+        if key in self._started:
+            return
         items = list(dict.fromkeys(
             (e.speaker, message_sentences(self.split(e.text), e.text)) for e in events))
         if not items:
             return
-        self._items = items
-        self._task = asyncio.ensure_future(
-            self.embeddings.embed_units([(speaker, list(s)) for speaker, s in items]))
+        self._started[key] = (items, asyncio.ensure_future(
+            self.embeddings.embed_units([(speaker, list(s)) for speaker, s in items])))
 
-    async def take(self) -> dict[Units, list[list[float]]]:
-        """The vectors started last, once computed; {} if none were started or encoding failed."""
-        task, items = self._task, self._items
-        self._task, self._items = None, []
-        if task is None:
+    async def take(self, events: Sequence[EventInput]) -> dict[Units, list[list[float]]]:
+        """The vectors started for `events`, once computed; {} if none were started or encoding
+        failed. Encodes started for earlier chunks that were never taken (a chunk that failed
+        before its embedding step) are dropped."""
+        key = _chunk_key(events)
+        if key not in self._started:
             return {}
+        while self._started:
+            k, (items, task) = next(iter(self._started.items()))
+            del self._started[k]
+            if k == key:
+                break
+            _drop(task)
         try:
             vectors = await task
         except Exception:  # the chunk embeds these itself, and reports a failure there
@@ -59,13 +72,16 @@ class UnitPrefetch:
         return dict(zip(items, vectors, strict=True))
 
     async def close(self) -> None:
-        """Wait for an unclaimed encode (its thread cannot be cancelled) so none outlives the run."""
-        task, self._task = self._task, None
-        if task is not None:
+        """Wait for unclaimed encodes (their threads cannot be cancelled) so none outlives the run."""
+        started, self._started = self._started, {}
+        for _, task in started.values():
             with contextlib.suppress(Exception):
                 await task
 
-    def _discard(self) -> None:
-        if self._task is not None:
-            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
-            self._task = None
+
+def _chunk_key(events: Sequence[EventInput]) -> tuple[int, ...]:
+    return tuple(id(e) for e in events)
+
+
+def _drop(task: asyncio.Future[Any]) -> None:
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
