@@ -166,3 +166,35 @@ async def test_term_statistics_follow_text_changes_and_ignore_other_updates(memo
     assert changed >= 1 and after.get("zanzibar") == changed
     assert {k: v for k, v in after.items() if k != "zanzibar"} == dict(before)
     assert rows(fresh_db_url, docs)[0][1] == before_docs[0][1] + changed
+
+
+async def test_vectors_travel_binary_on_client_connections_and_as_text_elsewhere(empty_db_url):
+    """The first connection of a fresh database opens before `CREATE EXTENSION vector`; it and
+    every later one must send vectors in pgvector's binary format, NULLs included, with the same
+    values a plain psycopg connection (text literals) stores."""
+    import numpy as np
+    from psycopg.adapt import PyFormat
+    from psycopg.pq import Format
+    from sqlalchemy import text
+
+    from arandu_pipelines.store.engine import Vector, VectorArray, vec, vecs
+
+    values = np.random.default_rng(7).normal(size=(3, 5)).astype(np.float32)
+    sql = ("SELECT array_agg(v::text ORDER BY i) FROM unnest(CAST(:vs AS vector[])) "
+           "WITH ORDINALITY AS q(v, i)")
+    async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory:
+        async with memory.engine.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+            for kind in (Vector, VectorArray):
+                assert driver.adapters.get_dumper(kind, PyFormat.AUTO).format == Format.BINARY
+            got = (await conn.execute(text(sql), {"vs": vecs([values[0], None, values[2]])})).scalar()
+            one = (await conn.execute(text("SELECT CAST(:v AS vector)::text"), {"v": vec(values[1])})).scalar()
+            empty = (await conn.execute(text("SELECT cardinality(CAST(:vs AS vector[]))"), {"vs": vecs([])})).scalar()
+    with psycopg.connect(empty_db_url) as plain:
+        as_text = plain.execute(sql.replace(":vs", "%(vs)s"), {"vs": vecs([values[0], None, values[2]])}).fetchone()[0]
+    assert got[1] is None and as_text[1] is None and empty == 0
+    parse = lambda s: np.asarray([float(x) for x in s.strip("[]").split(",")], dtype=np.float32)  # noqa: E731
+    for i in (0, 2):
+        assert np.array_equal(parse(got[i]), values[i])  # binary: exactly the float32 sent
+        assert np.allclose(parse(as_text[i]), values[i], rtol=1e-6)
+    assert np.array_equal(parse(one), values[1])

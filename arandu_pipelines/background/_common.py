@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import vecs
 
 
 def engine_of(target: Any) -> AsyncEngine:
@@ -124,7 +124,7 @@ async def upsert_observations(
         "co": [round(float(o.confidence), 4) for o in observations],
         "im": [round(float(o.importance), 4) for o in observations],
         "tr": [int(o.times_reinforced) for o in observations],
-        "em": [vec(o.embedding) for o in observations],
+        "em": vecs(o.embedding for o in observations),
     }
     rows = (
         await conn.execute(

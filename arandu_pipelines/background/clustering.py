@@ -38,7 +38,7 @@ from arandu_pipelines.background._common import (
 )
 from arandu_pipelines.background.results import ClusteringResult, CommunityDetectionResult
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import vecs
 
 CLUSTER_TYPE = "entity"
 SUMMARY_FACTS = 3
@@ -66,7 +66,7 @@ async def _embed_missing(engine: Any, agent_id: str, embeddings: Any, batch: int
             await conn.execute(
                 text("UPDATE memory_facts f SET embedding_vec = q.v FROM unnest("
                      "CAST(:ids AS uuid[]), CAST(:vs AS vector[])) AS q(id, v) WHERE f.id = q.id"),
-                {"ids": [r.id for r in rows], "vs": [vec(v) for v in vectors]},
+                {"ids": [r.id for r in rows], "vs": vecs(vectors)},
             )
         done += len(rows)
         if len(rows) < batch:

@@ -20,19 +20,19 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.read.sql import fetch, run
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import Vector, vec
 
 EXACT_MAX = 3_000
 EF_SEARCH = 80
 
 
-def qvec(embedding: list[float]) -> str:
-    """pgvector literal of the query embedding, formatted once per query (it is sent 3-4 times)."""
+def qvec(embedding: list[float]) -> Vector | str:
+    """The query embedding as a vector parameter, built once per query (it is sent 3-4 times)."""
     return _qvec(tuple(embedding))
 
 
 @lru_cache(maxsize=16)
-def _qvec(values: tuple[float, ...]) -> str:
+def _qvec(values: tuple[float, ...]) -> Vector | str:
     return vec(values) or "[]"
 
 

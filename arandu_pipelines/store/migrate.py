@@ -53,8 +53,11 @@ def _upgrade_sync(connection: Connection, embedding_dimensions: int) -> None:
 
 
 async def upgrade(engine: AsyncEngine, embedding_dimensions: int) -> None:
+    from arandu_pipelines.store.engine import binary_vectors_after_create
+
     async with engine.begin() as conn:
         await conn.run_sync(_upgrade_sync, embedding_dimensions)
+        await binary_vectors_after_create(conn)
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:

@@ -36,7 +36,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text
 from arandu_pipelines.write.types import ExtractedFact
 
@@ -132,7 +132,7 @@ async def fetch_candidates(
                 {
                     "a": agent_id,
                     "keys": [proposals[i].subject_key for i in idx],
-                    "vecs": [vec(proposals[i].embedding.tolist()) for i in idx],  # type: ignore[union-attr]
+                    "vecs": vecs(proposals[i].embedding for i in idx),
                 },
             )
         ).all()

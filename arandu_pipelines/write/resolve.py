@@ -24,7 +24,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.write.aliases import AgentAliases
 from arandu_pipelines.write.keys import entity_key, fold, normalize_type, slugify, split_key
 
@@ -229,7 +229,7 @@ class ChunkResolver:
                         "WHERE agent_id = :a AND embedding_vec IS NOT NULL "
                         "ORDER BY embedding_vec <=> q.v LIMIT 5) e"
                     ),
-                    {"a": self.agent_id, "vecs": [vec(embs[i]) for i in idx]},
+                    {"a": self.agent_id, "vecs": vecs(embs[i] for i in idx)},
                 )
             ).all()
             for r in rows:

@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import vecs
 
 
 @dataclass
@@ -92,7 +92,7 @@ async def upsert_entities(conn: AsyncConnection, agent_id: str, rows: list[Entit
             "k": [r.key for r in rows],
             "n": [r.display_name for r in rows],
             "t": [r.entity_type for r in rows],
-            "e": [vec(r.embedding) for r in rows],
+            "e": vecs(r.embedding for r in rows),
             "f": [r.first_seen for r in rows],
             "l": [r.last_seen for r in rows],
             "p": [r.profile_text for r in rows],
@@ -174,7 +174,7 @@ async def insert_facts(conn: AsyncConnection, agent_id: str, rows: list[FactRow]
             "vto": [r.valid_to for r in rows],
             "src": [r.source_event_id for r in rows],
             "sup": [r.supersedes_fact_id for r in rows],
-            "emb": [vec(r.embedding) for r in rows],
+            "emb": vecs(r.embedding for r in rows),
             "ctx": [r.source_context for r in rows],
             "spk": [r.speaker for r in rows],
             "sess": [r.session_id for r in rows],
@@ -336,7 +336,7 @@ async def mark_events_done(
         ),
         {
             "ids": event_ids,
-            "vs": [vec(e) for e in embeddings],
+            "vs": vecs(embeddings),
             "emo": [(m or {}).get("emotion") for m in emotions],
             "inten": [_float_or_none((m or {}).get("intensity")) for m in emotions],
             "energy": [(m or {}).get("energy") for m in emotions],
