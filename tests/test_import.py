@@ -193,6 +193,15 @@ def test_packed_units_match_separate_encoding(embeddings):
     assert np.allclose(np.asarray([v for vs in alone for v in vs]), got, atol=1e-5)
 
 
+def test_a_unit_with_no_speaker_is_its_plain_text(embeddings):
+    """bench/ingest.py measures the import's own encoder on the bare message texts this way."""
+    import numpy as np
+
+    texts = ["I moved to Lisbon last year.", "Eu trabalho na Vertix desde 2021, com a Clara."]
+    plain = np.asarray([vs[0] for vs in embeddings.encode_units([("", [t]) for t in texts])])
+    assert ((plain * np.asarray(embeddings.encode(texts))).sum(axis=1) > 0.9999).all()
+
+
 def test_packed_units_run_as_a_traced_graph(embeddings):
     """Eager, the pass takes the GIL per op and an import's prefetch thread crawls beside the
     event loop; a silent fallback to it would cost throughput without failing anything else."""

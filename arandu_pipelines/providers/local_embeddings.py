@@ -314,7 +314,9 @@ class _PackedMessage:
 
 def _pack_messages(model: Any, items: list[tuple[str, list[str]]]) -> list[_PackedMessage]:
     tokenizer, limit = model.tokenizer, model.max_seq_length
-    heads = tokenizer([f"{speaker}:" for speaker, _ in items], add_special_tokens=False)["input_ids"]
+    # an empty speaker: no head but [CLS], each unit encoded exactly as its plain text
+    heads = tokenizer([f"{speaker}:" if speaker else "" for speaker, _ in items],
+                      add_special_tokens=False)["input_ids"]
     bodies = iter(tokenizer([s for _, sentences in items for s in sentences],
                             add_special_tokens=False)["input_ids"] if any(s for _, s in items) else [])
     packed = []
@@ -404,6 +406,10 @@ class LocalEmbeddings:
         self.row_tokens = row_tokens  # encode_units packs messages into rows this long
         self.split_rows = split_rows  # encode_units' rows on single-threaded workers (_encode_split)
 
+    def _rows_per_batch(self, width: int | None = None) -> int:
+        """Rows of `width` tokens per forward pass: about batch_size * row_tokens / 4 tokens."""
+        return max(1, (self.batch_size * self.row_tokens // 4) // (width or self.row_tokens))
+
     def encode(self, texts: list[str]) -> list[list[float]]:
         """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
         stored row takes."""
@@ -477,7 +483,7 @@ class LocalEmbeddings:
         out: list[list[list[float]]] = [[] for _ in items]
         width = max(self.row_tokens, max(len(p.ids) for p in packed))
         rows = _fill_rows([len(p.ids) for p in packed], width)
-        per_batch = max(1, (self.batch_size * self.row_tokens // 4) // width)
+        per_batch = self._rows_per_batch(width)
         encoder = _packed_encoder() or _packed_module(model)
 
         def encode_rows(share: list[list[int]]) -> None:

@@ -239,12 +239,11 @@ async def import_rows(
         for e in new:
             by_agent[e.agent_id].append(e)
         done = 0
-        for agent_id in sorted(by_agent):
-            async for n in _extract_chunks(client, agent_id, by_agent[agent_id], config, report,
-                                           chunk_size):
-                done += n
-                if progress:
-                    progress("extracted", done, len(new))
+        groups = [(agent_id, by_agent[agent_id]) for agent_id in sorted(by_agent)]
+        async for n in _extract_chunks(client, groups, config, report, chunk_size):
+            done += n
+            if progress:
+                progress("extracted", done, len(new))
     report.duration_ms = (time.perf_counter() - t0) * 1000
     return report
 
@@ -278,19 +277,22 @@ async def _resume_unfinished(client: MemoryClient, events: list[EventInput],
 
 
 async def _extract_chunks(
-    client: MemoryClient, agent_id: str, events: list[EventInput], config: MemoryConfig,
+    client: MemoryClient, groups: list[tuple[str, list[EventInput]]], config: MemoryConfig,
     report: ImportReport, chunk_size: int,
 ) -> AsyncIterator[int]:
-    """Extract `events` chunk after chunk (yielding each chunk's size as it lands), encoding the
-    next chunks' sentences while the current one is reconciled and written (write/prefetch.py)."""
-    chunks = [events[i: i + chunk_size] for i in range(0, len(events), chunk_size)]
+    """Extract each agent's events chunk after chunk (yielding each chunk's size as it lands),
+    encoding the next chunks' sentences while the current one is reconciled and written
+    (write/prefetch.py). The look-ahead runs across agents, so the encoder does not sit idle
+    while one agent's last chunk is written and the next agent's first one is extracted."""
+    chunks = [(agent_id, events[i: i + chunk_size])
+              for agent_id, events in groups for i in range(0, len(events), chunk_size)]
     prefetch = client._pipeline(config).prefetcher(config)
     ahead = prefetch.depth if prefetch is not None else 0
-    for chunk in chunks[:ahead]:
+    for _, chunk in chunks[:ahead]:
         prefetch.start(chunk)  # type: ignore[union-attr]
     try:
-        for i, chunk in enumerate(chunks):
-            then = chunks[i + ahead] if prefetch is not None and i + ahead < len(chunks) else None
+        for i, (agent_id, chunk) in enumerate(chunks):
+            then = chunks[i + ahead][1] if prefetch is not None and i + ahead < len(chunks) else None
             await _extract_chunk(client, agent_id, chunk, config, report, prefetch, then)
             yield len(chunk)
     finally:
@@ -349,7 +351,7 @@ async def extract_pending(
         for r in rows
     ]
     report.rows_read = len(events)
-    async for _ in _extract_chunks(client, agent_id, events, config, report, chunk_size):
+    async for _ in _extract_chunks(client, [(agent_id, events)], config, report, chunk_size):
         pass
     report.duration_ms = (time.perf_counter() - t0) * 1000
     return report
