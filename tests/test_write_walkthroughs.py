@@ -35,6 +35,13 @@ async def test_rafael_moves_from_sao_paulo_to_rio(memory, fresh_db_url):
     edges = dict(rows(fresh_db_url, "SELECT target_entity_key, valid_to IS NULL FROM "
                       "memory_entity_relationships WHERE rel_type = 'lives_in'"))
     assert edges == {"place:sao_paulo": False, "place:rio_de_janeiro": True}
+    # each entity's fact_count is its active linked facts: the superseded São Paulo fact is out
+    counts = rows(fresh_db_url, "SELECT e.canonical_key, e.fact_count, (SELECT count(*) FROM "
+                  "memory_fact_entity_links l JOIN memory_facts f ON f.id = l.fact_id WHERE "
+                  "l.agent_id = e.agent_id AND l.entity_key = e.canonical_key AND f.valid_to IS NULL) "
+                  "FROM memory_entities e WHERE e.agent_id = 'u1'")
+    assert counts and all(stored == actual for _, stored, actual in counts), counts
+    assert dict((k, n) for k, n, _ in counts)["person:rafael"] == len(active)
 
 
 async def test_clara_left_vertix_links_both_entities(memory, fresh_db_url):
