@@ -7,6 +7,7 @@ import asyncio
 import multiprocessing as mp
 import os
 import tempfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 import psycopg
@@ -36,7 +37,7 @@ async def test_initialize_is_idempotent_and_concurrent_safe(empty_db_url):
         await c.close()
     tables = {t for (t,) in rows(empty_db_url, "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
     assert SPEC_TABLES <= tables
-    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0004",)]
+    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0005",)]
 
 
 async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):
@@ -198,3 +199,32 @@ async def test_vectors_travel_binary_on_client_connections_and_as_text_elsewhere
         assert np.array_equal(parse(got[i]), values[i])  # binary: exactly the float32 sent
         assert np.allclose(parse(as_text[i]), values[i], rtol=1e-6)
     assert np.array_equal(parse(one), values[1])
+
+
+async def test_big_agents_search_through_the_halfvec_hnsw_index_with_exact_similarities(memory, fresh_db_url):
+    """Agents above EXACT_MAX rows are searched through the HNSW index (migration 0005 builds it
+    over embedding_vec::halfvec(d)); the planner must reach it, and on a small set the answer
+    must be the exact search's, with full-precision similarities."""
+    from arandu_pipelines.read import semantic, sql
+
+    texts = ["I live in Lisbon.", "I work at Vertix as a designer.", "My sister Ana plays chess.",
+             "We adopted a cat named Miso.", "I run every morning by the river.",
+             "Carlos lives in Curitiba.", "I am learning to play the cello.", "Guili is my brother."]
+    for i, t in enumerate(texts):
+        await memory.write("big", t, speaker_name="Rafael", occurred_at=datetime(2023, 5, 1 + i, tzinfo=timezone.utc))
+        await memory.write("other", t, speaker_name="Bia", occurred_at=datetime(2023, 5, 1 + i, tzinfo=timezone.utc))
+    query = (await memory.embeddings.embed(["where does Rafael live?"]))[0]
+    async with memory.engine.connect() as conn:
+        exact = await semantic.search(conn, "f", "t.valid_to IS NULL", {"a": "big"}, query, 5, 10)
+        with sql.capture() as captured:
+            indexed = await semantic.search(conn, "f", "t.valid_to IS NULL", {"a": "big"}, query, 5,
+                                            semantic.EXACT_MAX + 1)
+    assert [i for i, _ in indexed] == [i for i, _ in exact] and len(exact) == 5
+    assert all(abs(a[1] - b[1]) < 1e-6 for a, b in zip(indexed, exact))
+    statement, params = captured[-1]
+    with psycopg.connect(fresh_db_url) as conn:
+        conn.execute("SET enable_sort = off")  # a handful of rows: a sort would win on cost
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + statement, params))
+    assert "ix_facts_embedding" in plan, plan
+    (definition,), = rows(fresh_db_url, "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_events_embedding'")
+    assert "halfvec(384)" in definition and "halfvec_cosine_ops" in definition

@@ -6,10 +6,10 @@ Two access paths, chosen by the agent's row count (memory_doc_stats):
   agent_id and are sorted by true distance; `+ 0` on the ORDER BY keeps the planner off the HNSW
   index. Exact is both fast here (a few thousand distances) and trivially deterministic, ties
   broken on id.
-- big agents: the HNSW index with pgvector 0.8's iterative scan (`hnsw.iterative_scan =
-  strict_order`), so the agent filter does not starve the result: the scan keeps walking the
-  graph until enough of this agent's rows passed the filter. For a fixed index the walk is
-  deterministic; results are re-sorted on (distance, id) anyway.
+- big agents: the HNSW index (over the vectors cast to halfvec) with pgvector 0.8's iterative
+  scan (`hnsw.iterative_scan = strict_order`), so the agent filter does not starve the result:
+  the scan keeps walking the graph until enough of this agent's rows passed the filter. For a
+  fixed index the walk is deterministic; results are re-sorted on (full-precision distance, id).
 """
 
 from __future__ import annotations
@@ -48,8 +48,11 @@ async def search(
     """Top `limit` (id, cosine similarity) of memory_events ('e') or memory_facts ('f')."""
     table = "memory_events" if kind == "e" else "memory_facts"
     exact = n_rows <= EXACT_MAX
+    # the index is over embedding_vec::halfvec(d) (migration 0005): ordering on that expression
+    # reaches it; the reported similarity stays full precision, and the result is re-sorted on it
+    d = len(embedding)
     order = "(t.embedding_vec <=> CAST(:qv AS vector)) + 0, t.id" if exact else \
-        "t.embedding_vec <=> CAST(:qv AS vector)"
+        f"t.embedding_vec::halfvec({d}) <=> CAST(CAST(:qv AS vector) AS halfvec({d}))"
     if not exact:  # session-level: harmless for other users of a pooled connection
         await run(conn, "SELECT set_config('hnsw.iterative_scan', 'strict_order', false), "
                   "set_config('hnsw.ef_search', :ef, false)", {"ef": str(max(EF_SEARCH, limit))})
