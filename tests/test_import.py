@@ -299,16 +299,22 @@ class _CountingEmbeddings:
     def __init__(self, inner, fail: bool = False) -> None:
         self.inner, self.fail = inner, fail
         self.dimensions, self.model_name = inner.dimensions, inner.model_name
-        self.unit_calls: list[int] = []
+        self.unit_calls: list[int] = []  # messages per call that carries any
+        self.plain_units = 0  # texts sent as plain units (names, facts without a sentence)
+        self.text_calls = 0  # calls of embed(): the eager path
 
     async def embed(self, texts):
+        self.text_calls += 1
         return await self.inner.embed(texts)
 
     async def embed_one(self, text):
         return await self.inner.embed_one(text)
 
     async def embed_units(self, items):
-        self.unit_calls.append(len(items))
+        messages = sum(1 for speaker, _ in items if speaker)
+        if messages:
+            self.unit_calls.append(messages)
+        self.plain_units += len(items) - messages
         if self.fail:
             raise RuntimeError("encoder down")
         return await self.inner.embed_units(items)
@@ -332,8 +338,10 @@ async def test_an_import_encodes_each_chunk_ahead_and_stores_the_vectors_a_write
     async with MemoryClient(fresh_db_url, embeddings=spy) as memory:
         report = await memory.import_messages(rows_in, chunk_size=3)
         assert report.events_extracted == 7
-        # one encode per chunk (3 + 3 + 1 messages), each started before its chunk ran
+        # one encode per chunk (3 + 3 + 1 messages), each started before its chunk ran; the
+        # names to resolve go through the same encoder as plain units, never the eager path
         assert spy.unit_calls == [3, 3, 1]
+        assert spy.plain_units > 0 and spy.text_calls == 0
         for r in rows_in:
             await memory.write("w", r["text"], r["speaker"], occurred_at=r["occurred_at"],
                                message_id=r["message_id"])

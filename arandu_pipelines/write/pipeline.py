@@ -341,7 +341,9 @@ class WritePipeline:
         recall on LoCoMo (questions name people), and the sentence mean beats one vector for the
         whole turn (R@10 0.58-0.61 vs 0.46-0.47 on the dev conversations, MiniLM). The work then equals embedding the messages themselves, which is the
         floor of what ingest costs. Facts without a source sentence (LLM extraction, mirror
-        facts) are embedded from their own text. Keys of the returned map: texts, plus
+        facts) and unresolved names are embedded from their own text (in packed mode as plain
+        units of the same call: a plain unit is its encode() vector, cosine > 0.9999, without the
+        eager model's per-call overhead). Keys of the returned map: texts, plus
         `_event_key(event)` for each message's vector.
         """
         texts: list[str] = []
@@ -382,8 +384,14 @@ class WritePipeline:
         if not texts and not per_message:
             return {}
         try:
-            out = list(await self.embeddings.embed(texts)) if texts else []
-            encoded = iter(await self.embeddings.embed_units(whole) if whole else [])  # type: ignore[attr-defined]
+            if packs:  # one call: the messages' units, then each text as a plain unit
+                got = await self.embeddings.embed_units(  # type: ignore[attr-defined]
+                    whole + [("", [t]) for t in texts]) if whole or texts else []
+                encoded = iter(got[:len(whole)])
+                out = [vs[0] for vs in got[len(whole):]]
+            else:
+                out = list(await self.embeddings.embed(texts)) if texts else []
+                encoded = iter([])
         except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
             data["error"] = f"{type(exc).__name__}: {exc}"
             return {}
