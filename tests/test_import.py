@@ -233,6 +233,14 @@ def test_rows_split_over_single_threaded_workers_give_the_same_vectors(embedding
     assert [len(v) for v in split] == [len(v) for v in whole] == [1 + i % 2 for i in range(40)]
     assert np.allclose(np.asarray([v for vs in split for v in vs]),
                        np.asarray([v for vs in whole for v in vs]), atol=1e-5)
+    # each worker runs one OpenMP thread (two workers with two threads each would oversubscribe
+    # the cores), while the caller keeps its own count
+    from arandu_pipelines.providers.local_embeddings import _encode_pool
+
+    pool = _encode_pool(2)
+    infos = [pool.submit(torch.__config__.parallel_info).result() for _ in range(4)]
+    assert all("omp_get_max_threads() : 1\n" in info for info in infos), infos[0]
+    assert f"omp_get_max_threads() : {torch.get_num_threads()}\n" in torch.__config__.parallel_info()
 
 
 async def test_the_prefetch_queue_encodes_each_chunk_once_and_drops_chunks_never_taken():

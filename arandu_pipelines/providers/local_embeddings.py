@@ -365,11 +365,11 @@ def _batch_arrays(batch: list[list[_PackedMessage]]) -> tuple[Any, Any, Any, Any
     return ids, mask, pos, pool
 
 
-_WORKERS: dict[int, Any] = {}  # worker count -> its pool of single-threaded encode workers
+_POOLS: dict[int, Any] = {}  # worker count -> a pool of single-threaded encode workers
 
 
-def _encode_split(encode_rows: Any, rows: list[list[int]], threads: int) -> None:
-    """Encode `rows` on `threads` workers of one torch thread each, rows dealt round-robin.
+def _encode_pool(threads: int) -> Any:
+    """`threads` encode workers of one torch thread each, all started on first use.
 
     A chunk of packed rows is a handful of batches, and torch's intra-op threads meet at a
     barrier after every operator: when the importer's event loop or Postgres takes one of the
@@ -378,21 +378,41 @@ def _encode_split(encode_rows: Any, rows: list[list[int]], threads: int) -> None
     dev messages: 4.6 s and 8.9 CPU-s, against 5.3 s and 9.5 CPU-s with two intra-op threads).
 
     torch.set_num_threads sets the OpenMP thread count of the calling thread but also a
-    process-wide value that get_num_threads() reports, so the caller puts that value back once
-    the workers are done (the encode lock keeps every other encode out meanwhile)."""
+    process-wide value that get_num_threads() reports, so once the workers have set theirs the
+    value is put back, under the encode lock that every other thread-count change takes."""
+    pool = _POOLS.get(threads)
+    if pool is not None:
+        return pool
     import torch
     from concurrent.futures import ThreadPoolExecutor
 
-    pool = _WORKERS.get(threads)
-    if pool is None:
-        pool = _WORKERS[threads] = ThreadPoolExecutor(
-            threads, thread_name_prefix="arandu-encode", initializer=torch.set_num_threads,
-            initargs=(1,))
-    try:
-        for f in [pool.submit(encode_rows, rows[k::threads]) for k in range(threads)]:
-            f.result()
-    finally:
-        torch.set_num_threads(threads)
+    with _ENCODE_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            started = threading.Barrier(threads)
+
+            def one_thread() -> None:
+                # A thread takes the process-wide count as its own at its first parallel op
+                # (torch's lazy per-thread init): have that happen now, then set this thread's
+                # to one, which later ops keep.
+                torch.randn(64, 4096).softmax(-1)
+                torch.set_num_threads(1)
+                started.wait(timeout=60)  # every task on its own thread: all workers exist
+
+            pool = ThreadPoolExecutor(threads, thread_name_prefix="arandu-encode")
+            for f in [pool.submit(one_thread) for _ in range(threads)]:
+                f.result()
+            torch.set_num_threads(threads)
+            _POOLS[threads] = pool
+    return pool
+
+
+def _deal(rows: list[list[int]], per_batch: int, threads: int) -> list[list[list[int]]]:
+    """Rows dealt round-robin into batches of at most `per_batch`, their number a multiple of
+    `threads` when there are rows enough, so a call alone keeps every worker busy to the end."""
+    n = -(-len(rows) // per_batch)
+    n = min(len(rows), -(-n // threads) * threads)
+    return [rows[k::n] for k in range(n)]
 
 
 class LocalEmbeddings:
@@ -404,7 +424,7 @@ class LocalEmbeddings:
     def __init__(self, batch_size: int = 32, row_tokens: int = 128, split_rows: bool = True) -> None:
         self.batch_size = batch_size
         self.row_tokens = row_tokens  # encode_units packs messages into rows this long
-        self.split_rows = split_rows  # encode_units' rows on single-threaded workers (_encode_split)
+        self.split_rows = split_rows  # encode_units' rows on single-threaded workers (_encode_pool)
 
     def _rows_per_batch(self, width: int | None = None) -> int:
         """Rows of `width` tokens per forward pass: about batch_size * row_tokens / 4 tokens."""
@@ -499,12 +519,18 @@ class LocalEmbeddings:
                             out[i] = vectors[r, u:u + len(packed[i].spans)].tolist()
                             u += len(packed[i].spans)
 
-        with _ENCODE_LOCK:
-            threads = torch.get_num_threads()
-            if threads < 2 or len(rows) < 2 or not self.split_rows:
+        threads = torch.get_num_threads()
+        if threads < 2 or len(rows) < 2 or not self.split_rows:
+            with _ENCODE_LOCK:
                 encode_rows(rows)
-            else:
-                _encode_split(encode_rows, rows, threads)
+            return out
+        # Batches go to the shared workers as separate tasks, and this call holds no lock while
+        # they run: the next chunk's encode (an import's look-ahead) queues its batches behind
+        # these, so a worker that finishes first takes the next batch instead of waiting for
+        # the other at the end of every chunk.
+        pool = _encode_pool(threads)
+        for f in [pool.submit(encode_rows, batch) for batch in _deal(rows, per_batch, threads)]:
+            f.result()
         return out
 
     async def embed_units(self, items: list[tuple[str, list[str]]]) -> list[list[list[float]]]:
