@@ -158,27 +158,11 @@ def _trace_packed(model: Any) -> Any:
     GIL. Eager, it takes the GIL ~150 times per batch, and an import's prefetch thread then
     crawls whenever the event loop runs Python (measured: 3.5x slower at 1 thread beside a
     Python loop; traced: 1.06x)."""
-    import warnings
-
     import torch
 
-    from transformers.utils import logging as hf_logging
-
-    verbosity = hf_logging.get_verbosity()
-    try:
-        ids = torch.full((2, 8), 1000, dtype=torch.long)
-        pos = torch.arange(8).repeat(2, 1)
-        hf_logging.set_verbosity_error()  # tracing touches the model's unused loss settings
-        with warnings.catch_warnings(), torch.inference_mode():
-            warnings.simplefilter("ignore")
-            traced = torch.jit.trace(_packed_module(model),
-                                     (ids, torch.zeros(2, 1, 8, 8), pos, torch.full((2, 3, 8), 0.125)),
-                                     check_trace=False)
-            return torch.jit.freeze(traced)
-    except Exception:  # any torch/transformers incompatibility: the eager module still works
-        return False
-    finally:
-        hf_logging.set_verbosity(verbosity)
+    ids = torch.full((2, 8), 1000, dtype=torch.long)
+    example = (ids, torch.zeros(2, 1, 8, 8), torch.arange(8).repeat(2, 1), torch.full((2, 3, 8), 0.125))
+    return _frozen_trace(lambda: _packed_module(model), example)
 
 
 def _packed_encoder() -> Any:
@@ -270,19 +254,29 @@ def _session(graph: bytes | None) -> Any:
 
 
 def _trace(model: Any) -> Any:
+    enc = model.tokenizer(["trace the query encoder"], return_tensors="pt")
+    return _frozen_trace(lambda: _encoder_module(model), (enc["input_ids"], enc["attention_mask"]))
+
+
+def _frozen_trace(module: Any, example: tuple[Any, ...]) -> Any:
+    """`module()` traced on `example` and frozen; False when tracing fails (any torch or
+    transformers incompatibility), so the caller keeps its eager path."""
     import warnings
 
     import torch
 
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
     try:
-        enc = model.tokenizer(["trace the query encoder"], return_tensors="pt")
+        hf_logging.set_verbosity_error()  # tracing touches the model's unused loss settings
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
-            traced = torch.jit.trace(_encoder_module(model),
-                                     (enc["input_ids"], enc["attention_mask"]), check_trace=False)
-            return torch.jit.freeze(traced)
-    except Exception:  # any torch/transformers incompatibility: the eager path still works
+            return torch.jit.freeze(torch.jit.trace(module(), example, check_trace=False))
+    except Exception:
         return False
+    finally:
+        hf_logging.set_verbosity(verbosity)
 
 
 def _fill_rows(lengths: list[int], width: int) -> list[list[int]]:
@@ -426,10 +420,6 @@ class LocalEmbeddings:
         self.row_tokens = row_tokens  # encode_units packs messages into rows this long
         self.split_rows = split_rows  # encode_units' rows on single-threaded workers (_encode_pool)
 
-    def _rows_per_batch(self, width: int | None = None) -> int:
-        """Rows of `width` tokens per forward pass: about batch_size * row_tokens / 4 tokens."""
-        return max(1, (self.batch_size * self.row_tokens // 4) // (width or self.row_tokens))
-
     def encode(self, texts: list[str]) -> list[list[float]]:
         """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
         stored row takes."""
@@ -503,7 +493,7 @@ class LocalEmbeddings:
         out: list[list[list[float]]] = [[] for _ in items]
         width = max(self.row_tokens, max(len(p.ids) for p in packed))
         rows = _fill_rows([len(p.ids) for p in packed], width)
-        per_batch = self._rows_per_batch(width)
+        per_batch = max(1, (self.batch_size * self.row_tokens // 4) // width)  # rows per pass
         encoder = _packed_encoder() or _packed_module(model)
 
         def encode_rows(share: list[list[int]]) -> None:

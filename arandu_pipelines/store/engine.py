@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import pgvector
 import psycopg
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
@@ -78,7 +79,8 @@ def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10
     return engine
 
 
-_CONNECT_SQL = ("SELECT to_regtype('vector')::oid, to_regtype('vector[]')::oid, pg_backend_pid(), "
+_VECTOR_OIDS = "to_regtype('vector')::oid, to_regtype('vector[]')::oid"  # NULLs before the extension
+_CONNECT_SQL = (f"SELECT {_VECTOR_OIDS}, pg_backend_pid(), "
                 "coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true)")
 
 
@@ -166,8 +168,8 @@ psycopg.adapters.register_dumper(VectorArray, _VectorArrayText)
 
 
 def _vector_bytes(v: Vector) -> bytes:
-    """pgvector's binary format (vector_recv): int16 dimensions, int16 zero, big-endian float4s."""
-    return struct.pack(">HH", len(v.data), 0) + v.data.astype(">f4").tobytes()
+    """pgvector's binary format (vector_recv), as the pgvector package writes it."""
+    return pgvector.Vector(v.data).to_binary()
 
 
 @lru_cache(maxsize=64)
@@ -206,7 +208,7 @@ def _binary_dumpers(vector_oid: int, array_oid: int) -> tuple[type[Dumper], type
 async def binary_vectors_after_create(conn: AsyncConnection) -> None:
     """For a connection that was opened before `CREATE EXTENSION vector` (the one that ran the
     first migration, kept in the pool): look the type up now, so it sends vectors binary too."""
-    row = (await conn.execute(text("SELECT to_regtype('vector')::oid, to_regtype('vector[]')::oid"))).first()
+    row = (await conn.execute(text(f"SELECT {_VECTOR_OIDS}"))).first()
     if row and row[0] and row[1]:
         raw = await conn.get_raw_connection()
         _binary_vectors(raw.driver_connection, int(row[0]), int(row[1]))

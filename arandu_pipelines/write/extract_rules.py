@@ -1398,17 +1398,21 @@ _NGRAM_STOP_RE = re.compile(r"[.!?,;]")
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 
 
-_heads_cache: list[Any] = [None, 0, frozenset()]  # (alias map, its size, first words of its keys)
+_heads_cache: tuple[Any, int, frozenset[str]] = (None, 0, frozenset())  # (alias map, size, heads)
 
 
 def _alias_heads(known: dict[str, str]) -> frozenset[str]:
     """First words of the known aliases. An n-gram can only match if its first word is one of
     them, which rules out most positions of a sentence with one set lookup instead of folding up
-    to five n-grams each (the scan was most of rules extraction). Cached for the chunk's map."""
-    if _heads_cache[0] is not known or _heads_cache[1] != len(known):
-        heads = frozenset(h for k in known for h in (k.split(None, 1) or [""])[:1])
-        _heads_cache[:] = [known, len(known), heads]
-    return _heads_cache[2]
+    to five n-grams each (the scan was most of rules extraction). Cached for the chunk's map; the
+    cache is one tuple, read and replaced whole, so concurrent extractions never mix two maps."""
+    global _heads_cache
+    cached = _heads_cache
+    if cached[0] is known and cached[1] == len(known):
+        return cached[2]
+    heads = frozenset(h for k in known for h in (k.split(None, 1) or [""])[:1])
+    _heads_cache = (known, len(known), heads)
+    return heads
 
 
 def _may_start_alias(word: str, heads: frozenset[str]) -> bool:

@@ -287,12 +287,14 @@ async def _extract_chunks(
     chunks = [(agent_id, events[i: i + chunk_size])
               for agent_id, events in groups for i in range(0, len(events), chunk_size)]
     prefetch = client._pipeline(config).prefetcher(config)
-    ahead = prefetch.depth if prefetch is not None else 0
-    for _, chunk in chunks[:ahead]:
-        prefetch.start(chunk)  # type: ignore[union-attr]
+    ahead = 0
+    if prefetch is not None:
+        ahead = prefetch.depth
+        for _, chunk in chunks[:ahead]:
+            prefetch.start(chunk)
     try:
         for i, (agent_id, chunk) in enumerate(chunks):
-            then = chunks[i + ahead][1] if prefetch is not None and i + ahead < len(chunks) else None
+            then = chunks[i + ahead][1] if ahead and i + ahead < len(chunks) else None
             await _extract_chunk(client, agent_id, chunk, config, report, prefetch, then)
             yield len(chunk)
     finally:

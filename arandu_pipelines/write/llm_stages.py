@@ -27,8 +27,8 @@ from arandu_pipelines.write.attributes import load_registry
 from arandu_pipelines.write.extract import StageHooks
 from arandu_pipelines.write.extract_llm import LLMExtractor
 from arandu_pipelines.write.knowledge import KnowledgeLoader
-from arandu_pipelines.write.strategy import split_sentences
 from arandu_pipelines.write.llm_decisions import LLMDecider, LLMEntityPicker, tag_event_emotion
+from arandu_pipelines.write.strategy import split_sentences
 
 
 class LLMStages:

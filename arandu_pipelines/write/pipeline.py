@@ -339,8 +339,8 @@ class WritePipeline:
         reused: a fact gets the vector of the sentence it restates, and the message gets the
         length-weighted mean of its sentences' vectors. Attributing the speaker doubles dense
         recall on LoCoMo (questions name people), and the sentence mean beats one vector for the
-        whole turn (R@10 0.58-0.61 vs 0.46-0.47 on the dev conversations, MiniLM). The work then equals embedding the messages themselves, which is the
-        floor of what ingest costs. Facts without a source sentence (LLM extraction, mirror
+        whole turn (R@10 0.58-0.61 vs 0.46-0.47 on the dev conversations, MiniLM). The work then
+        equals embedding the messages themselves, which is the floor of what ingest costs. Facts without a source sentence (LLM extraction, mirror
         facts) and unresolved names are embedded from their own text (in packed mode as plain
         units of the same call: a plain unit is its encode() vector, cosine > 0.9999, without the
         eager model's per-call overhead). Keys of the returned map: texts, plus
