@@ -495,7 +495,10 @@ class WritePipeline:
             except Exception as exc:  # replay one fact at a time, each in its own savepoint
                 step.data["mode"] = "per_fact"
                 step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                outcome.errors.extend(await _flush_per_fact(conn, agent_id, plan))
+                errors, lost = await _flush_per_fact(conn, agent_id, plan)
+                outcome.errors.extend(errors)
+                _forget_lost(outcome, lost)
+                step.data["facts_lost"] = len(lost)
             ok = [(i, p) for i, p in enumerate(prepared)
                   if p.event.event_id and p.extraction.mode != "failed"]
             failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
@@ -924,8 +927,22 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     await db.upsert_relationships(conn, agent_id, plan.relationships)
 
 
-async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> list[str]:
-    """Slow path after a failed bulk flush: every item in its own savepoint."""
+def _forget_lost(outcome: ChunkOutcome, lost: set[str]) -> None:
+    """A fact whose savepoint rolled back was not stored: the result must not list it."""
+    if not lost:
+        return
+    for msg in outcome.messages:
+        msg.added = [f for f in msg.added if f.fact_id not in lost]
+        msg.updated = [f for f in msg.updated if f.fact_id not in lost]
+
+
+async def _flush_per_fact(
+    conn: AsyncConnection, agent_id: str, plan: _Plan
+) -> tuple[list[str], set[str]]:
+    """Slow path after a failed bulk flush: every item in its own savepoint.
+
+    Returns the errors and the ids of the facts that could not be stored. The fact an UPDATE
+    would have replaced stays open when its replacement was lost (closing it would lose both)."""
     errors: list[str] = []
 
     async def attempt(label: str, fn: Callable[[], Awaitable[Any]]) -> bool:
@@ -948,6 +965,9 @@ async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> 
             await db.insert_links(conn, agent_id, [x for x in plan.links if x[0] == f.id])
         if await attempt(f"fact {f.fact_text[:60]!r}", one):
             ok_facts.add(f.id)
+    lost = {f.id for f in plan.facts if f.id not in ok_facts}
+    keep_open = {f.supersedes_fact_id for f in plan.facts if f.id in lost and f.supersedes_fact_id}
+    plan.closes = [c for c in plan.closes if c[0] not in keep_open]
     await attempt("close facts", lambda: db.close_facts(conn, agent_id, plan.closes))
     await attempt("reinforce", lambda: db.reinforce_facts(conn, agent_id, plan.reinforce))
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
@@ -959,7 +979,7 @@ async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> 
             r.evidence_fact_id = None
         await attempt(f"relationship {r.source}-{r.rel_type}-{r.target}",
                       lambda r=r: db.upsert_relationships(conn, agent_id, [r]))
-    return errors
+    return errors, lost
 
 
 __all__ = ["WritePipeline", "ChunkOutcome", "MessageOutcome", "entity_refs", "IMPORTANCE_CATEGORY_MAP"]

@@ -1,0 +1,83 @@
+"""Reconciliation and write bookkeeping that a user can trust (issue 19): restatements confirm,
+moves and job changes supersede with validity windows, corrections count, near-duplicates of one
+message collapse, the per-event cap covers mirror facts, the result lists only what was stored,
+and the open-catalog self references / relationship hints take effect."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.write.types import (
+    ExtractedEntity as E,
+    ExtractedFact as F,
+    ExtractedRelation as R,
+    ExtractionResult,
+)
+from tests.conftest import rows
+from tests.test_write_pipeline import ScriptedClient
+
+
+def day(d: int, m: int = 5, y: int = 2023) -> datetime:
+    return datetime(y, m, d, 12, tzinfo=timezone.utc)
+
+
+SCRIPT = {
+    "I live in São Paulo.": ExtractionResult(
+        entities=[E("São Paulo", "place")],
+        facts=[F("Rafael", "Rafael lives in São Paulo", "location", "São Paulo")],
+        relations=[R("Rafael", "lives_in", "São Paulo")],
+    ),
+    # the second fact cannot be stored: source_context is varchar(512) in the schema
+    "Two facts, one unstorable.": ExtractionResult(
+        entities=[E("Lisbon", "place")],
+        facts=[F("Rafael", "Rafael likes jazz", "preference", "jazz"),
+               F("Rafael", "Rafael lives in Lisbon", "location", "Lisbon", source_context="x" * 600)],
+    ),
+    "My mom, my dad and my sister.": ExtractionResult(
+        entities=[E("Curitiba", "place"), E("Recife", "place"), E("Natal", "place")],
+        facts=[],
+        relations=[R("Mom", "lives_in", "Curitiba"), R("Dad", "lives_in", "Recife"),
+                   R("Sister", "lives_in", "Natal")],
+    ),
+    "Yo vivo en Madrid.": ExtractionResult(
+        entities=[E("Madrid", "place")],
+        facts=[F("Yo", "Yo vivo en Madrid", "location", "Madrid")],
+        relations=[R("Yo", "lives_in", "Madrid")],
+    ),
+    "Carol is my stepmother.": ExtractionResult(
+        entities=[E("Carol (Rafael's madrasta)", "other")],
+        facts=[F("Carol (Rafael's madrasta)", "Carol is Rafael's madrasta")],
+    ),
+    "My madrasta lives in Recife.": ExtractionResult(
+        entities=[E("Recife", "place")],
+        facts=[F("madrasta", "Rafael's madrasta lives in Recife", "location", "Recife")],
+    ),
+}
+
+
+@pytest.fixture
+async def scripted(fresh_db_url, embeddings):
+    client = ScriptedClient(fresh_db_url, embeddings=embeddings, script=SCRIPT)
+    await client.initialize()
+    yield client
+    await client.close()
+
+
+# ---- 6. the result lists only what was stored ------------------------------------------------
+async def test_a_fact_whose_savepoint_rolled_back_is_not_reported_and_success_is_false(
+    scripted, fresh_db_url
+):
+    first = await scripted.write("a", "I live in São Paulo.", "Rafael", occurred_at=day(1))
+    r = await scripted.write("a", "Two facts, one unstorable.", "Rafael", occurred_at=day(5))
+    stored = {t for (t,) in rows(fresh_db_url, "SELECT fact_text FROM memory_facts")}
+    assert stored == {"Rafael lives in São Paulo", "Rafael likes jazz"}
+    listed = [f.fact_text for f in r.facts_added + r.facts_updated]
+    assert listed == ["Rafael likes jazz"]  # the Lisbon fact was rolled back: not listed
+    assert r.success is False and r.error and "Lisbon" in r.error
+    # the fact the lost UPDATE would have replaced stays open (else both would be gone)
+    old = await scripted.get("a", first.facts_added[0].fact_id)
+    assert old.valid_to is None
+    assert {f.fact_text for f in await scripted.get_all("a")} == stored
