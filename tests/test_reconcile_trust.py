@@ -81,3 +81,15 @@ async def test_a_fact_whose_savepoint_rolled_back_is_not_reported_and_success_is
     old = await scripted.get("a", first.facts_added[0].fact_id)
     assert old.valid_to is None
     assert {f.fact_text for f in await scripted.get_all("a")} == stored
+
+
+# ---- 5. the per-event cap covers mirror facts -------------------------------------------------
+async def test_max_facts_per_event_counts_mirror_facts(scripted, fresh_db_url):
+    r = await scripted.write("a", "My mom, my dad and my sister.", "Rafael", occurred_at=day(1),
+                             config_overrides={"max_facts_per_event": 1})
+    assert len(r.facts_added) == 1
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts") == [(1,)]
+    # the relationships are still kept (they are edges, not facts)
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_entity_relationships") == [(3,)]
+    r2 = await scripted.write("b", "My mom, my dad and my sister.", "Rafael", occurred_at=day(1))
+    assert len(r2.facts_added) == 3  # the default cap (100) leaves them all

@@ -450,7 +450,10 @@ class WritePipeline:
                 if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
                     continue
                 kept.append(prop)
-            proposals.extend(kept)
+            # The spec's per-message safety limit counts every fact the message would store:
+            # mirror facts go through the same pipeline as extracted ones, so they count too
+            # (extracted facts first; an edge whose mirror fact is cut keeps no evidence fact).
+            proposals.extend(kept[: config.max_facts_per_event])
         return proposals
 
     async def _decide(
