@@ -93,3 +93,42 @@ async def test_max_facts_per_event_counts_mirror_facts(scripted, fresh_db_url):
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_entity_relationships") == [(3,)]
     r2 = await scripted.write("b", "My mom, my dad and my sister.", "Rafael", occurred_at=day(1))
     assert len(r2.facts_added) == 3  # the default cap (100) leaves them all
+
+
+# ---- 7. open catalog: extra self references and relationship hints ---------------------------
+async def test_extra_self_references_resolve_to_the_speaker(fresh_db_url, embeddings):
+    config = MemoryConfig(extra_self_references=frozenset({"yo"}))
+    client = ScriptedClient(fresh_db_url, embeddings=embeddings, script=SCRIPT, config=config)
+    await client.initialize()
+    try:
+        r = await client.write("a", "Yo vivo en Madrid.", "Rafael", occurred_at=day(1))
+    finally:
+        await client.close()
+    assert [(f.entity_key, f.fact_text) for f in r.facts_added] == [("person:rafael", "Yo vivo en Madrid")]
+    assert rows(fresh_db_url, "SELECT source_entity_key FROM memory_entity_relationships") == [
+        ("person:rafael",)]
+    # "yo" is not registered as an alias of Rafael (it means whoever speaks)
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_entity_aliases WHERE alias = 'yo'") == [(0,)]
+
+
+async def test_without_the_extra_self_reference_yo_is_someone_else(scripted):
+    r = await scripted.write("a", "Yo vivo en Madrid.", "Rafael", occurred_at=day(1))
+    assert [f.entity_key for f in r.facts_added] != ["person:rafael"]
+
+
+async def test_extra_relationship_hints_strip_the_hint_and_name_the_relative(fresh_db_url, embeddings):
+    config = MemoryConfig(extra_relationship_hints=frozenset({"madrasta"}))
+    client = ScriptedClient(fresh_db_url, embeddings=embeddings, script=SCRIPT, config=config)
+    await client.initialize()
+    try:
+        a = await client.write("a", "Carol is my stepmother.", "Rafael", occurred_at=day(1))
+        b = await client.write("a", "My madrasta lives in Recife.", "Rafael", occurred_at=day(2))
+    finally:
+        await client.close()
+    assert [f.entity_key for f in a.facts_added] == ["person:carol"]  # hint stripped, a person
+    assert [f.entity_key for f in b.facts_added] == ["person:rafael_s_madrasta"]  # the relative
+
+
+async def test_without_extra_hints_the_unknown_hint_stays_in_the_name(scripted):
+    a = await scripted.write("a", "Carol is my stepmother.", "Rafael", occurred_at=day(1))
+    assert [f.entity_key for f in a.facts_added] != ["person:carol"]

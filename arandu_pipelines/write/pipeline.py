@@ -793,12 +793,17 @@ async def _plan_writes(
     for fid, n in rec.reinforced.items():
         when = max(p.occurred_at for p in proposals if p.action == "NOOP" and p.fact_id == fid)
         plan.reinforce[fid] = (n, when)
-    _plan_entities(plan, prepared, names)
+    extra = rec.config.extra_self_references | rec.config.extra_relationship_hints
+    _plan_entities(plan, prepared, names, _PRONOUN_ALIASES | {fold(w) for w in extra})
     await _plan_relationships(conn, plan, prepared, names, by_msg)
     return plan
 
 
-def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str, Resolved]]) -> None:
+def _plan_entities(
+    plan: _Plan, prepared: list[_Prepared], names: list[dict[str, Resolved]], not_aliases: frozenset[str]
+) -> None:
+    """Entity rows and alias registrations; pronouns and bare relationship terms (built-in and
+    the deployer's extras) are never registered as aliases: they mean someone else per speaker."""
     rows: dict[str, db.EntityRow] = {}
     aliases: dict[str, tuple[str, str, str, str, str]] = {}
     for i, p in enumerate(prepared):
@@ -816,7 +821,7 @@ def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str,
             for alias, source in [(r.display_name, "display_name"), (r.mention, "mention"),
                                   *[(a, "extraction") for a in r.aliases]]:
                 folded = fold(alias)
-                if not folded or folded in _PRONOUN_ALIASES:
+                if not folded or folded in not_aliases:
                     continue
                 aliases.setdefault(folded, (folded, alias, r.key, r.entity_type, source))
         for m in p.mentions:  # extraction-provided aliases of entities resolved in this message
