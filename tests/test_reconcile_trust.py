@@ -132,3 +132,30 @@ async def test_extra_relationship_hints_strip_the_hint_and_name_the_relative(fre
 async def test_without_extra_hints_the_unknown_hint_stays_in_the_name(scripted):
     a = await scripted.write("a", "Carol is my stepmother.", "Rafael", occurred_at=day(1))
     assert [f.entity_key for f in a.facts_added] != ["person:carol"]
+
+
+# ---- 1. restatements reinforce (offline extraction, end to end) ------------------------------
+async def test_still_working_at_acme_confirms_the_fact(memory, fresh_db_url):
+    a = await memory.write("u", "I work at Acme.", "Rafael", occurred_at=day(1))
+    b = await memory.write("u", "Still working at Acme though.", "Rafael", occurred_at=day(5))
+    assert b.facts_added == [] and b.facts_updated == []
+    assert [f.fact_id for f in b.facts_unchanged] == [a.facts_added[0].fact_id]
+    assert rows(fresh_db_url, "SELECT fact_text, reinforcement_count, last_confirmed_at FROM memory_facts") == [
+        ("Rafael works at Acme", 1, day(5))]
+
+
+async def test_getting_started_second_message_moves_and_confirms_the_employer(memory, fresh_db_url):
+    """The spec's Getting Started pair: "Acme" restates "Acme Corp" (same organisation)."""
+    a = await memory.write("u", "My name is Rafael and I live in São Paulo. I work at Acme Corp as a "
+                           "backend engineer.", "Rafael", occurred_at=day(1))
+    b = await memory.write("u", "I just moved to Rio de Janeiro. Still working at Acme though.",
+                           "Rafael", occurred_at=day(9))
+    employer = next(f for f in a.facts_added if f.attribute_key == "employer")
+    assert b.facts_added == []
+    assert [f.attribute_key for f in b.facts_updated] == ["location"]
+    assert [f.fact_id for f in b.facts_unchanged] == [employer.fact_id]
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_entities WHERE canonical_key LIKE 'organization:%'") \
+        == [(1,)]  # "Acme" resolved to organization:acme_corp, not a second company
+    (n, confirmed), = rows(fresh_db_url, "SELECT reinforcement_count, last_confirmed_at FROM memory_facts "
+                           "WHERE id = %s", (employer.fact_id,))
+    assert (n, confirmed) == (1, day(9))

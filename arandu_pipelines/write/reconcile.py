@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text
+from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
 from arandu_pipelines.write.types import ExtractedFact
 
 
@@ -180,10 +180,18 @@ def _value_matches(value: str | None, fact: ActiveFact) -> bool:
     return v == fold(fact.value_text or "") or v in fold(fact.fact_text)
 
 
+def same_value(a: str | None, b: str | None) -> bool:
+    """Two values of an attribute name the same thing: equal once folded, or the same
+    organisation with and without its legal form ("Acme" / "Acme Corp")."""
+    if not a or not b:
+        return False
+    return fold(a) == fold(b) or org_core(a) == org_core(b)
+
+
 def _same_value(value: str | None, fact: ActiveFact) -> bool:
     """Restatement: only a stored value that equals the new one counts (a retraction statement
     naming the old value, or a fact without a value, is not the same value)."""
-    return bool(value) and bool(fact.value_text) and fold(value or "") == fold(fact.value_text or "")
+    return same_value(value, fact.value_text)
 
 
 class _SubjectFacts:

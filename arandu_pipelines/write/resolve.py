@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.write.aliases import AgentAliases
-from arandu_pipelines.write.keys import entity_key, fold, normalize_type, slugify, split_key
+from arandu_pipelines.write.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
 
 SPEAKER_PRONOUNS = frozenset(
     {"i", "me", "my", "mine", "myself", "i'm", "im", "eu", "mim", "comigo", "meu", "minha",
@@ -131,9 +131,29 @@ class ChunkResolver:
                 return Resolved(e.key, e.display_name, e.entity_type, "chunk", mention.name)
         if key in self.aliases.display:
             return Resolved(key, self.aliases.display[key], etype, "slug", mention.name)
+        if etype in ("organization", "other"):
+            hit = self._org_by_core(name)
+            if hit is not None:
+                return Resolved(hit, self._display(hit), "organization", "org_core", mention.name)
         if etype in ("person", "other") and len(folded) >= 3 and " " not in folded:
             return self._diminutive(folded, mention.name)
         return None
+
+    def _display(self, key: str) -> str:
+        e = self.new_entities.get(key)
+        return e.display_name if e is not None else self.aliases.display.get(key, key)
+
+    def _org_by_core(self, name: str) -> str | None:
+        """An organisation named with or without its legal form ("Acme" for "Acme Corp", "Acme
+        Corp" for "Acme"): the one known organisation with the same core name, if unambiguous."""
+        core = org_core(name)
+        if len(core) < 3:
+            return None
+        found = {k for k, d in self.aliases.display.items()
+                 if split_key(k)[0] == "organization" and org_core(d) == core}
+        found |= {k for k, e in self.new_entities.items()
+                  if e.entity_type == "organization" and org_core(e.display_name) == core}
+        return next(iter(found)) if len(found) == 1 else None
 
     def _relative(self, term: str, speaker: str, mention: str) -> Resolved:
         """A bare relationship term ("Mom") is the speaker's relative, not the speaker: facts about
