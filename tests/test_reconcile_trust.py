@@ -159,3 +159,52 @@ async def test_getting_started_second_message_moves_and_confirms_the_employer(me
     (n, confirmed), = rows(fresh_db_url, "SELECT reinforcement_count, last_confirmed_at FROM memory_facts "
                            "WHERE id = %s", (employer.fact_id,))
     assert (n, confirmed) == (1, day(9))
+
+
+# ---- 3. corrections supersede and count (offline extraction, end to end) ---------------------
+async def _correction_count(url: str, fact_id: str) -> int:
+    return rows(url, "SELECT user_correction_count FROM memory_facts WHERE id = %s", (fact_id,))[0][0]
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "expected"),
+    [
+        ("I live in Porto.", "Actually it's Lisbon, not Porto.", "Rafael lives in Lisbon"),
+        ("I work at Acme.", "No, it's Globex.", "Rafael works at Globex"),
+        ("Eu moro em Porto Alegre.", "Não, é Curitiba.", "Rafael mora em Curitiba"),
+        ("Eu moro em Porto Alegre.", "Na verdade eu moro em Curitiba.", "Rafael mora em Curitiba"),
+        ("I work at Acme.", "Actually I work at Globex.", "Rafael works at Globex"),
+    ],
+)
+async def test_a_correction_supersedes_and_counts_on_the_corrected_fact(
+    memory, fresh_db_url, first, correction, expected
+):
+    a = await memory.write("u", first, "Rafael", occurred_at=day(1))
+    old_id = a.facts_added[0].fact_id
+    b = await memory.write("u", correction, "Rafael", occurred_at=day(6))
+    assert [f.fact_text for f in b.facts_updated] == [expected]
+    assert b.facts_updated[0].supersedes_fact_id == old_id
+    assert b.facts_added == []  # no "Rafael mentioned that it's ..." beside it
+    old = await memory.get("u", old_id)
+    assert old.valid_to == day(6)
+    assert await _correction_count(fresh_db_url, old_id) == 1
+    assert [f.fact_text for f in await memory.get_all("u")] == [expected]
+
+
+async def test_a_move_after_actually_is_not_a_correction(memory, fresh_db_url):
+    a = await memory.write("u", "I live in São Paulo.", "Rafael", occurred_at=day(1))
+    b = await memory.write("u", "Actually, I just moved to Rio de Janeiro.", "Rafael", occurred_at=day(6))
+    assert [f.supersedes_fact_id for f in b.facts_updated] == [a.facts_added[0].fact_id]
+    assert await _correction_count(fresh_db_url, a.facts_added[0].fact_id) == 0
+
+
+async def test_a_bare_correction_with_nothing_to_correct_stores_nothing(memory):
+    r = await memory.write("u", "No, it's Globex.", "Rafael", occurred_at=day(1))
+    assert r.facts_added == [] and r.facts_updated == []
+
+
+async def test_restating_the_same_value_after_a_marker_is_a_confirmation(memory, fresh_db_url):
+    a = await memory.write("u", "I work at Acme.", "Rafael", occurred_at=day(1))
+    b = await memory.write("u", "Actually I work at Acme.", "Rafael", occurred_at=day(3))
+    assert [f.fact_id for f in b.facts_unchanged] == [a.facts_added[0].fact_id]
+    assert await _correction_count(fresh_db_url, a.facts_added[0].fact_id) == 0

@@ -30,7 +30,22 @@ from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
-from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
+from arandu_pipelines.write.corrections import (
+    ATTRIBUTE_RELATION,
+    BareCorrection,
+    Target,
+    bare_correction,
+    corrected_text,
+    is_correction,
+    pick_target,
+    speaker_targets,
+)
+from arandu_pipelines.write.keys import (
+    SINGLE_VALUED_ATTRIBUTES,
+    fold,
+    normalize_attribute_key,
+    normalize_rel_type,
+)
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
 from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
@@ -449,7 +464,10 @@ class WritePipeline:
                                  mirror, config)
                 if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
                     continue
+                prop.correction = not mirror and is_correction(
+                    f.source_text if f.source_text is not None else p.event.text)
                 kept.append(prop)
+            kept = _bare_corrections(i, p, kept, names[i], config)
             # The spec's per-message safety limit counts every fact the message would store:
             # mirror facts go through the same pipeline as extracted ones, so they count too
             # (extracted facts first; an edge whose mirror fact is cut keeps no evidence fact).
@@ -467,10 +485,16 @@ class WritePipeline:
             cands = await fetch_candidates(conn, c.agent_id, proposals)
             rec = Reconciler(c.config, self.llm_decide)
             for prop, cand in zip(proposals, cands, strict=True):
+                if prop.bare is not None:  # "actually it's Lisbon": find the fact it corrects
+                    if not await self._bind_correction(conn, c, prop, rec, names[prop.msg]):
+                        continue
+                    cand = (await fetch_candidates(conn, c.agent_id, [prop]))[0]
                 await rec.decide(prop, cand)
+            proposals = [p for p in proposals if p.action]
             step.data.update(
                 decisions={a: sum(1 for p in proposals if p.action == a) for a in
                            ("ADD", "UPDATE", "NOOP", "DELETE")},
+                user_corrections=sum(rec.corrected.values()),
                 retracted=sum(len(p.deleted) for p in proposals),
                 llm_calls=rec.llm_calls,
                 llm_failures=rec.llm_failures,
@@ -484,6 +508,42 @@ class WritePipeline:
             msg.entities = _unique(names[i].values())
         _report(c.outcome, proposals)
         return names, proposals, rec
+
+    async def _bind_correction(
+        self, conn: AsyncConnection, c: _Chunk, prop: Proposal, rec: Reconciler,
+        names: dict[str, Resolved],
+    ) -> bool:
+        """Turn a bare correction into the corrected fact with the new value (see corrections.py).
+        The speaker's facts created earlier in this chunk count too (most recent first)."""
+        bare: BareCorrection = prop.bare  # type: ignore[assignment]
+        local = rec.chunk_facts.get(prop.subject_key)
+        targets = [Target(f.id, f.attribute_key or "", f.value_text or "", f.fact_text)
+                   for f in reversed(local.facts if local else [])
+                   if f.attribute_key in SINGLE_VALUED_ATTRIBUTES and f.value_text and f.id not in rec.closed]
+        targets += [t for t in await speaker_targets(conn, c.agent_id, prop.subject_key)
+                    if t.id not in rec.closed]
+        target = pick_target(bare, targets)
+        if target is None:
+            return False
+        prop.text = corrected_text(target, bare.new, prop.subject_name)
+        prop.__dict__.pop("norm", None)
+        prop.attribute_key, prop.value, prop.correction, prop.bare = (
+            target.attribute_key, bare.new, True, None)
+        folded = fold(prop.text)
+        prop.mention_keys = sorted({r.key for n, r in names.items()
+                                    if r.key != prop.subject_key and len(n) >= 3 and n in folded})
+        try:
+            got = await self.embeddings.embed([prop.text])
+            v = np.asarray(got[0], dtype=np.float32)
+            prop.embedding = v / (np.linalg.norm(v) or 1.0)
+        except Exception:  # fail-safe: stored without a vector, like any fact when embedding fails
+            prop.embedding = None
+        rel = ATTRIBUTE_RELATION.get(target.attribute_key)
+        prepared = c.prepared[prop.msg]
+        if rel and fold(bare.new) in {fold(m.name) for m in prepared.mentions}:
+            prepared.extraction.relations.append(
+                ExtractedRelation(prepared.event.speaker, rel, bare.new))
+        return True
 
     async def _decide_and_write(self, conn: AsyncConnection, c: _Chunk) -> None:
         names, proposals, rec = await self._decide(conn, c)
@@ -696,6 +756,32 @@ def _is_semantic_duplicate(p: Proposal, kept: list[Proposal], threshold: float) 
     return False
 
 
+def _bare_corrections(
+    i: int, p: _Prepared, kept: list[Proposal], names: dict[str, Resolved], config: MemoryConfig
+) -> list[Proposal]:
+    """Sentences that only name a corrected value ("No, it's Globex") become placeholders bound
+    to the corrected fact during reconciliation; the generic fact extraction made of the same
+    sentence ("Rafael mentioned that it's Globex") is dropped. A sentence from which extraction
+    already took a single-valued attribute is left to that fact (flagged as a correction)."""
+    speaker = names.get(fold(p.event.speaker))
+    if speaker is None:
+        return kept
+    for sentence in message_sentences(p.extraction.sentences, p.event.text):
+        bare = bare_correction(sentence)
+        if bare is None:
+            continue
+        same = [k for k in kept if k.fact.source_text is not None and k.fact.source_text.strip() == sentence]
+        if any(k.attribute_key in SINGLE_VALUED_ATTRIBUTES for k in same):
+            continue
+        kept = [k for k in kept if k not in same or k.attribute_key]
+        placeholder = _proposal(i, p, ExtractedFact(p.event.speaker, sentence, source_text=sentence,
+                                                    importance_category="biographical_milestone"),
+                                speaker, names, None, False, config)
+        placeholder.bare = bare
+        kept.append(placeholder)
+    return kept
+
+
 def _unique(items: Any) -> list[Resolved]:
     out: dict[str, Resolved] = {}
     for r in items:
@@ -747,6 +833,7 @@ class _Plan:
     facts: list[db.FactRow] = field(default_factory=list)
     closes: list[tuple[str, datetime]] = field(default_factory=list)
     reinforce: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    corrections: dict[str, int] = field(default_factory=dict)  # corrected fact id -> count
     links: list[tuple[str, str, bool]] = field(default_factory=list)
     entities: list[db.EntityRow] = field(default_factory=list)
     aliases: list[tuple[str, str, str, str, str]] = field(default_factory=list)
@@ -790,6 +877,7 @@ async def _plan_writes(
         for d in p.deleted:
             plan.closes.append((d.id, p.occurred_at))
             plan.touched_keys.add(d.entity_key)
+    plan.corrections = dict(rec.corrected)
     for fid, n in rec.reinforced.items():
         when = max(p.occurred_at for p in proposals if p.action == "NOOP" and p.fact_id == fid)
         plan.reinforce[fid] = (n, when)
@@ -929,6 +1017,7 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     await db.insert_facts(conn, agent_id, plan.facts)
     await db.close_facts(conn, agent_id, plan.closes)  # after insert: may close this chunk's facts
     await db.reinforce_facts(conn, agent_id, plan.reinforce)
+    await db.record_corrections(conn, agent_id, plan.corrections)
     await db.insert_links(conn, agent_id, plan.links)
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
@@ -978,6 +1067,8 @@ async def _flush_per_fact(
     plan.closes = [c for c in plan.closes if c[0] not in keep_open]
     await attempt("close facts", lambda: db.close_facts(conn, agent_id, plan.closes))
     await attempt("reinforce", lambda: db.reinforce_facts(conn, agent_id, plan.reinforce))
+    plan.corrections = {k: n for k, n in plan.corrections.items() if k not in keep_open}
+    await attempt("corrections", lambda: db.record_corrections(conn, agent_id, plan.corrections))
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     await attempt("cascade", lambda: db.cascade_relationships(conn, agent_id, plan.closes, keep))
     for r in plan.relationships:

@@ -78,6 +78,9 @@ class Proposal:
     mention_keys: list[str] = field(default_factory=list)
     is_mirror: bool = False
     embedding: np.ndarray | None = None
+    # a user correction ("actually it's ..."): superseding a value counts on the corrected fact
+    correction: bool = False
+    bare: object | None = None  # corrections.BareCorrection until bound to the fact it corrects
     # decision
     action: str = ""
     fact_id: str | None = None
@@ -235,6 +238,7 @@ class Reconciler:
         self.closed: set[str] = set()
         self.chunk_facts: dict[str, _SubjectFacts] = {}
         self.reinforced: dict[str, int] = defaultdict(int)
+        self.corrected: dict[str, int] = defaultdict(int)  # fact id -> user corrections
         self.llm_calls = 0
         self.llm_failures = 0
 
@@ -333,6 +337,8 @@ class Reconciler:
             return p
         p.action = "UPDATE"
         self.closed.add(old.id)
+        if p.correction and not _same_value(p.value, old):
+            self.corrected[old.id] += 1
         self._remember(p)
         return p
 
