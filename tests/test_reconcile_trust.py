@@ -24,6 +24,8 @@ def day(d: int, m: int = 5, y: int = 2023) -> datetime:
     return datetime(y, m, d, 12, tzinfo=timezone.utc)
 
 
+CLARA = "Clara Rezende left Vertix and joined Orion Tech as head of engineering."
+
 SCRIPT = {
     "I live in São Paulo.": ExtractionResult(
         entities=[E("São Paulo", "place")],
@@ -41,6 +43,23 @@ SCRIPT = {
         facts=[],
         relations=[R("Mom", "lives_in", "Curitiba"), R("Dad", "lives_in", "Recife"),
                    R("Sister", "lives_in", "Natal")],
+    ),
+    "Clara left Vertix and joined Orion Tech.": ExtractionResult(
+        entities=[E("Clara Rezende", "person"), E("Vertix", "organization"), E("Orion Tech", "organization")],
+        facts=[F("Clara Rezende", "Clara Rezende left Vertix", "employer", None, "relationship_change",
+                 retracts=True, retract_value="Vertix", source_text=CLARA),
+               F("Clara Rezende", "Clara Rezende left Vertix and joined Orion Tech as head of engineering",
+                 "event", source_text=CLARA)],
+        relations=[R("Clara Rezende", "former_employee_of", "Vertix")],
+    ),
+    "Lisbon twice.": ExtractionResult(
+        entities=[E("Lisbon", "place")],
+        facts=[F("Rafael", "Rafael lives in Lisbon", "location", "Lisbon", source_text="I live in Lisbon."),
+               F("Rafael", "Rafael's home these days is Lisbon", "location", "lisbon",
+                 source_text="Home these days, after all the boxes and the paperwork: lisbon."),
+               F("Rafael", "Rafael plays chess", "hobby", "chess", source_text="I play chess."),
+               F("Rafael", "Rafael's favourite pastime on rainy Sundays is chess", "hobby", "Chess",
+                 source_text="On rainy Sundays, my favourite pastime is chess.")],
     ),
     "Yo vivo en Madrid.": ExtractionResult(
         entities=[E("Madrid", "place")],
@@ -208,3 +227,29 @@ async def test_restating_the_same_value_after_a_marker_is_a_confirmation(memory,
     b = await memory.write("u", "Actually I work at Acme.", "Rafael", occurred_at=day(3))
     assert [f.fact_id for f in b.facts_unchanged] == [a.facts_added[0].fact_id]
     assert await _correction_count(fresh_db_url, a.facts_added[0].fact_id) == 0
+
+
+# ---- 4. near-duplicates within one message collapse -----------------------------------------
+async def test_two_facts_of_one_sentence_where_one_contains_the_other_become_one(scripted, fresh_db_url):
+    r = await scripted.write("a", "Clara left Vertix and joined Orion Tech.", "Rafael", occurred_at=day(1))
+    assert [(f.fact_text, f.attribute_key) for f in r.facts_added] == [
+        ("Clara Rezende left Vertix and joined Orion Tech as head of engineering", "employer.former")]
+    links = {k for (k,) in rows(fresh_db_url, "SELECT entity_key FROM memory_fact_entity_links")}
+    assert links == {"person:clara_rezende", "organization:vertix", "organization:orion_tech"}
+
+
+async def test_same_subject_attribute_and_value_in_one_message_is_one_fact(scripted, fresh_db_url):
+    r = await scripted.write("a", "Lisbon twice.", "Rafael", occurred_at=day(1))
+    assert [f.fact_text for f in r.facts_added] == ["Rafael lives in Lisbon", "Rafael plays chess"]
+    assert r.facts_unchanged == []  # not a confirmation of itself either
+    assert rows(fresh_db_url, "SELECT max(reinforcement_count) FROM memory_facts") == [(0,)]
+
+
+async def test_the_clara_sentence_offline_gives_no_fact_contained_in_another(memory):
+    await memory.write("u", "Clara Rezende left Vertix and joined Orion Tech as head of engineering. "
+                       "Thiago Nogueira personally hired her.", "Rafael", occurred_at=day(1))
+    from arandu_pipelines.write.keys import normalize_fact_text
+
+    facts = [f for f in await memory.get_all("u") if f.entity_key == "person:clara_rezende"]
+    words = [set(normalize_fact_text(f.fact_text).split()) for f in facts]
+    assert facts and not any(a <= b for i, a in enumerate(words) for j, b in enumerate(words) if i != j)

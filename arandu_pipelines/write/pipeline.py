@@ -47,7 +47,13 @@ from arandu_pipelines.write.keys import (
     normalize_rel_type,
 )
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
-from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
+from arandu_pipelines.write.reconcile import (
+    LLMDecider,
+    Proposal,
+    Reconciler,
+    fetch_candidates,
+    same_value,
+)
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -462,10 +468,10 @@ class WritePipeline:
                     continue
                 prop = _proposal(i, p, f, subject, names[i], vectors.get(_fact_unit(p, f)),
                                  mirror, config)
-                if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
-                    continue
                 prop.correction = not mirror and is_correction(
                     f.source_text if f.source_text is not None else p.event.text)
+                if not mirror and _collapse(prop, kept, config.semantic_dedup_threshold):
+                    continue
                 kept.append(prop)
             kept = _bare_corrections(i, p, kept, names[i], config)
             # The spec's per-message safety limit counts every fact the message would store:
@@ -742,17 +748,54 @@ def _proposal(
     )
 
 
-def _is_semantic_duplicate(p: Proposal, kept: list[Proposal], threshold: float) -> bool:
-    for k in kept:
-        if k.subject_key != p.subject_key:
+# Attribute keys that say only what kind of statement a fact is, not which slot it fills.
+_GENERIC_ATTRIBUTES = frozenset({"event", "plan", "preference"})
+
+
+def _structural(p: Proposal) -> bool:
+    return p.fact.retracts or (p.attribute_key is not None and p.attribute_key not in _GENERIC_ATTRIBUTES)
+
+
+def _collapse(p: Proposal, kept: list[Proposal], threshold: float) -> bool:
+    """Near-duplicates within one message become one fact; True when `p` was absorbed.
+
+    Same subject and: the same text (folded); or the same attribute with the same value ("lives
+    in Lisbon" twice in other words); or, from different sentences, cosine above `threshold`
+    with the same attribute; or, from the same sentence (whose shared vector says nothing), one
+    text's words all inside the other's ("Clara left Vertix" / "Clara left Vertix and joined
+    Orion Tech"). Containment keeps one fact with the longer text and the structured attribute
+    (retraction or slot) of either; two different slots ("works at Acme as an engineer": employer
+    and occupation) are not duplicates."""
+    for idx, k in enumerate(kept):
+        if k.subject_key != p.subject_key or k.is_mirror:
             continue
         if k.norm == p.norm:
+            return True
+        if (p.attribute_key and p.attribute_key == k.attribute_key and p.fact.retracts == k.fact.retracts
+                and same_value(p.value, k.value)):
             return True
         if (p.embedding is not None and k.embedding is not None and not p.fact.retracts
                 and not k.fact.retracts and p.origin != k.origin
                 and float(np.dot(p.embedding, k.embedding)) > threshold
                 and (p.attribute_key == k.attribute_key)):
             return True
+        if p.origin != k.origin or (_structural(p) and _structural(k)):
+            continue
+        pw, kw = set(p.norm.split()), set(k.norm.split())
+        if len(pw) >= 3 and pw <= kw:
+            long = k
+        elif len(kw) >= 3 and kw <= pw:
+            long = p
+        else:
+            continue
+        keep = p if _structural(p) else k  # the structured one carries on, with the longer text
+        if keep is not long:
+            keep.text = long.text
+            keep.__dict__.pop("norm", None)
+            keep.mention_keys = list(dict.fromkeys(keep.mention_keys + long.mention_keys))
+            keep.importance = max(keep.importance, long.importance)
+        kept[idx] = keep
+        return True
     return False
 
 
