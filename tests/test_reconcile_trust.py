@@ -253,3 +253,32 @@ async def test_the_clara_sentence_offline_gives_no_fact_contained_in_another(mem
     facts = [f for f in await memory.get_all("u") if f.entity_key == "person:clara_rezende"]
     words = [set(normalize_fact_text(f.fact_text).split()) for f in facts]
     assert facts and not any(a <= b for i, a in enumerate(words) for j, b in enumerate(words) if i != j)
+
+
+# ---- 2. moves and job changes supersede with validity windows (offline, end to end) ----------
+@pytest.mark.parametrize(
+    ("first", "change", "old_target", "new_target"),
+    [
+        ("I live in São Paulo.", "I just moved to Lisbon.", "place:sao_paulo", "place:lisbon"),
+        ("I live in São Paulo.", "Moved to Lisbon last month.", "place:sao_paulo", "place:lisbon"),
+        ("Eu moro em São Paulo.", "Me mudei pra Lisboa.", "place:sao_paulo", "place:lisboa"),
+        ("I work at Acme.", "I started at Globex.", "organization:acme", "organization:globex"),
+        ("I work at Acme.", "I joined Globex.", "organization:acme", "organization:globex"),
+        ("I work at Acme.", "I now work at Globex.", "organization:acme", "organization:globex"),
+        ("Eu trabalho na Acme.", "Entrei na Globex.", "organization:acme", "organization:globex"),
+    ],
+)
+async def test_a_move_or_a_new_job_closes_the_old_value_at_the_new_message_time(
+    memory, fresh_db_url, first, change, old_target, new_target
+):
+    a = await memory.write("u", first, "Rafael", occurred_at=day(1))
+    b = await memory.write("u", change, "Rafael", occurred_at=day(9))
+    assert len(b.facts_updated) == 1 and b.facts_added == []
+    assert b.facts_updated[0].supersedes_fact_id == a.facts_added[0].fact_id
+    old = await memory.get("u", a.facts_added[0].fact_id)
+    assert (old.valid_from, old.valid_to) == (day(1), day(9))
+    new = await memory.get("u", b.facts_updated[0].fact_id)
+    assert new.valid_to is None and new.valid_from == day(9)
+    edges = dict(rows(fresh_db_url, "SELECT target_entity_key, valid_to FROM memory_entity_relationships"))
+    assert edges == {old_target: day(9), new_target: None}
+    assert await _correction_count(fresh_db_url, old.fact_id) == 0  # a change, not a correction
