@@ -507,7 +507,8 @@ class WritePipeline:
             )
             if len(c.prepared) == 1:  # a single write: show each decision and why
                 step.data["proposals"] = [
-                    {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason}
+                    {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason,
+                     "correction": p.correction}
                     for p in proposals
                 ]
         for i, msg in enumerate(c.outcome.messages):

@@ -16,6 +16,10 @@ Offline decision rules, applied in this order (the first that fires wins):
    decides (slow path); on any LLM failure -> ADD.
 6. Otherwise ADD (fast path).
 
+"Same value" (`same_value`) is folded equality, or one organisation with and without its legal
+form ("Acme" / "Acme Corp"). A proposal flagged as a user correction (`corrections.py`) that
+UPDATEs a different value counts one correction on the corrected fact (`corrected`).
+
 NOOP updates `last_confirmed_at` and `reinforcement_count`. Everything the rules need from the
 database is fetched for a whole chunk in two set-based queries before the rules run; facts created
 earlier in the same chunk are compared in memory, so chunked imports decide exactly as one-by-one
