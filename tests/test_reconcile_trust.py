@@ -5,7 +5,7 @@ and the open-catalog self references / relationship hints take effect."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -200,12 +200,13 @@ async def test_a_correction_supersedes_and_counts_on_the_corrected_fact(
 ):
     a = await memory.write("u", first, "Rafael", occurred_at=day(1))
     old_id = a.facts_added[0].fact_id
-    b = await memory.write("u", correction, "Rafael", occurred_at=day(6))
+    later = day(1) + timedelta(minutes=3)  # a correction answers what was just said
+    b = await memory.write("u", correction, "Rafael", occurred_at=later)
     assert [f.fact_text for f in b.facts_updated] == [expected]
     assert b.facts_updated[0].supersedes_fact_id == old_id
     assert b.facts_added == []  # no "Rafael mentioned that it's ..." beside it
     old = await memory.get("u", old_id)
-    assert old.valid_to == day(6)
+    assert old.valid_to == later
     assert await _correction_count(fresh_db_url, old_id) == 1
     assert [f.fact_text for f in await memory.get_all("u")] == [expected]
 
@@ -282,3 +283,21 @@ async def test_a_move_or_a_new_job_closes_the_old_value_at_the_new_message_time(
     edges = dict(rows(fresh_db_url, "SELECT target_entity_key, valid_to FROM memory_entity_relationships"))
     assert edges == {old_target: day(9), new_target: None}
     assert await _correction_count(fresh_db_url, old.fact_id) == 0  # a change, not a correction
+
+
+async def test_a_bare_correction_never_makes_a_person_a_location(memory, fresh_db_url):
+    a = await memory.write("u", "I live in Porto. Melanie is my sister.", "Rafael", occurred_at=day(1))
+    assert rows(fresh_db_url, "SELECT entity_type FROM memory_entities WHERE display_name = 'Melanie'") \
+        == [("person",)]
+    b = await memory.write("u", "No, it's Melanie.", "Rafael", occurred_at=day(1) + timedelta(minutes=1))
+    assert b.facts_updated == []
+    location = next(f for f in a.facts_added if f.attribute_key == "location")
+    assert (await memory.get("u", location.fact_id)).valid_to is None
+
+
+async def test_an_unnamed_old_value_is_corrected_only_right_after_it_was_said(memory):
+    a = await memory.write("u", "I live in Porto.", "Rafael", occurred_at=day(1))
+    late = await memory.write("u", "No, it's Lisbon.", "Rafael", occurred_at=day(20))
+    assert late.facts_updated == []  # weeks later, "No, it's Lisbon" answers something else
+    named = await memory.write("u", "Actually it's Lisbon, not Porto.", "Rafael", occurred_at=day(21))
+    assert [f.supersedes_fact_id for f in named.facts_updated] == [a.facts_added[0].fact_id]

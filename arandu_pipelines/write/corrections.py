@@ -12,8 +12,9 @@ Two shapes are recognised, both by the sentence the fact came from:
   moro em Curitiba"): extraction already gives the attribute; the fact is flagged as a correction;
 * a bare correction that names only the right value ("Actually it's Lisbon, not Porto", "No,
   it's Globex", "Não, é Curitiba"): the corrected fact is the speaker's active single-valued fact
-  whose value is the one after "not" when given, else the speaker's most recent one; the new fact
-  is that fact's text with the value replaced.
+  whose value is the one after "not" when given, else the speaker's most recently stated one (in
+  the last 24 hours of event time, in a slot that can hold the new value's entity type: a person
+  never becomes a location); the new fact is that fact's text with the value replaced.
 
 A marker followed by a change of state ("Actually, I just moved to Rio") is a move, not a
 correction: the old value was true until now.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -30,9 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.reconcile import same_value
 
-_MARKER = (
-    r"(?:actually|no|nope|sorry|i\s+meant|i\s+mean|correction|wait|"
-    r"na\s+verdade|não|nao|aliás|alias|quer\s+dizer|digo|corrigindo|errei|opa)"
+_MARKER = (  # not a bare "sorry" ("Sorry to hear that") nor "wait" ("Wait till you see")
+    r"(?:actually|no|nope|(?:sorry,?\s+)?i\s+meant|i\s+mean|correction|"
+    r"na\s+verdade|não|nao|aliás|alias|quer\s+dizer|digo|corrigindo|errei)"
 )
 _MARKER_RE = re.compile(rf"^\s*{_MARKER}(?![\w'’])[\s,:;!.—–-]*", re.IGNORECASE)
 # A change of state after the marker: the old value was true until now (a move, a new job).
@@ -101,29 +103,54 @@ class Target:
     attribute_key: str
     value_text: str
     fact_text: str
+    stated_at: datetime  # when it was last said (valid_from, or its last confirmation)
+
+
+# Without "not <old value>", a bare correction is bound only to a fact said recently (it answers
+# what was just said) whose slot can hold the new value's kind of entity.
+RECENT = timedelta(hours=24)
+ATTRIBUTE_TYPES = {
+    "location": {"place", "other"},
+    "employer": {"organization", "other"},
+    "school": {"organization", "other"},
+    "partner": {"person", "other"},
+    "name": {"person", "other"},
+}
 
 
 async def speaker_targets(conn: AsyncConnection, agent_id: str, subject_key: str) -> list[Target]:
-    """The subject's active single-valued facts with a value, most recent first."""
+    """The subject's active single-valued facts with a value, most recently stated first."""
     rows = (
         await conn.execute(
             text(
-                "SELECT id, attribute_key, value_text, fact_text FROM memory_facts "
-                "WHERE agent_id = :a AND entity_key = :k AND valid_to IS NULL "
+                "SELECT id, attribute_key, value_text, fact_text, "
+                "GREATEST(valid_from, COALESCE(last_confirmed_at, valid_from)) AS stated_at "
+                "FROM memory_facts WHERE agent_id = :a AND entity_key = :k AND valid_to IS NULL "
                 "AND attribute_key = ANY(CAST(:attrs AS text[])) AND value_text IS NOT NULL "
-                "ORDER BY valid_from DESC, created_at DESC, id LIMIT 50"
+                "ORDER BY 5 DESC, created_at DESC, id LIMIT 50"
             ),
             {"a": agent_id, "k": subject_key, "attrs": sorted(SINGLE_VALUED_ATTRIBUTES)},
         )
     ).all()
-    return [Target(str(r.id), r.attribute_key, r.value_text, r.fact_text) for r in rows]
+    return [Target(str(r.id), r.attribute_key, r.value_text, r.fact_text, r.stated_at) for r in rows]
 
 
-def pick_target(c: BareCorrection, targets: list[Target]) -> Target | None:
-    """The fact whose value is the one named after "not", else the most recent other value."""
+def pick_target(
+    c: BareCorrection, targets: list[Target], when: datetime, new_type: str | None = None
+) -> Target | None:
+    """The fact whose value is the one named after "not"; else the most recently stated one
+    (within RECENT of `when`) whose slot accepts `new_type` and whose value differs."""
     if c.old is not None:
         return next((t for t in targets if same_value(c.old, t.value_text)), None)
-    return next((t for t in targets if not same_value(c.new, t.value_text)), None)
+    for t in targets:
+        if when - t.stated_at > RECENT:
+            continue
+        allowed = ATTRIBUTE_TYPES.get(t.attribute_key)
+        if allowed is None or (new_type is not None and new_type not in allowed):
+            continue
+        if not same_value(c.new, t.value_text):
+            return t
+    return None
 
 
 def corrected_text(target: Target, new: str, subject_name: str) -> str:

@@ -524,12 +524,13 @@ class WritePipeline:
         The speaker's facts created earlier in this chunk count too (most recent first)."""
         bare: BareCorrection = prop.bare  # type: ignore[assignment]
         local = rec.chunk_facts.get(prop.subject_key)
-        targets = [Target(f.id, f.attribute_key or "", f.value_text or "", f.fact_text)
+        targets = [Target(f.id, f.attribute_key or "", f.value_text or "", f.fact_text, f.valid_from)
                    for f in reversed(local.facts if local else [])
                    if f.attribute_key in SINGLE_VALUED_ATTRIBUTES and f.value_text and f.id not in rec.closed]
         targets += [t for t in await speaker_targets(conn, c.agent_id, prop.subject_key)
                     if t.id not in rec.closed]
-        target = pick_target(bare, targets)
+        value = names.get(fold(bare.new))
+        target = pick_target(bare, targets, prop.occurred_at, value.entity_type if value else None)
         if target is None:
             return False
         prop.text = corrected_text(target, bare.new, prop.subject_name)
