@@ -61,6 +61,16 @@ SCRIPT = {
                F("Rafael", "Rafael's favourite pastime on rainy Sundays is chess", "hobby", "Chess",
                  source_text="On rainy Sundays, my favourite pastime is chess.")],
     ),
+    "I live in Porto and work at Acme.": ExtractionResult(
+        entities=[E("Porto", "place"), E("Acme", "organization")],
+        facts=[F("Rafael", "Rafael lives in Porto", "location", "Porto"),
+               F("Rafael", "Rafael works at Acme", "employer", "Acme")],
+    ),
+    # what an LLM gives for a bare correction: the corrected fact, without a source sentence
+    "No, it's Lisbon.": ExtractionResult(
+        entities=[E("Lisbon", "other")],
+        facts=[F("Rafael", "Rafael lives in Lisbon", "location", "Lisbon")],
+    ),
     "Yo vivo en Madrid.": ExtractionResult(
         entities=[E("Madrid", "place")],
         facts=[F("Yo", "Yo vivo en Madrid", "location", "Madrid")],
@@ -301,3 +311,13 @@ async def test_an_unnamed_old_value_is_corrected_only_right_after_it_was_said(me
     assert late.facts_updated == []  # weeks later, "No, it's Lisbon" answers something else
     named = await memory.write("u", "Actually it's Lisbon, not Porto.", "Rafael", occurred_at=day(21))
     assert [f.supersedes_fact_id for f in named.facts_updated] == [a.facts_added[0].fact_id]
+
+
+async def test_a_correction_the_extractor_already_resolved_is_not_applied_twice(scripted, fresh_db_url):
+    await scripted.write("a", "I live in Porto and work at Acme.", "Rafael", occurred_at=day(1))
+    r = await scripted.write("a", "No, it's Lisbon.", "Rafael", occurred_at=day(1) + timedelta(minutes=2))
+    assert [f.fact_text for f in r.facts_updated] == ["Rafael lives in Lisbon"]
+    assert sorted(f.fact_text for f in await scripted.get_all("a")) == [
+        "Rafael lives in Lisbon", "Rafael works at Acme"]  # the employer is not "Lisbon"
+    assert rows(fresh_db_url, "SELECT fact_text, user_correction_count FROM memory_facts "
+                "WHERE user_correction_count > 0") == [("Rafael lives in Porto", 1)]

@@ -816,8 +816,10 @@ def _bare_corrections(
         if bare is None:
             continue
         same = [k for k in kept if k.fact.source_text is not None and k.fact.source_text.strip() == sentence]
-        if any(k.attribute_key in SINGLE_VALUED_ATTRIBUTES for k in same):
-            continue
+        if any(k.attribute_key in SINGLE_VALUED_ATTRIBUTES for k in same) or any(
+                k.attribute_key in SINGLE_VALUED_ATTRIBUTES and k.fact.source_text is None
+                and not k.is_mirror for k in kept):
+            continue  # extraction (e.g. the LLM, which gives no source sentence) already has it
         kept = [k for k in kept if k not in same or k.attribute_key]
         placeholder = _proposal(i, p, ExtractedFact(p.event.speaker, sentence, source_text=sentence,
                                                     importance_category="biographical_milestone"),
