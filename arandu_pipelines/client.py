@@ -244,8 +244,9 @@ class MemoryClient:
         result.entities_resolved = entity_refs(msg)
         result.relationships = msg.relationships
         result.tokens_used = chunk.tokens
-        if chunk.errors:
+        if chunk.errors:  # some item of the upsert failed (its savepoint rolled back)
             result.error = "; ".join(chunk.errors)
+            result.success = False
         if msg.extraction is not None and msg.extraction.mode == "failed":
             result.success = False
         if warnings:

@@ -177,6 +177,7 @@ _IGNORABLE_PREFIX = (
     | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
     | frozenset(
         """and but so or then also just actually finally recently officially totally really
+        still
         e mas então aí daí também já ainda não nao nunca mais me se eu no longer not never""".split()
     )
 )
@@ -1888,7 +1889,9 @@ def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) ->
     clause = body[span_start:m.end()]
     who = _Who(ms.speaker, pron=subject_name if subj.kind == "pron" else None, addr=ms.addressee)
     if subj.kind == "dropped":
-        clause = ("Eu " if pt else "I ") + _lower_first(clause, clause.startswith("I ") or clause[:2] == "I'")
+        # [recon] "Still working at Acme" -> "I am still working at Acme" (a progressive needs its "am")
+        am = "am " if not pt and vlow.endswith("ing") else ""
+        clause = ("Eu " if pt else "I " + am) + _lower_first(clause, clause.startswith("I ") or clause[:2] == "I'")
     elif subj.kind == "inherit":
         clause = f"{subj.surface} {clause}"
     fact_text = _rewrite(clause, ms.lang, who)

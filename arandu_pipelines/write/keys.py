@@ -79,6 +79,26 @@ SINGLE_VALUED_ATTRIBUTES = frozenset(
 )
 
 
+# Legal-form words an organisation's name may carry or drop ("Acme Corp" said as "Acme").
+ORG_SUFFIXES = frozenset(
+    {"corp", "corporation", "inc", "incorporated", "ltd", "limited", "llc", "co", "company", "plc",
+     "gmbh", "ag", "sa", "s a", "ltda", "eireli", "group", "holdings"}
+)
+_ORG_SUFFIX_RE = re.compile(
+    r"(?:[\s,]+(?:" + "|".join(sorted((re.escape(w).replace("\\ ", r"\.?\s*") for w in ORG_SUFFIXES),
+                                     key=len, reverse=True)) + r")\.?)+$"
+)
+
+
+def org_core(name: str) -> str:
+    """The name without a leading "the" and trailing legal forms: "The Acme Corp." -> "acme"."""
+    folded = fold(name).rstrip(". ")
+    if folded.startswith("the "):
+        folded = folded[4:]
+    core = _ORG_SUFFIX_RE.sub("", folded).strip(" ,.")
+    return core or folded
+
+
 @lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Case- and accent-insensitive form used for alias matching (memoised: hot and pure)."""

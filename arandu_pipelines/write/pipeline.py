@@ -30,9 +30,30 @@ from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
-from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
+from arandu_pipelines.write.corrections import (
+    ATTRIBUTE_RELATION,
+    BareCorrection,
+    Target,
+    bare_correction,
+    corrected_text,
+    is_correction,
+    pick_target,
+    speaker_targets,
+)
+from arandu_pipelines.write.keys import (
+    SINGLE_VALUED_ATTRIBUTES,
+    fold,
+    normalize_attribute_key,
+    normalize_rel_type,
+)
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
-from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
+from arandu_pipelines.write.reconcile import (
+    LLMDecider,
+    Proposal,
+    Reconciler,
+    fetch_candidates,
+    same_value,
+)
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -447,10 +468,16 @@ class WritePipeline:
                     continue
                 prop = _proposal(i, p, f, subject, names[i], vectors.get(_fact_unit(p, f)),
                                  mirror, config)
-                if not mirror and _is_semantic_duplicate(prop, kept, config.semantic_dedup_threshold):
+                prop.correction = not mirror and is_correction(
+                    f.source_text if f.source_text is not None else p.event.text)
+                if not mirror and _collapse(prop, kept, config.semantic_dedup_threshold):
                     continue
                 kept.append(prop)
-            proposals.extend(kept)
+            kept = _bare_corrections(i, p, kept, names[i], config)
+            # The spec's per-message safety limit counts every fact the message would store:
+            # mirror facts go through the same pipeline as extracted ones, so they count too
+            # (extracted facts first; an edge whose mirror fact is cut keeps no evidence fact).
+            proposals.extend(kept[: config.max_facts_per_event])
         return proposals
 
     async def _decide(
@@ -464,23 +491,67 @@ class WritePipeline:
             cands = await fetch_candidates(conn, c.agent_id, proposals)
             rec = Reconciler(c.config, self.llm_decide)
             for prop, cand in zip(proposals, cands, strict=True):
+                if prop.bare is not None:  # "actually it's Lisbon": find the fact it corrects
+                    if not await self._bind_correction(conn, c, prop, rec, names[prop.msg]):
+                        continue
+                    cand = (await fetch_candidates(conn, c.agent_id, [prop]))[0]
                 await rec.decide(prop, cand)
+            proposals = [p for p in proposals if p.action]
             step.data.update(
                 decisions={a: sum(1 for p in proposals if p.action == a) for a in
                            ("ADD", "UPDATE", "NOOP", "DELETE")},
+                user_corrections=sum(rec.corrected.values()),
                 retracted=sum(len(p.deleted) for p in proposals),
                 llm_calls=rec.llm_calls,
                 llm_failures=rec.llm_failures,
             )
             if len(c.prepared) == 1:  # a single write: show each decision and why
                 step.data["proposals"] = [
-                    {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason}
+                    {"text": p.text, "subject": p.subject_key, "action": p.action, "reason": p.reason,
+                     "correction": p.correction}
                     for p in proposals
                 ]
         for i, msg in enumerate(c.outcome.messages):
             msg.entities = _unique(names[i].values())
         _report(c.outcome, proposals)
         return names, proposals, rec
+
+    async def _bind_correction(
+        self, conn: AsyncConnection, c: _Chunk, prop: Proposal, rec: Reconciler,
+        names: dict[str, Resolved],
+    ) -> bool:
+        """Turn a bare correction into the corrected fact with the new value (see corrections.py).
+        The speaker's facts created earlier in this chunk count too (most recent first)."""
+        bare: BareCorrection = prop.bare  # type: ignore[assignment]
+        local = rec.chunk_facts.get(prop.subject_key)
+        targets = [Target(f.id, f.attribute_key or "", f.value_text or "", f.fact_text, f.valid_from)
+                   for f in reversed(local.facts if local else [])
+                   if f.attribute_key in SINGLE_VALUED_ATTRIBUTES and f.value_text and f.id not in rec.closed]
+        targets += [t for t in await speaker_targets(conn, c.agent_id, prop.subject_key)
+                    if t.id not in rec.closed]
+        value = names.get(fold(bare.new))
+        target = pick_target(bare, targets, prop.occurred_at, value.entity_type if value else None)
+        if target is None:
+            return False
+        prop.text = corrected_text(target, bare.new, prop.subject_name)
+        prop.__dict__.pop("norm", None)
+        prop.attribute_key, prop.value, prop.correction, prop.bare = (
+            target.attribute_key, bare.new, True, None)
+        folded = fold(prop.text)
+        prop.mention_keys = sorted({r.key for n, r in names.items()
+                                    if r.key != prop.subject_key and len(n) >= 3 and n in folded})
+        try:
+            got = await self.embeddings.embed([prop.text])
+            v = np.asarray(got[0], dtype=np.float32)
+            prop.embedding = v / (np.linalg.norm(v) or 1.0)
+        except Exception:  # fail-safe: stored without a vector, like any fact when embedding fails
+            prop.embedding = None
+        rel = ATTRIBUTE_RELATION.get(target.attribute_key)
+        prepared = c.prepared[prop.msg]
+        if rel and fold(bare.new) in {fold(m.name) for m in prepared.mentions}:
+            prepared.extraction.relations.append(
+                ExtractedRelation(prepared.event.speaker, rel, bare.new))
+        return True
 
     async def _decide_and_write(self, conn: AsyncConnection, c: _Chunk) -> None:
         names, proposals, rec = await self._decide(conn, c)
@@ -495,7 +566,10 @@ class WritePipeline:
             except Exception as exc:  # replay one fact at a time, each in its own savepoint
                 step.data["mode"] = "per_fact"
                 step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                outcome.errors.extend(await _flush_per_fact(conn, agent_id, plan))
+                errors, lost = await _flush_per_fact(conn, agent_id, plan)
+                outcome.errors.extend(errors)
+                _forget_lost(outcome, lost)
+                step.data["facts_lost"] = len(lost)
             ok = [(i, p) for i, p in enumerate(prepared)
                   if p.event.event_id and p.extraction.mode != "failed"]
             failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
@@ -676,18 +750,83 @@ def _proposal(
     )
 
 
-def _is_semantic_duplicate(p: Proposal, kept: list[Proposal], threshold: float) -> bool:
-    for k in kept:
-        if k.subject_key != p.subject_key:
+# Attribute keys that say only what kind of statement a fact is, not which slot it fills.
+_GENERIC_ATTRIBUTES = frozenset({"event", "plan", "preference"})
+
+
+def _structural(p: Proposal) -> bool:
+    return p.fact.retracts or (p.attribute_key is not None and p.attribute_key not in _GENERIC_ATTRIBUTES)
+
+
+def _collapse(p: Proposal, kept: list[Proposal], threshold: float) -> bool:
+    """Near-duplicates within one message become one fact; True when `p` was absorbed.
+
+    Same subject and: the same text (folded); or the same attribute with the same value ("lives
+    in Lisbon" twice in other words); or, from different sentences, cosine above `threshold`
+    with the same attribute; or, from the same sentence (whose shared vector says nothing), one
+    text's words all inside the other's ("Clara left Vertix" / "Clara left Vertix and joined
+    Orion Tech"). Containment keeps one fact with the longer text and the structured attribute
+    (retraction or slot) of either; two different slots ("works at Acme as an engineer": employer
+    and occupation) are not duplicates."""
+    for idx, k in enumerate(kept):
+        if k.subject_key != p.subject_key or k.is_mirror:
             continue
         if k.norm == p.norm:
+            return True
+        if (p.attribute_key and p.attribute_key == k.attribute_key and p.fact.retracts == k.fact.retracts
+                and same_value(p.value, k.value)):
             return True
         if (p.embedding is not None and k.embedding is not None and not p.fact.retracts
                 and not k.fact.retracts and p.origin != k.origin
                 and float(np.dot(p.embedding, k.embedding)) > threshold
                 and (p.attribute_key == k.attribute_key)):
             return True
+        if p.origin != k.origin or (_structural(p) and _structural(k)):
+            continue
+        pw, kw = set(p.norm.split()), set(k.norm.split())
+        if len(pw) >= 3 and pw <= kw:
+            long = k
+        elif len(kw) >= 3 and kw <= pw:
+            long = p
+        else:
+            continue
+        keep = p if _structural(p) else k  # the structured one carries on, with the longer text
+        if keep is not long:
+            keep.text = long.text
+            keep.__dict__.pop("norm", None)
+            keep.mention_keys = list(dict.fromkeys(keep.mention_keys + long.mention_keys))
+            keep.importance = max(keep.importance, long.importance)
+        kept[idx] = keep
+        return True
     return False
+
+
+def _bare_corrections(
+    i: int, p: _Prepared, kept: list[Proposal], names: dict[str, Resolved], config: MemoryConfig
+) -> list[Proposal]:
+    """Sentences that only name a corrected value ("No, it's Globex") become placeholders bound
+    to the corrected fact during reconciliation; the generic fact extraction made of the same
+    sentence ("Rafael mentioned that it's Globex") is dropped. A sentence from which extraction
+    already took a single-valued attribute is left to that fact (flagged as a correction)."""
+    speaker = names.get(fold(p.event.speaker))
+    if speaker is None:
+        return kept
+    for sentence in message_sentences(p.extraction.sentences, p.event.text):
+        bare = bare_correction(sentence)
+        if bare is None:
+            continue
+        same = [k for k in kept if k.fact.source_text is not None and k.fact.source_text.strip() == sentence]
+        if any(k.attribute_key in SINGLE_VALUED_ATTRIBUTES for k in same) or any(
+                k.attribute_key in SINGLE_VALUED_ATTRIBUTES and k.fact.source_text is None
+                and not k.is_mirror for k in kept):
+            continue  # extraction (e.g. the LLM, which gives no source sentence) already has it
+        kept = [k for k in kept if k not in same or k.attribute_key]
+        placeholder = _proposal(i, p, ExtractedFact(p.event.speaker, sentence, source_text=sentence,
+                                                    importance_category="biographical_milestone"),
+                                speaker, names, None, False, config)
+        placeholder.bare = bare
+        kept.append(placeholder)
+    return kept
 
 
 def _unique(items: Any) -> list[Resolved]:
@@ -741,6 +880,7 @@ class _Plan:
     facts: list[db.FactRow] = field(default_factory=list)
     closes: list[tuple[str, datetime]] = field(default_factory=list)
     reinforce: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    corrections: dict[str, int] = field(default_factory=dict)  # corrected fact id -> count
     links: list[tuple[str, str, bool]] = field(default_factory=list)
     entities: list[db.EntityRow] = field(default_factory=list)
     aliases: list[tuple[str, str, str, str, str]] = field(default_factory=list)
@@ -784,15 +924,21 @@ async def _plan_writes(
         for d in p.deleted:
             plan.closes.append((d.id, p.occurred_at))
             plan.touched_keys.add(d.entity_key)
+    plan.corrections = dict(rec.corrected)
     for fid, n in rec.reinforced.items():
         when = max(p.occurred_at for p in proposals if p.action == "NOOP" and p.fact_id == fid)
         plan.reinforce[fid] = (n, when)
-    _plan_entities(plan, prepared, names)
+    extra = rec.config.extra_self_references | rec.config.extra_relationship_hints
+    _plan_entities(plan, prepared, names, _PRONOUN_ALIASES | {fold(w) for w in extra})
     await _plan_relationships(conn, plan, prepared, names, by_msg)
     return plan
 
 
-def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str, Resolved]]) -> None:
+def _plan_entities(
+    plan: _Plan, prepared: list[_Prepared], names: list[dict[str, Resolved]], not_aliases: frozenset[str]
+) -> None:
+    """Entity rows and alias registrations; pronouns and bare relationship terms (built-in and
+    the deployer's extras) are never registered as aliases: they mean someone else per speaker."""
     rows: dict[str, db.EntityRow] = {}
     aliases: dict[str, tuple[str, str, str, str, str]] = {}
     for i, p in enumerate(prepared):
@@ -810,7 +956,7 @@ def _plan_entities(plan: _Plan, prepared: list[_Prepared], names: list[dict[str,
             for alias, source in [(r.display_name, "display_name"), (r.mention, "mention"),
                                   *[(a, "extraction") for a in r.aliases]]:
                 folded = fold(alias)
-                if not folded or folded in _PRONOUN_ALIASES:
+                if not folded or folded in not_aliases:
                     continue
                 aliases.setdefault(folded, (folded, alias, r.key, r.entity_type, source))
         for m in p.mentions:  # extraction-provided aliases of entities resolved in this message
@@ -918,14 +1064,29 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     await db.insert_facts(conn, agent_id, plan.facts)
     await db.close_facts(conn, agent_id, plan.closes)  # after insert: may close this chunk's facts
     await db.reinforce_facts(conn, agent_id, plan.reinforce)
+    await db.record_corrections(conn, agent_id, plan.corrections)
     await db.insert_links(conn, agent_id, plan.links)
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
     await db.upsert_relationships(conn, agent_id, plan.relationships)
 
 
-async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> list[str]:
-    """Slow path after a failed bulk flush: every item in its own savepoint."""
+def _forget_lost(outcome: ChunkOutcome, lost: set[str]) -> None:
+    """A fact whose savepoint rolled back was not stored: the result must not list it."""
+    if not lost:
+        return
+    for msg in outcome.messages:
+        msg.added = [f for f in msg.added if f.fact_id not in lost]
+        msg.updated = [f for f in msg.updated if f.fact_id not in lost]
+
+
+async def _flush_per_fact(
+    conn: AsyncConnection, agent_id: str, plan: _Plan
+) -> tuple[list[str], set[str]]:
+    """Slow path after a failed bulk flush: every item in its own savepoint.
+
+    Returns the errors and the ids of the facts that could not be stored. The fact an UPDATE
+    would have replaced stays open when its replacement was lost (closing it would lose both)."""
     errors: list[str] = []
 
     async def attempt(label: str, fn: Callable[[], Awaitable[Any]]) -> bool:
@@ -948,8 +1109,13 @@ async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> 
             await db.insert_links(conn, agent_id, [x for x in plan.links if x[0] == f.id])
         if await attempt(f"fact {f.fact_text[:60]!r}", one):
             ok_facts.add(f.id)
+    lost = {f.id for f in plan.facts if f.id not in ok_facts}
+    keep_open = {f.supersedes_fact_id for f in plan.facts if f.id in lost and f.supersedes_fact_id}
+    plan.closes = [c for c in plan.closes if c[0] not in keep_open]
     await attempt("close facts", lambda: db.close_facts(conn, agent_id, plan.closes))
     await attempt("reinforce", lambda: db.reinforce_facts(conn, agent_id, plan.reinforce))
+    plan.corrections = {k: n for k, n in plan.corrections.items() if k not in keep_open}
+    await attempt("corrections", lambda: db.record_corrections(conn, agent_id, plan.corrections))
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     await attempt("cascade", lambda: db.cascade_relationships(conn, agent_id, plan.closes, keep))
     for r in plan.relationships:
@@ -959,7 +1125,7 @@ async def _flush_per_fact(conn: AsyncConnection, agent_id: str, plan: _Plan) -> 
             r.evidence_fact_id = None
         await attempt(f"relationship {r.source}-{r.rel_type}-{r.target}",
                       lambda r=r: db.upsert_relationships(conn, agent_id, [r]))
-    return errors
+    return errors, lost
 
 
 __all__ = ["WritePipeline", "ChunkOutcome", "MessageOutcome", "entity_refs", "IMPORTANCE_CATEGORY_MAP"]

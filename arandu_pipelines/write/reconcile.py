@@ -16,6 +16,10 @@ Offline decision rules, applied in this order (the first that fires wins):
    decides (slow path); on any LLM failure -> ADD.
 6. Otherwise ADD (fast path).
 
+"Same value" (`same_value`) is folded equality, or one organisation with and without its legal
+form ("Acme" / "Acme Corp"). A proposal flagged as a user correction (`corrections.py`) that
+UPDATEs a different value counts one correction on the corrected fact (`corrected`).
+
 NOOP updates `last_confirmed_at` and `reinforcement_count`. Everything the rules need from the
 database is fetched for a whole chunk in two set-based queries before the rules run; facts created
 earlier in the same chunk are compared in memory, so chunked imports decide exactly as one-by-one
@@ -37,7 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text
+from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
 from arandu_pipelines.write.types import ExtractedFact
 
 
@@ -78,6 +82,9 @@ class Proposal:
     mention_keys: list[str] = field(default_factory=list)
     is_mirror: bool = False
     embedding: np.ndarray | None = None
+    # a user correction ("actually it's ..."): superseding a value counts on the corrected fact
+    correction: bool = False
+    bare: object | None = None  # corrections.BareCorrection until bound to the fact it corrects
     # decision
     action: str = ""
     fact_id: str | None = None
@@ -180,10 +187,18 @@ def _value_matches(value: str | None, fact: ActiveFact) -> bool:
     return v == fold(fact.value_text or "") or v in fold(fact.fact_text)
 
 
+def same_value(a: str | None, b: str | None) -> bool:
+    """Two values of an attribute name the same thing: equal once folded, or the same
+    organisation with and without its legal form ("Acme" / "Acme Corp")."""
+    if not a or not b:
+        return False
+    return fold(a) == fold(b) or org_core(a) == org_core(b)
+
+
 def _same_value(value: str | None, fact: ActiveFact) -> bool:
     """Restatement: only a stored value that equals the new one counts (a retraction statement
     naming the old value, or a fact without a value, is not the same value)."""
-    return bool(value) and bool(fact.value_text) and fold(value or "") == fold(fact.value_text or "")
+    return same_value(value, fact.value_text)
 
 
 class _SubjectFacts:
@@ -227,6 +242,7 @@ class Reconciler:
         self.closed: set[str] = set()
         self.chunk_facts: dict[str, _SubjectFacts] = {}
         self.reinforced: dict[str, int] = defaultdict(int)
+        self.corrected: dict[str, int] = defaultdict(int)  # fact id -> user corrections
         self.llm_calls = 0
         self.llm_failures = 0
 
@@ -325,6 +341,8 @@ class Reconciler:
             return p
         p.action = "UPDATE"
         self.closed.add(old.id)
+        if p.correction and not _same_value(p.value, old):
+            self.corrected[old.id] += 1
         self._remember(p)
         return p
 

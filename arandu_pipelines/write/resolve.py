@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.write.aliases import AgentAliases
-from arandu_pipelines.write.keys import entity_key, fold, normalize_type, slugify, split_key
+from arandu_pipelines.write.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
 
 SPEAKER_PRONOUNS = frozenset(
     {"i", "me", "my", "mine", "myself", "i'm", "im", "eu", "mim", "comigo", "meu", "minha",
@@ -68,10 +68,14 @@ class Mention:
     is_speaker: bool = False
 
 
-def strip_relational_hint(name: str, entity_type: str) -> tuple[str, str]:
-    """'Carol (Rafael's girlfriend)' -> ('Carol', 'person')."""
+def strip_relational_hint(
+    name: str, entity_type: str, extra_hints: frozenset[str] = frozenset()
+) -> tuple[str, str]:
+    """'Carol (Rafael's girlfriend)' -> ('Carol', 'person'). `extra_hints` are the deployer's
+    `extra_relationship_hints` (folded words, e.g. "madrasta"), recognised like the built-in ones."""
     m = _HINT.match(name.strip())
-    if m and _HINT_PERSON.search(m.group("hint")):
+    if m and (_HINT_PERSON.search(m.group("hint")) or (
+            extra_hints and any(w in extra_hints for w in re.findall(r"[^\W_]+", fold(m.group("hint")))))):
         return m.group("name").strip(), "person"
     return name.strip(), entity_type
 
@@ -92,18 +96,26 @@ class ChunkResolver:
         self.config = config
         self.new_entities: dict[str, Resolved] = {}  # key -> entity created in this chunk
         self._persons = aliases.persons()
+        # The open catalog: extra words meaning the speaker ("yo") and extra relationship terms
+        # ("madrasta"), folded like every name they are compared with.
+        self.self_references = SPEAKER_PRONOUNS | {fold(w) for w in config.extra_self_references}
+        self.relationship_terms = RELATIONSHIP_TERMS | {fold(w) for w in config.extra_relationship_hints}
+        self._extra_hints = frozenset(fold(w) for w in config.extra_relationship_hints)
+
+    def strip_hint(self, name: str, entity_type: str) -> tuple[str, str]:
+        return strip_relational_hint(name, normalize_type(entity_type), self._extra_hints)
 
     # ---- phase 1 -------------------------------------------------------------------------
     def exact(self, mention: Mention, speaker: str) -> Resolved | None:
-        name, etype = strip_relational_hint(mention.name, normalize_type(mention.entity_type))
+        name, etype = self.strip_hint(mention.name, mention.entity_type)
         folded = fold(name)
         if not folded:
             return None
-        if mention.is_speaker or folded in SPEAKER_PRONOUNS or folded == fold(speaker):
+        if mention.is_speaker or folded in self.self_references or folded == fold(speaker):
             r = speaker_key(speaker, self.aliases)
             r.mention = mention.name
             return r
-        if folded in RELATIONSHIP_TERMS:
+        if folded in self.relationship_terms:
             return self._relative(folded, speaker, mention.name)
         for candidate in [name, *mention.aliases]:
             hit = self.aliases.lookup(candidate)
@@ -119,9 +131,29 @@ class ChunkResolver:
                 return Resolved(e.key, e.display_name, e.entity_type, "chunk", mention.name)
         if key in self.aliases.display:
             return Resolved(key, self.aliases.display[key], etype, "slug", mention.name)
+        if etype in ("organization", "other"):
+            hit = self._org_by_core(name)
+            if hit is not None:
+                return Resolved(hit, self._display(hit), "organization", "org_core", mention.name)
         if etype in ("person", "other") and len(folded) >= 3 and " " not in folded:
             return self._diminutive(folded, mention.name)
         return None
+
+    def _display(self, key: str) -> str:
+        e = self.new_entities.get(key)
+        return e.display_name if e is not None else self.aliases.display.get(key, key)
+
+    def _org_by_core(self, name: str) -> str | None:
+        """An organisation named with or without its legal form ("Acme" for "Acme Corp", "Acme
+        Corp" for "Acme"): the one known organisation with the same core name, if unambiguous."""
+        core = org_core(name)
+        if len(core) < 3:
+            return None
+        found = {k for k, d in self.aliases.display.items()
+                 if split_key(k)[0] == "organization" and org_core(d) == core}
+        found |= {k for k, e in self.new_entities.items()
+                  if e.entity_type == "organization" and org_core(e.display_name) == core}
+        return next(iter(found)) if len(found) == 1 else None
 
     def _relative(self, term: str, speaker: str, mention: str) -> Resolved:
         """A bare relationship term ("Mom") is the speaker's relative, not the speaker: facts about
@@ -162,7 +194,7 @@ class ChunkResolver:
         db_candidates = await self._db_candidates(conn, [e for _, e in mentions])
         out: list[Resolved] = []
         for (mention, emb), cands in zip(mentions, db_candidates, strict=True):
-            name, etype = strip_relational_hint(mention.name, normalize_type(mention.entity_type))
+            name, etype = self.strip_hint(mention.name, mention.entity_type)
             again = self.exact(Mention(name, etype, mention.aliases), speaker="\x00")
             if again is not None:  # created earlier in this loop
                 out.append(again)
@@ -200,7 +232,7 @@ class ChunkResolver:
         return r
 
     def create(self, mention: Mention, emb: list[float] | None = None) -> Resolved:
-        name, etype = strip_relational_hint(mention.name, normalize_type(mention.entity_type))
+        name, etype = self.strip_hint(mention.name, mention.entity_type)
         return self._create(name, etype, mention, emb)
 
     def _chunk_candidates(self, emb: list[float] | None, name: str) -> list[_Candidate]:

@@ -201,6 +201,22 @@ async def reinforce_facts(
     )
 
 
+async def record_corrections(conn: AsyncConnection, agent_id: str, counts: dict[str, int]) -> None:
+    """A user corrected these facts ("actually it's ..."): count it on the corrected fact (the
+    spec's `user_correction_count`, which vitality multiplies by 0.8 per correction)."""
+    if not counts:
+        return
+    ids = sorted(counts)
+    await conn.execute(
+        text(
+            "UPDATE memory_facts f SET user_correction_count = f.user_correction_count + q.n "
+            "FROM unnest(CAST(:ids AS uuid[]), CAST(:ns AS int[])) AS q(id, n) "
+            "WHERE f.id = q.id AND f.agent_id = :a"
+        ),
+        {"a": agent_id, "ids": ids, "ns": [counts[i] for i in ids]},
+    )
+
+
 async def insert_links(
     conn: AsyncConnection, agent_id: str, links: list[tuple[str, str, bool]]
 ) -> None:
