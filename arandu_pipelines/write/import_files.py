@@ -174,7 +174,7 @@ def _read_csv(p: Path, sep: str) -> Iterator[SourceRow]:
     # so only the row holding them is rejected, and a genuine U+FFFD in a text stays valid.
     with p.open("r", encoding="utf-8-sig", errors="surrogateescape", newline="") as fh:
         lines = _Lines(fh)
-        reader = csv.reader(lines, delimiter=sep)
+        reader = csv.reader(lines, delimiter=sep, strict=True)
         try:
             header = [_readable(h).strip() for h in next(reader)]
         except StopIteration:
@@ -191,7 +191,10 @@ def _read_csv(p: Path, sep: str) -> Iterator[SourceRow]:
             except csv.Error as exc:
                 used = lines.take()
                 n += 1
-                yield SourceRow(n, {}, f"unreadable CSV record (line {used[0][0] if used else '?'}): {exc}")
+                if len(used) > 1:  # a quote left open ran into the lines after it: re-read them
+                    lines.pushed.extendleft(reversed(used[1:]))
+                yield SourceRow(n, {"line": _readable(used[0][1])[:500]} if used else {},
+                                f"malformed CSV record (line {used[0][0] if used else '?'}): {exc}")
                 continue
             used = lines.take()
             if not any(c.strip() for c in rec):

@@ -116,8 +116,12 @@ def _id(field: str, value: Any) -> str:
         raise ValueError(f"missing {field}")
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{field} must be a string, got {value!r}")
-    if isinstance(value, (int, float)):
-        value = str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, int):
+        if value.bit_length() > 256:
+            raise ValueError(f"{field} is a number too long for an id")
+        value = str(value)
+    elif isinstance(value, float):
+        value = str(int(value)) if value.is_integer() else str(value)
     if not isinstance(value, str):
         raise ValueError(f"{field} must be a string, got {type(value).__name__}")
     value = value.strip()
@@ -455,6 +459,14 @@ async def _find_conflicts(client: MemoryClient, events: list[EventInput]
                             f"{e.agent_id!r} with a different text; the stored message is kept "
                             "(events are immutable)"))
     return out
+
+
+async def stored_message(conn: Any, agent_id: str, message_id: str) -> tuple[str, str] | None:
+    """(event id, text) of the agent's stored message with this message_id, if any."""
+    row = (await conn.execute(
+        text("SELECT id, text FROM memory_events WHERE agent_id = :a AND message_id = :m"),
+        {"a": agent_id, "m": message_id})).first()
+    return (str(row.id), row.text) if row is not None else None
 
 
 async def _quarantine(client: MemoryClient, source: str, rejected: list[RejectedRow]) -> None:
