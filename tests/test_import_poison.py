@@ -13,7 +13,6 @@ import csv
 import io
 import json
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
