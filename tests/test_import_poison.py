@@ -404,3 +404,35 @@ def test_dagster_import_fails_once_on_an_unreadable_file(tmp_path, fresh_db_url,
     message = str(failure.event_specific_data.error)
     assert "b-broken.parquet" in message and "not a readable Parquet file" in message
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events")[0][0] == 3
+
+
+# ---- rows handed in from Python ------------------------------------------------------------------------
+async def test_python_rows_with_values_no_file_could_hold(memory, fresh_db_url):
+    cyclic: dict = {"a": 1}
+    cyclic["self"] = cyclic
+    deep: list = []
+    for _ in range(10_000):
+        deep = [deep]
+    cases = [
+        (good(1, occurred_at=10**5000), "out of range"),
+        (good(2, occurred_at=float("inf")), "out of range"),
+        (good(3, occurred_at=-(10**20)), "out of range"),
+        (good(4, metadata=cyclic), "nested deeper than 100 levels"),
+        (good(5, metadata={"d": deep}), "nested deeper than 100 levels"),
+        (good(6, metadata={1: "int key"}), "has a int key"),
+        (good(7, metadata={"x": float("nan")}), "NaN and Infinity are not JSON"),
+        (good(8, metadata={"big": 10**5000}), "integer of more than 4000 digits"),
+        (good(9, message_id=10**5000), "message_id is a number too long"),
+        (good(10, agent_id=float("inf")), "agent_id must be a string"),
+        (["not", "a", "dict"], "expected an object, got list"),
+        (good(12, text="x\udc80y"), "text contains invalid UTF-8"),
+    ]
+    fine = [good(20, metadata={"when": datetime(2024, 1, 1), "tags": ("a", "b")}), good(21)]
+    report = await memory.import_messages([r for r, _ in cases] + fine, extract=False)
+    got = {r.row_number: r.reason for r in report.rows_rejected}
+    for n, (_, want) in enumerate(cases, start=1):
+        assert want in got.get(n, ""), (n, got.get(n))
+    assert report.events_inserted == 2 and report.rejected_count == len(cases)
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_quarantine")[0][0] == len(cases)
+    meta = rows(fresh_db_url, "SELECT metadata FROM memory_events WHERE message_id = 'm20'")[0][0]
+    assert meta == {"when": "2024-01-01 00:00:00", "tags": ["a", "b"]}

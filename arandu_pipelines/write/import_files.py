@@ -37,8 +37,10 @@ class SourceRow:
     error: str | None = None  # set when the row could not even be read (bad JSON, bad UTF-8)
 
 
-def read_rows(path: str | Path, fmt: str = "auto") -> Iterator[SourceRow]:
-    """JSONL, CSV/TSV or Parquet (by extension unless `fmt` says), or a LoCoMo JSON file."""
+def read_rows(path: str | Path, fmt: str = "auto", agent_id: str | None = None
+              ) -> Iterator[SourceRow]:
+    """JSONL, CSV/TSV or Parquet (by extension unless `fmt` says), or a LoCoMo JSON file
+    (`agent_id` names its agent; default `locomo-<file stem>`)."""
     p = Path(path)
     if not p.exists():
         raise ImportFileError(f"import file {p} does not exist")
@@ -52,7 +54,7 @@ def read_rows(path: str | Path, fmt: str = "auto") -> Iterator[SourceRow]:
     if kind == "parquet":
         return _read_parquet(p)
     if kind == "locomo":
-        return (SourceRow(i, row, err) for i, (row, err) in enumerate(_locomo(p, None), start=1))
+        return (SourceRow(i, row, err) for i, (row, err) in enumerate(_locomo(p, agent_id), start=1))
     raise ImportFileError(
         f"unknown import format {kind!r} for {p.name}: use .jsonl, .csv, .parquet or --format locomo"
     )
@@ -176,7 +178,7 @@ def _read_csv(p: Path, sep: str) -> Iterator[SourceRow]:
         lines = _Lines(fh)
         reader = csv.reader(lines, delimiter=sep, strict=True)
         try:
-            header = [_readable(h).strip() for h in next(reader)]
+            header = [readable(h).strip() for h in next(reader)]
         except StopIteration:
             return
         except csv.Error as exc:
@@ -193,7 +195,7 @@ def _read_csv(p: Path, sep: str) -> Iterator[SourceRow]:
                 n += 1
                 if len(used) > 1:  # a quote left open ran into the lines after it: re-read them
                     lines.pushed.extendleft(reversed(used[1:]))
-                yield SourceRow(n, {"line": _readable(used[0][1])[:500]} if used else {},
+                yield SourceRow(n, {"line": readable(used[0][1])[:500]} if used else {},
                                 f"malformed CSV record (line {used[0][0] if used else '?'}): {exc}")
                 continue
             used = lines.take()
@@ -204,7 +206,7 @@ def _read_csv(p: Path, sep: str) -> Iterator[SourceRow]:
             if len(rec) != len(header) and len(used) > 1:
                 # a quote left open ate the lines after it: reject the first, re-read the rest
                 lines.pushed.extendleft(reversed(used[1:]))
-                yield SourceRow(n, {"line": _readable(used[0][1])[:500]},
+                yield SourceRow(n, {"line": readable(used[0][1])[:500]},
                                 f"malformed CSV record (line {line}): unbalanced quote, "
                                 f"{len(rec)} field(s) where the header has {len(header)}")
                 continue
@@ -227,8 +229,14 @@ def _has_bad_bytes(value: str) -> bool:
         return True
 
 
-def _readable(value: str) -> str:
-    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+def readable(value: str) -> str:
+    """`value` with whatever UTF-8 cannot carry (lone surrogates, bytes kept by
+    surrogateescape) replaced by U+FFFD: for messages, previews and warnings."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 # ---- Parquet --------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from arandu_pipelines.write.import_files import (  # noqa: F401 - re-exported: t
     locomo_rows,
     parse_locomo_time,
     read_rows,
+    readable,
 )
 from arandu_pipelines.write.prefetch import UnitPrefetch
 
@@ -141,7 +142,8 @@ def _time(value: Any, tz: str) -> datetime:
     value = _clean(value)
     if value is None or value == "":
         raise ValueError("missing occurred_at")
-    shown = str(value)[:40]
+    shown = (f"<integer of {value.bit_length()} bits>" if isinstance(value, int)
+             and value.bit_length() > 128 else readable(str(value)[:40]))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
             return datetime.fromtimestamp(float(value), tz=timezone.utc)
@@ -234,7 +236,7 @@ async def import_rows(
             report.rows_rejected.append(RejectedRow(
                 src.number, f"expected an object, got {type(src.data).__name__}", {}))
             continue
-        unknown.update(_readable(str(k))[:64] for k in src.data
+        unknown.update(readable(str(k))[:64] for k in src.data
                        if k not in REQUIRED and k not in OPTIONAL)
         try:
             event = to_event(src.data, config, source)
@@ -430,7 +432,7 @@ def _db_message(exc: BaseException) -> str:
     """The driver's own first line (SQLAlchemy's text would carry the whole statement)."""
     orig = getattr(exc, "orig", None) or exc
     lines = str(orig).strip().splitlines()
-    return _readable(lines[0] if lines else type(orig).__name__)[:300]
+    return readable(lines[0] if lines else type(orig).__name__)[:300]
 
 
 async def _find_conflicts(client: MemoryClient, events: list[EventInput]
@@ -501,23 +503,9 @@ def _agent_of(row: dict[str, Any]) -> str | None:
         return None
 
 
-def _readable(value: str) -> str:
-    """`value` with anything UTF-8 cannot carry (lone surrogates, escaped bad bytes) replaced."""
-    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace") \
-        if _has_surrogates(value) else value
-
-
-def _has_surrogates(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-        return False
-    except UnicodeEncodeError:
-        return True
-
-
 def _storable(value: str) -> str:
     """Text PostgreSQL accepts: no NUL, no surrogates (shown as \\0 and U+FFFD)."""
-    return _readable(value.replace("\x00", "\\0"))
+    return readable(value.replace("\x00", "\\0"))
 
 
 def _preview(data: Any) -> dict[str, Any]:
@@ -531,7 +519,7 @@ def _preview(data: Any) -> dict[str, Any]:
         if isinstance(v, float) and not math.isfinite(v):
             v = repr(v)
         elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
-            v = str(v)[:40] + "..."
+            v = f"<integer of {v.bit_length()} bits>"  # str() refuses past 4 300 digits
         elif isinstance(v, str):
             v = _storable(v[:500])
         elif not isinstance(v, (int, float, bool, type(None))):
