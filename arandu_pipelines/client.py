@@ -222,11 +222,19 @@ class MemoryClient:
         if not dry_run:
             async with self.engine.begin() as conn:
                 await insert_events(conn, [event])
-            if event.event_id is None:
-                raise ValidationError(
-                    f"message_id {message_id!r} already exists for agent {agent_id!r}; "
-                    "message ids are unique per agent"
-                )
+            if event.event_id is None:  # same id + same text: idempotent; other text: refused
+                from arandu_pipelines.errors import MessageConflictError
+                from arandu_pipelines.write.importer import stored_message
+
+                async with self.engine.connect() as conn:
+                    stored = await stored_message(conn, agent_id, message_id or "")
+                if stored is None or stored[1] != message:
+                    raise MessageConflictError(
+                        f"message_id {message_id!r} already exists for agent {agent_id!r} with a "
+                        "different text; stored messages are immutable: use a new message_id")
+                return WriteResult(event_id=stored[0], skipped_reason="duplicate: message_id "
+                                   "already stored with the same text", duration_ms=(
+                                       time.perf_counter() - t0) * 1000)
             result.event_id = event.event_id
         try:
             chunk = await self._pipeline(config).run(agent_id, [event], config, dry_run=dry_run)

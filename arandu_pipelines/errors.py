@@ -32,3 +32,14 @@ class UpsertError(MemoryError):
 
 class DatabaseError(MemoryError):
     """The database could not be reached or started."""
+
+
+class ImportFileError(ValidationError):
+    """An import file that cannot be read at all (missing, not the format it claims, corrupt or
+    truncated): the message names the file and the problem. Nothing of it was stored. Bad rows
+    inside a readable file are not errors: they are quarantined and reported (ImportReport)."""
+
+
+class MessageConflictError(ValidationError):
+    """`write()` with a message_id the agent already has, for a different text. Stored events
+    are immutable: the stored one is kept; use a new message_id for the new text."""

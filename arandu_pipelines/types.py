@@ -180,17 +180,37 @@ class DeleteReport:
 
 @dataclass
 class RejectedRow:
+    """A row set aside (and kept in `memory_quarantine`): its 1-based data row number in the
+    source (a CSV header and blank lines are not counted) and why."""
+
     row_number: int
     reason: str
     row: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
+class ConflictRow:
+    """A row whose message_id the agent already has with a different text. The stored event
+    is kept unchanged (events are immutable); the row is not stored (it is quarantined)."""
+
+    row_number: int
+    agent_id: str
+    message_id: str
+    event_id: str | None  # the stored event that was kept
+    reason: str = ""
+
+
+@dataclass
 class ImportReport:
+    """What an import did. Every row read is exactly one of: inserted (`events_inserted`),
+    already present with the same text (`events_skipped_duplicate`), a conflict (`conflicts`)
+    or rejected (`rows_rejected`, with row numbers and reasons)."""
+
     rows_read: int = 0
     rows_rejected: list[RejectedRow] = field(default_factory=list)
     events_inserted: int = 0
     events_skipped_duplicate: int = 0
+    conflicts: list[ConflictRow] = field(default_factory=list)
     events_extracted: int = 0
     facts_added: int = 0
     facts_updated: int = 0
@@ -205,7 +225,25 @@ class ImportReport:
     tokens_used: TokenUsage = field(default_factory=TokenUsage)
     duration_ms: float = 0.0
 
+    @property
+    def rejected_count(self) -> int:
+        return len(self.rows_rejected)
+
+    @property
+    def conflict_count(self) -> int:
+        return len(self.conflicts)
+
+    @property
+    def all_rows_taken(self) -> bool:
+        """No row rejected and none in conflict (the CLI's exit code 0 vs 1)."""
+        return not self.rows_rejected and not self.conflicts
+
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["rows_rejected"] = len(self.rows_rejected)
+        d["rejected_rows"] = [{"row": r.row_number, "reason": r.reason} for r in self.rows_rejected]
+        d["conflicts"] = len(self.conflicts)
+        d["conflict_rows"] = [{"row": c.row_number, "agent_id": c.agent_id,
+                               "message_id": c.message_id, "event_id": c.event_id}
+                              for c in self.conflicts]
         return d

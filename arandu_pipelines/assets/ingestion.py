@@ -24,6 +24,7 @@ from arandu_pipelines.store import status
 
 from arandu_pipelines.assets._common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.assets._metadata import counts, md_table, table_schema
+from arandu_pipelines.errors import ImportFileError
 from arandu_pipelines.resources import MemoryStoreResource, run_async
 
 IMPORT_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".tsv", ".parquet", ".pq")
@@ -72,14 +73,20 @@ def memory_events(context: AssetExecutionContext, config: ImportConfig,
         raise Failure(f"import file(s) not found: {', '.join(missing)}",
                       metadata={"missing": MetadataValue.json(missing)},
                       allow_retries=False)  # retrying will not bring the file back
-    return run_async(_import(context, files, config, memory))
+    unreadable: list[str] = []
+    result = run_async(_import(context, files, config, memory, unreadable))
+    if unreadable:  # the same bytes fail the same way: no retry (the readable files went in)
+        raise Failure(f"unreadable import file(s): {'; '.join(unreadable)}",
+                      metadata={"unreadable": MetadataValue.json(unreadable)},
+                      allow_retries=False)
+    return result
 
 
 async def _import(context: AssetExecutionContext, files: list[Path], config: ImportConfig,
-                  memory: MemoryStoreResource) -> MaterializeResult:
+                  memory: MemoryStoreResource, unreadable: list[str]) -> MaterializeResult:
     from arandu_pipelines.write.importer import read_rows
 
-    totals = {"rows_read": 0, "inserted": 0, "duplicates": 0, "rejected": 0}
+    totals = {"rows_read": 0, "inserted": 0, "duplicates": 0, "rejected": 0, "conflicts": 0}
     rejected: list[dict[str, Any]] = []
     per_file: list[dict[str, Any]] = []
     agents: set[str] = set()
@@ -94,20 +101,30 @@ async def _import(context: AssetExecutionContext, files: list[Path], config: Imp
                                 f"({config.sha256[:12]} -> {sha[:12]}); imported the current content")
             source = f"import:{sha[:16]}"  # fits memory_events.source; full hash in metadata
             sources.append(source)
-            report = await client.import_messages(list(read_rows(path)), extract=False, source=source)
+            try:
+                rows = list(read_rows(path))
+            except ImportFileError as exc:
+                unreadable.append(str(exc))
+                context.log.error(str(exc))
+                continue
+            report = await client.import_messages(rows, extract=False, source=source)
             duration_ms += report.duration_ms
             totals["rows_read"] += report.rows_read
             totals["inserted"] += report.events_inserted
             totals["duplicates"] += report.events_skipped_duplicate
             totals["rejected"] += len(report.rows_rejected)
+            totals["conflicts"] += len(report.conflicts)
             agents.update(report.agents)
             warnings.extend(f"{path.name}: {w}" for w in report.warnings)
             rejected.extend({"file": path.name, "row": r.row_number, "reason": r.reason}
                             for r in report.rows_rejected)
+            rejected.extend({"file": path.name, "row": c.row_number, "reason": c.reason}
+                            for c in report.conflicts)
             per_file.append({"file": path.name, "sha256": sha[:16], "rows": report.rows_read,
                              "stored": report.events_inserted,
                              "already_present": report.events_skipped_duplicate,
-                             "rejected": len(report.rows_rejected)})
+                             "rejected": len(report.rows_rejected),
+                             "conflicts": len(report.conflicts)})
             context.log.info(f"{path.name}: {report.rows_read} rows, {report.events_inserted} new "
                              f"events, {len(report.rows_rejected)} rejected")
         async with client.engine.connect() as conn:
@@ -121,6 +138,7 @@ async def _import(context: AssetExecutionContext, files: list[Path], config: Imp
         "rows_read": totals["rows_read"],
         "rows_already_present": totals["duplicates"],
         "rows_rejected": totals["rejected"],
+        "rows_conflicting": totals["conflicts"],
         "rejected_rows": md_table(rejected, ["file", "row", "reason"], limit=25),
         "files": md_table(per_file),
         "agents": MetadataValue.json(sorted(agents)),

@@ -341,8 +341,10 @@ async def observation_summary(
 ) -> tuple[dict[str, int], list[dict[str, Any]]]:
     """Active meta-observations: count per type, and the most important `limit` of them."""
     async with _connect(conn) as c:
-        by_type = {row.t: int(row.n) for row in await c.execute(text(
-            "SELECT observation_type AS t, count(*) AS n FROM memory_meta_observations "
+        # Column names must not shadow Row's own attributes (`t`, `count`, `index`, `tuple`):
+        # `row.t` is the row as a tuple in SQLAlchemy 2, which made the key unserialisable.
+        by_type = {str(row.obs_type): int(row.n) for row in await c.execute(text(
+            "SELECT observation_type AS obs_type, count(*) AS n FROM memory_meta_observations "
             "WHERE agent_id = :a AND is_active GROUP BY 1 ORDER BY 1"), {"a": agent_id})}
         top = await preview(c, "SELECT observation_type AS type, title, round(CAST(confidence AS "
                             "numeric), 2) AS confidence FROM memory_meta_observations WHERE agent_id = :a "

@@ -1,9 +1,15 @@
 """Batch import of historical conversations: files -> validated rows -> events -> extraction.
 
-Each bad row is set aside with its row number and reason (and kept in `memory_quarantine`);
-good rows go in. Events are inserted idempotently on (agent_id, message_id) — a row without a
-message_id gets one from a hash of its content — so re-importing a file adds nothing. Extraction
-runs per agent in `occurred_at` order, in chunks that share one embedding batch.
+One bad row costs only itself: a row that cannot be read or validated is set aside with its row
+number and reason (and kept in `memory_quarantine`); every good row goes in. Validation checks
+everything PostgreSQL would refuse (NUL characters, lone surrogates, NaN/Infinity, nesting
+deeper than 100 levels, timestamps outside years 1-9999), and should the database still refuse a
+batch, the batch is split until the refused rows are found and quarantined. Events are inserted
+idempotently on (agent_id, message_id) — a row without a message_id gets one from a hash of its
+content — so re-importing a file adds nothing; a row whose message_id is already stored with a
+different text is reported as a conflict and the stored event kept. Extraction runs per agent in
+`occurred_at` order, in chunks that share one embedding batch. Files are read by
+`write/import_files.py`.
 """
 
 from __future__ import annotations
@@ -12,18 +18,28 @@ import json
 import math
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import exc as sa_exc
 from sqlalchemy import text
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
-from arandu_pipelines.types import ImportReport, RejectedRow
+from arandu_pipelines.types import ConflictRow, ImportReport, RejectedRow
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
+from arandu_pipelines.write.import_files import (  # noqa: F401 - re-exported: the reading API
+    MAX_DEPTH,
+    TOO_DEEP,
+    SourceRow,
+    guess_format,
+    loads_bounded,
+    locomo_rows,
+    parse_locomo_time,
+    read_rows,
+    readable,
+)
 from arandu_pipelines.write.prefetch import UnitPrefetch
 
 if TYPE_CHECKING:
@@ -32,86 +48,8 @@ if TYPE_CHECKING:
 REQUIRED = ("agent_id", "session_id", "speaker", "text", "occurred_at")
 OPTIONAL = ("message_id", "metadata")
 INSERT_BATCH = 1000
+MAX_INT_BITS = 14_000  # ~4 200 digits: Python will not print a longer int as JSON
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass
-class SourceRow:
-    number: int  # 1-based data row number in the source
-    data: dict[str, Any]
-    error: str | None = None  # set when the row could not even be read (bad JSON, bad UTF-8)
-
-
-# ---- reading files ----------------------------------------------------------------------------
-def read_rows(path: str | Path, fmt: str = "auto") -> Iterator[SourceRow]:
-    """JSONL, CSV or Parquet (by extension unless `fmt` says), or a LoCoMo JSON file."""
-    p = Path(path)
-    if not p.exists():
-        raise ValidationError(f"import file {p} does not exist")
-    kind = fmt if fmt != "auto" else _guess_format(p)
-    if kind == "jsonl":
-        yield from _read_jsonl(p)
-    elif kind == "csv":
-        yield from _read_frame(p, "csv")
-    elif kind == "parquet":
-        yield from _read_frame(p, "parquet")
-    elif kind == "locomo":
-        for i, row in enumerate(locomo_rows(p), start=1):
-            yield SourceRow(i, row)
-    else:
-        raise ValidationError(
-            f"unknown import format {kind!r} for {p.name}: use .jsonl, .csv, .parquet or --format locomo"
-        )
-
-
-def _guess_format(p: Path) -> str:
-    suffix = "".join(p.suffixes[-2:]).lower() if p.suffix in (".gz",) else p.suffix.lower()
-    if suffix in (".jsonl", ".ndjson", ".jsonl.gz"):
-        return "jsonl"
-    if suffix in (".csv", ".tsv", ".csv.gz"):
-        return "csv"
-    if suffix in (".parquet", ".pq"):
-        return "parquet"
-    if suffix == ".json":
-        return "locomo"
-    return suffix.lstrip(".")
-
-
-def _read_jsonl(p: Path) -> Iterator[SourceRow]:
-    with p.open("rb") as fh:
-        n = 0
-        for raw in fh:
-            if not raw.strip():
-                continue
-            n += 1
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield SourceRow(n, {}, f"invalid UTF-8 at byte {exc.start}")
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield SourceRow(n, {}, f"invalid JSON: {exc.msg} at column {exc.colno}")
-                continue
-            if not isinstance(data, dict):
-                yield SourceRow(n, {}, f"expected a JSON object, got {type(data).__name__}")
-                continue
-            yield SourceRow(n, data)
-
-
-def _read_frame(p: Path, kind: str) -> Iterator[SourceRow]:
-    import pandas as pd
-
-    if kind == "csv":
-        sep = "\t" if p.suffix.lower() == ".tsv" else ","
-        frame = pd.read_csv(p, dtype=str, keep_default_na=False, sep=sep,
-                            encoding="utf-8", encoding_errors="replace")
-    else:
-        frame = pd.read_parquet(p)
-    for i, rec in enumerate(frame.to_dict(orient="records"), start=1):
-        bad = next((k for k, v in rec.items() if isinstance(v, str) and "\ufffd" in v), None)
-        yield SourceRow(i, rec, f"invalid UTF-8 in column {bad!r}" if bad else None)
 
 
 # ---- validating rows --------------------------------------------------------------------------
@@ -125,12 +63,66 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def check_text(field: str, value: str) -> None:
+    """Raise ValueError when PostgreSQL could not store `value` (NUL, lone surrogates)."""
+    if value == TOO_DEEP:
+        raise ValueError(f"{field} is nested deeper than {MAX_DEPTH} levels")
+    if "\x00" in value:
+        raise ValueError(f"{field} contains a NUL character (\\u0000), which cannot be stored")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        ch = value[exc.start]
+        what = "invalid UTF-8" if "\udc80" <= ch <= "\udcff" else "a lone surrogate"
+        raise ValueError(f"{field} contains {what} (\\u{ord(ch):04x} at character {exc.start}); "
+                         "it is not valid Unicode text") from None
+
+
+def check_json(field: str, value: Any) -> None:
+    """Raise ValueError naming the first thing in `value` that is not storable JSON: a NaN or
+    Infinity, an integer too long to print, a NUL or lone surrogate in a key or string, a
+    non-string key, nesting deeper than MAX_DEPTH. Iterative, so any depth is safe to walk."""
+    stack: list[tuple[Any, str, int]] = [(value, field, 1)]
+    while stack:
+        v, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ValueError(f"{field} is nested deeper than {MAX_DEPTH} levels")
+        if isinstance(v, str):
+            check_text(path, v)
+        elif v is None or isinstance(v, bool):
+            continue
+        elif isinstance(v, int):
+            if v.bit_length() > MAX_INT_BITS:
+                raise ValueError(f"{path} is an integer of more than 4000 digits")
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise ValueError(f"{path} is {v!r}: NaN and Infinity are not JSON")
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise ValueError(f"{path} has a {type(k).__name__} key; JSON keys are strings")
+                check_text(f"{path} key", k)
+                stack.append((x, f"{path}.{k[:40]}", depth + 1))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v))
+        else:  # stored as its text (json default=str)
+            check_text(path, str(v))
+
+
 def _id(field: str, value: Any) -> str:
+    from arandu_pipelines.client import validate_id
+
     value = _clean(value)
     if isinstance(value, bool) or value is None:
         raise ValueError(f"missing {field}")
-    if isinstance(value, (int, float)):
-        value = str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{field} must be a string, got {value!r}")
+    if isinstance(value, int):
+        if value.bit_length() > 256:
+            raise ValueError(f"{field} is a number too long for an id")
+        value = str(value)
+    elif isinstance(value, float):
+        value = str(int(value)) if value.is_integer() else str(value)
     if not isinstance(value, str):
         raise ValueError(f"{field} must be a string, got {type(value).__name__}")
     value = value.strip()
@@ -140,7 +132,8 @@ def _id(field: str, value: Any) -> str:
         raise ValueError(f"{field} longer than 256 characters")
     if "\x00" in value:
         raise ValueError(f"{field} contains a NUL byte")
-    return value
+    check_text(field, value)
+    return validate_id(field, value)  # the API's rules for ids apply to imported ones too
 
 
 def _time(value: Any, tz: str) -> datetime:
@@ -149,12 +142,22 @@ def _time(value: Any, tz: str) -> datetime:
     value = _clean(value)
     if value is None or value == "":
         raise ValueError("missing occurred_at")
+    shown = (f"<integer of {value.bit_length()} bits>" if isinstance(value, int)
+             and value.bit_length() > 128 else readable(str(value)[:40]))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        try:
+            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(f"occurred_at {shown} (epoch seconds) is out of range "
+                             "(years 1 to 9999)") from None
+    if isinstance(value, str):
+        check_text("occurred_at", value)
     try:
         return to_aware(value, tz)
     except ValidationError as exc:
-        raise ValueError(f"unparseable occurred_at {str(value)[:40]!r}") from exc
+        raise ValueError(f"unparseable occurred_at {shown!r}") from exc
+    except (OverflowError, OSError, ValueError):
+        raise ValueError(f"occurred_at {shown!r} is out of range (years 1 to 9999)") from None
 
 
 def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInput:
@@ -172,6 +175,7 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
         raise ValueError("empty text")
     if "\x00" in body:
         raise ValueError("text contains NUL bytes")
+    check_text("text", body)
     if len(body) > config.max_message_chars:
         raise ValueError(f"text is {len(body)} characters (limit {config.max_message_chars})")
     occurred = _time(row["occurred_at"], config.timezone)
@@ -179,19 +183,30 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
         raise ValueError(f"occurred_at {occurred.isoformat()} is in the future")
     meta = _clean(row.get("metadata"))
     if isinstance(meta, str):
+        check_text("metadata", meta)
         try:
-            meta = json.loads(meta) if meta.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"metadata is not valid JSON: {exc.msg}") from exc
+            meta = loads_bounded(meta) if meta.strip() else {}
+        except ValueError as exc:
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc).split(":")[0]
+            raise ValueError(f"metadata is not valid JSON: {msg}") from exc
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         raise ValueError(f"metadata must be a JSON object, got {type(meta).__name__}")
+    check_json("metadata", meta)
     message_id = _clean(row.get("message_id"))
     event = EventInput(agent_id, body, speaker, occurred, session_id, None, meta, "import")
     event.message_id = _id("message_id", message_id) if message_id not in (None, "") else (
         "sha256:" + event.content_hash[:40])
     return event
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return f"a value is nested deeper than {MAX_DEPTH} levels"
+    return f"unusable value ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 # ---- importing ----------------------------------------------------------------------------------
@@ -207,6 +222,9 @@ async def import_rows(
     t0 = time.perf_counter()
     report = ImportReport()
     events: list[EventInput] = []
+    row_of: dict[int, int] = {}  # id(event) -> its row number
+    first: dict[tuple[str, str], EventInput] = {}  # (agent_id, message_id) -> first row's event
+    repeats: list[EventInput] = []  # later rows of the file with a message_id seen before
     unknown: set[str] = set()
     for i, row in enumerate(rows, start=1):
         src = row if isinstance(row, SourceRow) else SourceRow(i, row)
@@ -214,27 +232,52 @@ async def import_rows(
         if src.error:
             report.rows_rejected.append(RejectedRow(src.number, src.error, _preview(src.data)))
             continue
-        unknown.update(k for k in src.data if k not in REQUIRED and k not in OPTIONAL)
+        if not isinstance(src.data, dict):
+            report.rows_rejected.append(RejectedRow(
+                src.number, f"expected an object, got {type(src.data).__name__}", {}))
+            continue
+        unknown.update(readable(str(k))[:64] for k in src.data
+                       if k not in REQUIRED and k not in OPTIONAL)
         try:
-            events.append(to_event(src.data, config, source))
-        except ValueError as exc:
-            report.rows_rejected.append(RejectedRow(src.number, str(exc), _preview(src.data)))
+            event = to_event(src.data, config, source)
+        except Exception as exc:  # noqa: BLE001 - whatever the value, it costs only its row
+            report.rows_rejected.append(RejectedRow(src.number, _reason(exc), _preview(src.data)))
+            continue
+        row_of[id(event)] = src.number
+        key = (event.agent_id, event.message_id or "")
+        if key in first:  # the same message twice in one import: the first row is stored
+            repeats.append(event)
+        else:
+            first[key] = event
+            events.append(event)
     if unknown:
         report.warnings.append(f"ignored unknown column(s): {', '.join(sorted(unknown))}")
     order = {id(e): n for n, e in enumerate(events)}
     events.sort(key=lambda e: (e.agent_id, e.occurred_at, order[id(e)]))
-    await _quarantine(client, source, report.rows_rejected)
+    refused: set[int] = set()
     for start in range(0, len(events), INSERT_BATCH):
         batch = events[start: start + INSERT_BATCH]
-        async with client.engine.begin() as conn:
-            report.events_inserted += await insert_events(conn, batch)
+        inserted, bad = await _insert(client, batch)
+        report.events_inserted += inserted
+        for event, reason in bad:
+            refused.add(id(event))
+            report.rows_rejected.append(RejectedRow(row_of[id(event)], reason, _event_row(event)))
         if progress:
             progress("stored", min(start + INSERT_BATCH, len(events)), len(events))
-    report.events_skipped_duplicate = len(events) - report.events_inserted
-    report.agents = sorted({e.agent_id for e in events})
+    stored = [e for e in events if id(e) not in refused]
+    conflicts = await _find_conflicts(client, [e for e in stored if e.event_id is None] + repeats)
+    report.conflicts = sorted((ConflictRow(row_of[id(e)], e.agent_id, e.message_id or "", kept,
+                                           reason) for e, kept, reason in conflicts),
+                              key=lambda c: c.row_number)
+    report.rows_rejected.sort(key=lambda r: r.row_number)
+    report.events_skipped_duplicate = (report.rows_read - report.events_inserted
+                                       - len(report.rows_rejected) - len(report.conflicts))
+    await _quarantine(client, source, report.rows_rejected + [
+        RejectedRow(row_of[id(e)], reason, _event_row(e)) for e, _, reason in conflicts])
+    report.agents = sorted({e.agent_id for e in stored})
     if extract:
-        await _resume_unfinished(client, events)
-        new = [e for e in events if e.event_id]
+        await _resume_unfinished(client, stored)
+        new = [e for e in stored if e.event_id]
         by_agent: dict[str, list[EventInput]] = defaultdict(list)
         for e in new:
             by_agent[e.agent_id].append(e)
@@ -359,6 +402,75 @@ async def extract_pending(
     return report
 
 
+# Errors that mean the database refused the data of some row of the statement (not that it is
+# unreachable): the batch is split to find that row. An OperationalError is not one of them.
+_ROW_ERRORS = (sa_exc.DataError, sa_exc.IntegrityError, sa_exc.ProgrammingError,
+               sa_exc.StatementError, UnicodeError, ValueError, TypeError)
+
+
+async def _insert(client: MemoryClient, batch: list[EventInput]
+                  ) -> tuple[int, list[tuple[EventInput, str]]]:
+    """Insert a batch in one statement; should the database refuse it (a value validation did
+    not foresee), insert its halves, down to the single rows it refuses: those are returned
+    with the reason, every other row is stored. A connection failure is raised as is."""
+    try:
+        async with client.engine.begin() as conn:
+            return await insert_events(conn, batch), []
+    except sa_exc.OperationalError:
+        raise
+    except _ROW_ERRORS as exc:
+        if len(batch) == 1:
+            batch[0].event_id = None
+            return 0, [(batch[0], f"refused by the database: {_db_message(exc)}")]
+    mid = len(batch) // 2
+    n1, bad1 = await _insert(client, batch[:mid])
+    n2, bad2 = await _insert(client, batch[mid:])
+    return n1 + n2, bad1 + bad2
+
+
+def _db_message(exc: BaseException) -> str:
+    """The driver's own first line (SQLAlchemy's text would carry the whole statement)."""
+    orig = getattr(exc, "orig", None) or exc
+    lines = str(orig).strip().splitlines()
+    return readable(lines[0] if lines else type(orig).__name__)[:300]
+
+
+async def _find_conflicts(client: MemoryClient, events: list[EventInput]
+                          ) -> list[tuple[EventInput, str | None, str]]:
+    """Of rows not inserted because their (agent_id, message_id) is stored already, those
+    whose text differs from the stored one: (row's event, stored event id, reason). The stored
+    event is left as it is."""
+    out: list[tuple[EventInput, str | None, str]] = []
+    for start in range(0, len(events), INSERT_BATCH):
+        batch = [e for e in events[start: start + INSERT_BATCH] if e.message_id]
+        if not batch:
+            continue
+        async with client.engine.connect() as conn:
+            found = (await conn.execute(
+                text("SELECT e.id, e.agent_id, e.message_id, e.text FROM memory_events e JOIN "
+                     "(SELECT DISTINCT a, m FROM unnest(CAST(:a AS text[]), CAST(:m AS text[])) "
+                     "AS k(a, m)) k ON e.agent_id = k.a AND e.message_id = k.m"),
+                {"a": [e.agent_id for e in batch], "m": [e.message_id for e in batch]},
+            )).all()
+        stored = {(r.agent_id, r.message_id): (str(r.id), r.text) for r in found}
+        for e in batch:
+            kept = stored.get((e.agent_id, e.message_id or ""))
+            if kept is not None and kept[1] != e.text:
+                out.append((e, kept[0],
+                            f"conflict: message_id {e.message_id!r} is already stored for agent "
+                            f"{e.agent_id!r} with a different text; the stored message is kept "
+                            "(events are immutable)"))
+    return out
+
+
+async def stored_message(conn: Any, agent_id: str, message_id: str) -> tuple[str, str] | None:
+    """(event id, text) of the agent's stored message with this message_id, if any."""
+    row = (await conn.execute(
+        text("SELECT id, text FROM memory_events WHERE agent_id = :a AND message_id = :m"),
+        {"a": agent_id, "m": message_id})).first()
+    return (str(row.id), row.text) if row is not None else None
+
+
 async def _quarantine(client: MemoryClient, source: str, rejected: list[RejectedRow]) -> None:
     if not rejected:
         return
@@ -375,10 +487,11 @@ async def _quarantine(client: MemoryClient, source: str, rejected: list[Rejected
             ),
             {
                 "a": [_agent_of(r.row) for r in rejected],
-                "s": [source[:512]] * len(rejected),
+                "s": [_storable(source)[:512]] * len(rejected),
                 "n": [r.row_number for r in rejected],
-                "r": [r.reason for r in rejected],
-                "p": [json.dumps(r.row, default=str, ensure_ascii=False) for r in rejected],
+                "r": [_storable(r.reason) for r in rejected],
+                "p": [json.dumps(_preview(r.row), ensure_ascii=False, allow_nan=False)
+                      for r in rejected],
             },
         )
 
@@ -386,57 +499,50 @@ async def _quarantine(client: MemoryClient, source: str, rejected: list[Rejected
 def _agent_of(row: dict[str, Any]) -> str | None:
     try:
         return _id("agent_id", row.get("agent_id"))
-    except ValueError:
+    except Exception:  # noqa: BLE001 - a row that names no usable agent is kept without one
         return None
 
 
-def _preview(data: dict[str, Any]) -> dict[str, Any]:
-    out = {}
+def _storable(value: str) -> str:
+    """Text PostgreSQL accepts: no NUL, no surrogates (shown as \\0 and U+FFFD)."""
+    return readable(value.replace("\x00", "\\0"))
+
+
+def _preview(data: Any) -> dict[str, Any]:
+    """The first fields of a rejected row, cut short and made storable whatever they held, so
+    quarantining a row never fails on the very value that got it rejected."""
+    if not isinstance(data, dict):
+        return {"value": _storable(str(data))[:500]}
+    out: dict[str, Any] = {}
     for k, v in list(data.items())[:12]:
         v = _clean(v)
-        if isinstance(v, str):
-            v = v.replace("\x00", "\\0")[:500]
+        if isinstance(v, float) and not math.isfinite(v):
+            v = repr(v)
+        elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
+            v = f"<integer of {v.bit_length()} bits>"  # str() refuses past 4 300 digits
+        elif isinstance(v, str):
+            v = _storable(v[:500])
         elif not isinstance(v, (int, float, bool, type(None))):
-            v = str(v)[:500]
-        out[str(k)[:64]] = v
+            v = _storable(_short_repr(v))
+        out[_storable(str(k))[:64]] = v
     return out
 
 
-# ---- LoCoMo ----------------------------------------------------------------------------------
-def parse_locomo_time(value: str) -> datetime:
-    """'1:56 pm on 8 May, 2023' -> aware UTC datetime."""
-    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+def _short_repr(value: Any) -> str:
+    """`str(value)`, at most 500 characters, without recursing through deep nesting."""
+    if isinstance(value, (dict, list, tuple)):
+        try:
+            return json.dumps(value, ensure_ascii=False, default=str)[:500]
+        except (RecursionError, ValueError, TypeError):
+            return f"<{type(value).__name__} too deep or not JSON>"
+    try:
+        return str(value)[:500]
+    except Exception:  # noqa: BLE001
+        return f"<{type(value).__name__}>"
 
 
-def locomo_rows(path: str | Path, agent_id: str | None = None) -> list[dict[str, Any]]:
-    """Rows of a LoCoMo conversation file (the dev data's shape): one per turn, message_id =
-    the turn's dia_id, turns spaced a minute apart from their session's start time."""
-    p = Path(path)
-    data = json.loads(p.read_text(encoding="utf-8"))
-    conv = data.get("conversation", data)
-    agent = agent_id or f"locomo-{p.stem}"
-    out: list[dict[str, Any]] = []
-    n = 1
-    while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
-        turns = conv.get(f"session_{n}") or []
-        stamp = conv.get(f"session_{n}_date_time")
-        if turns and stamp:
-            start = parse_locomo_time(stamp)
-            for j, turn in enumerate(turns):
-                body = turn.get("text", "")
-                if turn.get("blip_caption"):
-                    body = f"{body} [shared a photo: {turn['blip_caption']}]".strip()
-                meta = {"dia_id": turn.get("dia_id")}
-                if turn.get("img_url"):
-                    meta["img_url"] = turn["img_url"]
-                out.append({
-                    "agent_id": agent,
-                    "session_id": f"session_{n}",
-                    "speaker": turn.get("speaker", "unknown"),
-                    "text": body,
-                    "occurred_at": (start + timedelta(minutes=j)).isoformat(),
-                    "message_id": turn.get("dia_id"),
-                    "metadata": meta,
-                })
-        n += 1
-    return out
+def _event_row(event: EventInput) -> dict[str, Any]:
+    return _preview({"agent_id": event.agent_id, "session_id": event.session_id,
+                     "speaker": event.speaker, "text": event.text,
+                     "occurred_at": event.occurred_at.isoformat(), "message_id": event.message_id,
+                     "metadata": event.metadata})
