@@ -155,10 +155,15 @@ async def test_bad_write_calls_are_refused_with_a_named_reason(memory, fresh_db_
     assert await memory.delete(AGENT, "%") is False
     assert {t: _count(fresh_db_url, t) for t in before} == before
 
-    # unknown config override keys warn, they do not fail
-    res = await memory.write(AGENT, "I like tea.", speaker_name="Ana", occurred_at=T0,
-                             config_overrides={"no_such_field": 1}, verbose=True)
-    assert res.success
+    # an unknown config override key on a write is refused (a write has no result in which a
+    # warning would be seen), naming the closest field; nothing is stored
+    with _raises("unknown key 'topk_fact'.*did you mean 'topk_facts'"):
+        await memory.write(AGENT, "I like tea.", speaker_name="Ana", occurred_at=T0,
+                           config_overrides={"topk_fact": 1}, verbose=True)
+    assert {t: _count(fresh_db_url, t) for t in before} == before
+    # on the read side it stays a warning in the result
+    res = await memory.retrieve(AGENT, "tea", config_overrides={"no_such_field": 1})
+    assert any("no_such_field" in w for w in res.warnings)
 
 
 def _good(i: int, **kw) -> dict:
