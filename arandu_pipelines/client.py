@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -126,6 +127,20 @@ class MemoryClient:
             await self._engine.dispose()
             self._engine = None
         self._initialized = False
+
+    async def _forget_lost_connections(self, exc: BaseException) -> None:
+        """After the server dropped our connections (restart, admin kill, crash), the pool still
+        holds dead ones and the next call would fail on them too: drop the pool so the next call
+        opens fresh connections (and, for the embedded server, finds it running again)."""
+        from sqlalchemy.exc import DBAPIError
+
+        lost = isinstance(exc, DBAPIError) and (
+            exc.connection_invalidated or isinstance(exc.orig, psycopg.OperationalError))
+        if (lost or isinstance(exc, psycopg.OperationalError)) and self._engine is not None:
+            try:
+                await self._engine.dispose()
+            except Exception:  # noqa: BLE001 - best effort; the next call reconnects anyway
+                pass
 
     async def __aenter__(self) -> MemoryClient:
         await self.initialize()
@@ -341,6 +356,7 @@ class MemoryClient:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            await self._forget_lost_connections(exc)
             if strict:
                 raise RetrievalError(
                     f"retrieve() failed for agent_id {agent_id!r}: {type(exc).__name__}: "
