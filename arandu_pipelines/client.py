@@ -8,6 +8,7 @@ stages fail.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
@@ -106,7 +107,12 @@ class MemoryClient:
     def engine(self) -> AsyncEngine:
         if self._engine is None:
             url = resolve_database_url(self._database_url)
-            self._engine = create_engine(url)
+            engine = create_engine(url)
+            if not (self._database_url or os.environ.get("DATABASE_URL")):
+                from arandu_pipelines.store.embedded import supervise
+
+                supervise(engine)  # a dead embedded server is restarted on the next call
+            self._engine = engine
         return self._engine
 
     async def initialize(self) -> None:
