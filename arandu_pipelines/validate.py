@@ -244,3 +244,35 @@ def messages(field: str, value: Any, max_chars: int) -> list[str]:
         raise ValidationError(f"{field} must be a list of strings, e.g. ['Hi!', 'How are you?']")
     return [text(f"{field}[{i}]", m, max_len=max_chars) for i, m in enumerate(value)]
 
+
+
+def epoch(field: str, value: Any) -> datetime:
+    """Seconds since 1970 (an int or float, not a bool) as an aware UTC datetime; NaN, infinite or
+    out-of-range numbers are refused (datetime.fromtimestamp raises OverflowError/OSError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValidationError(f"{field} must be a number of seconds since 1970, got {_show(value)}")
+    if not math.isfinite(value):
+        raise ValidationError(f"{field} is {value!r}; use a finite number of seconds since 1970")
+    try:
+        out = datetime.fromtimestamp(float(value), tz=timezone.utc)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise ValidationError(f"{field} {value!r} is out of range; use seconds since 1970 for a date "
+                              "between 0001-01-02 and 9999-12-30") from exc
+    if not (_MIN_TS <= out <= _MAX_TS):
+        raise ValidationError(f"{field} {value!r} is out of range; use a date between 0001-01-02 "
+                              "and 9999-12-30")
+    return out
+
+
+def event_row(agent_id: Any, session_id: Any, speaker: Any, text_: Any, metadata: Any,
+              message_id: Any = None) -> None:
+    """Every check a stored message needs, for a caller that builds events itself (the importer:
+    call it per row and quarantine the row on ValidationError, the message being the reason)."""
+    identifier("agent_id", agent_id)
+    identifier("session_id", session_id)
+    name("speaker", speaker)
+    text("text", text_)
+    if metadata is not None:
+        json_object("metadata", metadata)
+    if message_id is not None:
+        identifier("message_id", message_id)
