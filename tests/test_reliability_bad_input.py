@@ -401,6 +401,7 @@ CORPUS_AGENT = "corpus"
 async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url):
     """write() and retrieve(): 0 raw exceptions, and a good write after every case lands."""
     failures, outcomes, good = [], {"ok": 0, "refused": 0}, 0
+    per_path: dict[str, dict[str, int]] = {}
     for i, (case, kw) in enumerate(_write_cases()):
         kwargs = dict(agent_id=CORPUS_AGENT, message=f"Case {i}: I adopted a cat.", speaker_name="Ana",
                       message_id=f"bad-{i}", occurred_at=T0 + timedelta(minutes=i))
@@ -410,6 +411,8 @@ async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url)
             failures.append((case, got))
         else:
             outcomes[got] += 1
+            per_path.setdefault("write", {}).setdefault(got, 0)
+            per_path["write"][got] += 1
         res = await memory.write(CORPUS_AGENT, f"Good message {i}: I live in Porto.", speaker_name="Ana",
                                  message_id=f"good-{i}", occurred_at=T0 + timedelta(minutes=i))
         good += bool(res.event_id)
@@ -421,9 +424,11 @@ async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url)
             failures.append((case, got))
         else:
             outcomes[got] += 1
+            per_path.setdefault("retrieve", {}).setdefault(got, 0)
+            per_path["retrieve"][got] += 1
     n_write, n_read = len(_write_cases()), len(_retrieve_cases())
     print(f"\nhostile corpus write+retrieve: {n_write} + {n_read} cases, {outcomes}, "
-          f"raw exceptions {len(failures)}")
+          f"raw exceptions {len(failures)}, per path {per_path}")
     assert n_write + n_read >= 200
     assert failures == []
     stored = {m for (m,) in rows(fresh_db_url, "SELECT message_id FROM memory_events "
