@@ -8,21 +8,23 @@ stages fail.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
-from zoneinfo import ZoneInfo
 
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from arandu_pipelines import validate
 from arandu_pipelines.config import MemoryConfig, apply_overrides
-from arandu_pipelines.errors import ValidationError
+from arandu_pipelines.errors import RetrievalError, ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.read.counters import RetrievalCounters
 from arandu_pipelines.store import migrate
-from arandu_pipelines.store.engine import create_engine, resolve_database_url
+from arandu_pipelines.store.engine import create_engine, redact, resolve_database_url
 from arandu_pipelines.store.lookup import resolve_entity_keys
 from arandu_pipelines.types import (
     DeleteReport,
@@ -38,7 +40,7 @@ from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.extract import build_hooks
 from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
 
-MAX_ID_LEN = 256
+MAX_ID_LEN = validate.MAX_ID_LEN
 # Tables holding an agent's rows, children first so foreign keys never block the erase.
 AGENT_TABLES = (
     "memory_fact_entity_links",
@@ -57,29 +59,14 @@ AGENT_TABLES = (
 
 
 def validate_id(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValidationError(f"{name} must be a non-empty string, got {value!r}")
-    if len(value) > MAX_ID_LEN:
-        raise ValidationError(f"{name} is {len(value)} characters; the limit is {MAX_ID_LEN}")
-    if "\x00" in value:
-        raise ValidationError(f"{name} contains a NUL byte; remove it")
-    return value.strip()
+    """An identifier taken exactly as given, or refused (see `validate.identifier`)."""
+    return validate.identifier(name, value)
 
 
 def to_aware(value: Any, tz: str, field: str = "occurred_at") -> datetime:
-    """Timestamps are stored in UTC; a naive one is read in the configured timezone."""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError as exc:
-            raise ValidationError(
-                f"{field} {value!r} is not an ISO-8601 timestamp (e.g. 2023-05-08T13:56:00Z)"
-            ) from exc
-    if not isinstance(value, datetime):
-        raise ValidationError(f"{field} must be a datetime, got {type(value).__name__}")
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=ZoneInfo(tz))
-    return value.astimezone(timezone.utc)
+    """Timestamps are stored in UTC; a naive one is read in the configured timezone. Out-of-range
+    values and unknown zones raise ValidationError (see `validate.timestamp`)."""
+    return validate.timestamp(field, value, tz)
 
 
 class MemoryClient:
@@ -120,7 +107,12 @@ class MemoryClient:
     def engine(self) -> AsyncEngine:
         if self._engine is None:
             url = resolve_database_url(self._database_url)
-            self._engine = create_engine(url)
+            engine = create_engine(url)
+            if not (self._database_url or os.environ.get("DATABASE_URL")):
+                from arandu_pipelines.store.embedded import supervise
+
+                supervise(engine)  # a dead embedded server is restarted on the next call
+            self._engine = engine
         return self._engine
 
     async def initialize(self) -> None:
@@ -142,6 +134,20 @@ class MemoryClient:
             self._engine = None
         self._initialized = False
 
+    async def _forget_lost_connections(self, exc: BaseException) -> None:
+        """After the server dropped our connections (restart, admin kill, crash), the pool still
+        holds dead ones and the next call would fail on them too: drop the pool so the next call
+        opens fresh connections (and, for the embedded server, finds it running again)."""
+        from sqlalchemy.exc import DBAPIError
+
+        lost = isinstance(exc, DBAPIError) and (
+            exc.connection_invalidated or isinstance(exc.orig, psycopg.OperationalError))
+        if (lost or isinstance(exc, psycopg.OperationalError)) and self._engine is not None:
+            try:
+                await self._engine.dispose()
+            except Exception:  # noqa: BLE001 - best effort; the next call reconnects anyway
+                pass
+
     async def __aenter__(self) -> MemoryClient:
         await self.initialize()
         return self
@@ -149,11 +155,21 @@ class MemoryClient:
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
 
-    def _config(self, overrides: dict[str, Any] | None) -> tuple[MemoryConfig, list[str]]:
+    def _config(self, overrides: dict[str, Any] | None,
+                unknown: str = "raise") -> tuple[MemoryConfig, list[str]]:
+        """The effective config of one call. Unknown keys raise on the write side (a write has no
+        result where a warning would be seen); retrieve() passes unknown="warn" and reports them
+        in result.warnings."""
         try:
-            return apply_overrides(self.config, overrides)
+            config, warnings = apply_overrides(self.config, overrides, unknown=unknown)
+        except ValidationError:
+            raise
         except ValueError as exc:
             raise ValidationError(str(exc)) from exc
+        if unknown == "raise" and config.extraction_mode == "llm" and self.llm is None:
+            raise ValidationError("extraction_mode='llm' needs an LLM provider: pass "
+                                  "MemoryClient(llm=...) or use extraction_mode 'auto' or 'rules'")
+        return config, warnings
 
     def _pipeline(self, config: MemoryConfig) -> WritePipeline:
         usage = TokenUsage()
@@ -188,36 +204,42 @@ class MemoryClient:
     ) -> WriteResult:
         """Log the message, extract what it says, reconcile it with what is known, store it."""
         t0 = time.perf_counter()
-        agent_id = validate_id("agent_id", agent_id)
+        # Everything is checked before anything is stored: a refused call leaves no trace.
+        agent_id = validate.identifier("agent_id", agent_id)
         if speaker_name is None:
             raise ValidationError(
                 "speaker_name is required: it tells who 'I' is (e.g. speaker_name='Rafael')"
             )
-        speaker = validate_id("speaker_name", speaker_name)
-        session_id = validate_id("session_id", session_id)
+        speaker = validate.name("speaker_name", speaker_name)
+        session_id = validate.identifier("session_id", session_id)
         if message_id is not None:
-            message_id = validate_id("message_id", message_id)
+            message_id = validate.identifier("message_id", message_id)
         if not isinstance(message, str):
             raise ValidationError(f"message must be a string, got {type(message).__name__}")
-        if metadata is not None and not isinstance(metadata, dict):
-            raise ValidationError(f"metadata must be a dict, got {type(metadata).__name__}")
+        if metadata is not None:
+            validate.json_object("metadata", metadata)
+        validate.flag("dry_run", dry_run)
         config, warnings = self._config(config_overrides)
         if "\x00" in message:
             raise ValidationError("message contains NUL bytes; remove them before writing")
+        validate.text("message", message)
         if len(message) > config.max_message_chars:
             raise ValidationError(
                 f"message is {len(message)} characters; the limit is {config.max_message_chars} "
                 "(raise MemoryConfig.max_message_chars or split the text)"
             )
-        when = to_aware(occurred_at or datetime.now(timezone.utc), config.timezone)
+        recent = (validate.messages("recent_messages", recent_messages, config.max_message_chars)
+                  if recent_messages is not None else [])
+        when = to_aware(occurred_at if occurred_at is not None else datetime.now(timezone.utc),
+                        config.timezone)
         if not message.strip():
             return WriteResult(skipped_reason="empty message", dry_run=dry_run,
                                duration_ms=(time.perf_counter() - t0) * 1000)
         await self._ready()
         meta = dict(metadata or {})
         event = EventInput(agent_id, message, speaker, when, session_id, message_id, meta)
-        if recent_messages:
-            event.metadata["_recent_messages"] = [str(m) for m in recent_messages][-10:]
+        if recent:
+            event.metadata["_recent_messages"] = recent[-10:]
         result = WriteResult(dry_run=dry_run)
         if not dry_run:
             async with self.engine.begin() as conn:
@@ -276,8 +298,15 @@ class MemoryClient:
         """Batch-import historical messages; see `write/importer.py`."""
         from arandu_pipelines.write.importer import import_rows
 
-        await self._ready()
+        if rows is None or isinstance(rows, (str, bytes, dict)) or not hasattr(rows, "__iter__"):
+            raise ValidationError(
+                "rows must be an iterable of dicts (e.g. a list, or read_rows('file.jsonl')), "
+                f"got {type(rows).__name__}")
+        validate.flag("extract", extract)
+        validate.text("source", source, max_len=1024)
+        validate.count("chunk_size", chunk_size, minimum=1)
         config, _ = self._config(config_overrides)
+        await self._ready()
         return await import_rows(self, rows, extract=extract, source=source, config=config,
                                  chunk_size=chunk_size, progress=progress)
 
@@ -288,10 +317,13 @@ class MemoryClient:
         """Run extraction for this agent's stored events that are pending (or failed earlier)."""
         from arandu_pipelines.write.importer import extract_pending
 
-        await self._ready()
+        agent_id = validate.identifier("agent_id", agent_id)
+        validate.count("limit", limit)
+        validate.count("chunk_size", chunk_size, minimum=1)
+        validate.count("max_attempts", max_attempts, minimum=1)
         config, _ = self._config(config_overrides)
-        return await extract_pending(self, validate_id("agent_id", agent_id), config, limit,
-                                     chunk_size, max_attempts)
+        await self._ready()
+        return await extract_pending(self, agent_id, config, limit, chunk_size, max_attempts)
 
     # ---- read ------------------------------------------------------------------------------------
     async def retrieve(
@@ -303,28 +335,52 @@ class MemoryClient:
         as_of: datetime | None = None,
         config_overrides: dict[str, Any] | None = None,
         verbose: bool = False,
+        strict: bool = False,
     ) -> Any:
-        """Ranked facts, their source messages and a prompt-ready context (see read/)."""
+        """Ranked facts, their source messages and a prompt-ready context (see read/).
+
+        Bad arguments raise ValidationError up front. Past that, retrieval is fail-safe (spec,
+        "Exceptions"): a database or internal failure returns an empty result whose `warnings`
+        (and, with verbose=True, trace step "error") say what failed, so memory never crashes the
+        agent's turn. `strict=True` raises RetrievalError instead, the original as its cause."""
         from arandu_pipelines.read.pipeline import retrieve
 
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         if not isinstance(query, str):
             raise ValidationError(f"query must be a string, got {type(query).__name__}")
+        validate.text("query", query)
         if session_id is not None:
-            session_id = validate_id("session_id", session_id)
-        if entity_keys is not None and (isinstance(entity_keys, str) or not all(
-                isinstance(k, str) for k in entity_keys)):
-            raise ValidationError("entity_keys must be a list of strings, e.g. ['person:ana']")
-        config, warnings = self._config(config_overrides)
+            session_id = validate.identifier("session_id", session_id)
+        if entity_keys is not None:
+            entity_keys = validate.string_list("entity_keys", entity_keys,
+                                               example="['person:ana']")
+        validate.flag("verbose", verbose)
+        validate.flag("strict", strict)
+        config, warnings = self._config(config_overrides, unknown="warn")
+        if len(query) > config.max_message_chars:
+            raise ValidationError(
+                f"query is {len(query)} characters; the limit is {config.max_message_chars} "
+                "(MemoryConfig.max_message_chars): shorten it")
         when = to_aware(as_of, config.timezone, "as_of") if as_of is not None else None
-        await self._ready()
-        return await retrieve(self, agent_id, query, session_id=session_id,
-                              entity_keys=entity_keys, as_of=when, config=config,
-                              warnings=warnings, verbose=verbose)
+        t0 = time.perf_counter()
+        try:
+            await self._ready()
+            return await retrieve(self, agent_id, query, session_id=session_id,
+                                  entity_keys=entity_keys, as_of=when, config=config,
+                                  warnings=warnings, verbose=verbose)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self._forget_lost_connections(exc)
+            if strict:
+                raise RetrievalError(
+                    f"retrieve() failed for agent_id {agent_id!r}: {type(exc).__name__}: "
+                    f"{redact(str(exc))[:500]}") from exc
+            return _failed_retrieval(exc, config, warnings, verbose, t0)
 
     # ---- read-side CRUD --------------------------------------------------------------------------
     async def get(self, agent_id: str, fact_id: str) -> FactDetail | None:
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         async with self.engine.connect() as conn:
             row = (
@@ -344,17 +400,17 @@ class MemoryClient:
         entity_keys: list[str] | None = None,
     ) -> FactPage:
         """Active facts, newest first; `entity_keys` (aliases accepted) filters with OR logic."""
-        agent_id = validate_id("agent_id", agent_id)
-        if not isinstance(limit, int) or limit < 0 or not isinstance(offset, int) or offset < 0:
-            raise ValidationError("limit and offset must be non-negative integers")
+        agent_id = validate.identifier("agent_id", agent_id)
+        validate.count("limit", limit)
+        validate.count("offset", offset)
+        if entity_keys is not None:
+            entity_keys = validate.string_list("entity_keys", entity_keys, example="['person:ana']")
         await self._ready()
         warnings: list[str] = []
         async with self.engine.connect() as conn:
             params: dict[str, Any] = {"a": agent_id, "lim": limit, "off": offset}
             where = "agent_id = :a AND valid_to IS NULL"
             if entity_keys is not None:
-                if isinstance(entity_keys, str):
-                    raise ValidationError("entity_keys must be a list of keys, e.g. ['person:ana']")
                 keys, warnings = await resolve_entity_keys(conn, agent_id, list(entity_keys))
                 params["keys"] = keys
                 where += (" AND id IN (SELECT fact_id FROM memory_fact_entity_links "
@@ -370,7 +426,7 @@ class MemoryClient:
 
     async def delete(self, agent_id: str, fact_id: str) -> bool:
         """Hard delete of one fact (its entity links go with it)."""
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         fid = _uuid_or_none(fact_id)
         if fid is None:
             return False
@@ -384,7 +440,7 @@ class MemoryClient:
 
     async def delete_all(self, agent_id: str) -> DeleteReport:
         """Erase everything of this agent: raw events and every derived row. Irreversible."""
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         report = DeleteReport(agent_id)
         async with self.engine.begin() as conn:
@@ -411,21 +467,19 @@ class MemoryClient:
         (superseded facts are re-activated, shared entities are kept)."""
         from arandu_pipelines.store.erase import erase_messages
 
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         if speaker is None and message_ids is None and session_id is None:
             raise ValidationError(
                 "delete_messages needs at least one selector: speaker, message_ids or session_id "
                 "(use delete_all(agent_id) to erase the whole agent)")
         if speaker is not None:
-            speaker = validate_id("speaker", speaker)
+            speaker = validate.name("speaker", speaker)
         if session_id is not None:
-            session_id = validate_id("session_id", session_id)
+            session_id = validate.identifier("session_id", session_id)
         if message_ids is not None:
-            if isinstance(message_ids, (str, bytes)) or not isinstance(message_ids, (list, tuple, set)):
-                raise ValidationError("message_ids must be a list of strings, e.g. ['m1', 'm2']")
-            if not message_ids:
-                raise ValidationError("message_ids is empty; pass at least one id or leave it out")
-            message_ids = sorted({validate_id("message_ids[]", m) for m in message_ids})
+            message_ids = sorted(set(validate.string_list(
+                "message_ids", message_ids, example="['m1', 'm2']", item=validate.identifier,
+                allow_empty=False)))
         await self._ready()
         async with self.engine.begin() as conn:
             report = await erase_messages(conn, agent_id, speaker=speaker,
@@ -434,7 +488,9 @@ class MemoryClient:
         return report
 
     async def entities(self, agent_id: str, limit: int = 50, offset: int = 0) -> list[EntityDetail]:
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
+        validate.count("limit", limit)
+        validate.count("offset", offset)
         await self._ready()
         async with self.engine.connect() as conn:
             rows = (
@@ -460,7 +516,7 @@ class MemoryClient:
 
     async def stats(self, agent_id: str) -> dict[str, int]:
         """Row counts per table for one agent (what memory now holds)."""
-        agent_id = validate_id("agent_id", agent_id)
+        agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         async with self.engine.connect() as conn:
             out = {}
@@ -516,6 +572,29 @@ def _fact_detail(r: Any) -> FactDetail:
         supersedes_fact_id=str(r.supersedes_fact_id) if r.supersedes_fact_id else None,
         invalidated_at=r.invalidated_at, reinforcement_count=r.reinforcement_count,
     )
+
+
+def _failed_retrieval(exc: BaseException, config: MemoryConfig, warnings: list[str], verbose: bool,
+                      t0: float) -> Any:
+    """The empty result a failed retrieve() returns: the failure in warnings and the trace."""
+    import logging
+    import traceback
+
+    from arandu_pipelines.read.types import RetrieveResult
+    from arandu_pipelines.types import PipelineTrace
+
+    reason = f"{type(exc).__name__}: {redact(str(exc))[:500]}"
+    logging.getLogger(__name__).warning("retrieve() failed, returning an empty result: %s", reason)
+    result = RetrieveResult(config_effective=config.to_dict(),
+                            warnings=[*warnings, f"retrieval failed, empty result returned: {reason}"],
+                            strategy="failed")
+    if verbose:
+        trace = PipelineTrace()
+        trace.add("error", 0.0, error=reason, traceback=redact("".join(
+            traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]))
+        result.pipeline = trace
+    result.duration_ms = (time.perf_counter() - t0) * 1000
+    return result
 
 
 class SyncMemoryClient:

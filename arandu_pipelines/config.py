@@ -1,17 +1,24 @@
 """One configuration object for every stage, with the specification's defaults.
 
-Per-call overrides are validated by name and type here, at the edge, so the pipelines can trust
-what they receive: an unknown key is ignored with a warning (a typo must not break a write), a
-value of the wrong type raises ``ValueError`` naming the field and the expected type.
+Per-call overrides are validated by name, type and range here, at the edge, so the pipelines can
+trust what they receive: a value of the wrong type, a NaN or infinity, a number out of its range, an
+unknown time zone or choice raises ``ValidationError`` (a ``ValueError``) naming the field and what
+it accepts. The same checks run when a ``MemoryConfig`` is built directly. An unknown key is a
+warning by default (``unknown="warn"``); the client's write side passes ``unknown="raise"``, since a
+write has no result in which a warning would be seen.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import math
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any
+
+from arandu_pipelines.errors import ValidationError
 
 DEFAULT_SCORE_WEIGHTS = {"semantic": 0.70, "recency": 0.20, "importance": 0.10}
 DEFAULT_CONFIDENCE_LEVELS = {"explicit": 0.95, "strong": 0.80, "weak": 0.60, "speculation": 0.40}
@@ -24,7 +31,8 @@ class MemoryConfig:
     enable_informed_extraction: bool = True
     informed_extraction_topk: int = 10
     informed_extraction_context_budget_tokens: int = 800
-    extraction_mode: str = "auto"  # auto (LLM when configured, else rules) | rules | llm
+    # auto (LLM when configured, else rules) | rules | llm
+    extraction_mode: typing.Literal["auto", "rules", "llm"] = "auto"
     enable_emotion_tagging: bool = True
     # Entity resolution
     fuzzy_threshold: float = 0.85
@@ -110,10 +118,8 @@ class MemoryConfig:
     embedding_mode: typing.Literal["packed", "sentences"] = "packed"
 
     def __post_init__(self) -> None:
-        for name, choices in _CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise ValueError(f"MemoryConfig.{name} must be one of "
-                                 f"{', '.join(map(repr, choices))}, got {getattr(self, name)!r}")
+        for f in dataclasses.fields(self):
+            check_value(f"MemoryConfig.{f.name}", f.name, getattr(self, f.name))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -125,7 +131,6 @@ class MemoryConfig:
 
 _HINTS = typing.get_type_hints(MemoryConfig)
 FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(MemoryConfig))
-_CHOICES = {name: typing.get_args(t) for name, t in _HINTS.items() if typing.get_origin(t) is typing.Literal}
 
 
 def _accepts(expected: Any, value: Any) -> bool:
@@ -163,31 +168,124 @@ def _type_name(expected: Any) -> str:
     return getattr(expected, "__name__", None) or str(expected).replace("typing.", "")
 
 
+# Ranges of the numeric fields (inclusive). Similarities are cosines, so -1..1; shares, ratios,
+# probabilities and scores 0..1; durations strictly positive; counts non-negative and within a
+# PostgreSQL integer. Every float must also be finite.
+_UNIT = (0.0, 1.0)
+_COSINE = (-1.0, 1.0)
+_INT_MAX = 2**31 - 1
+_RANGES: dict[str, tuple[float, float]] = {
+    **{n: _COSINE for n in (
+        "fuzzy_threshold", "fuzzy_min_threshold", "string_similarity_threshold",
+        "reconcile_add_below", "reconcile_noop_above", "semantic_dedup_threshold", "min_similarity",
+        "community_similarity_threshold", "memify_merge_similarity_threshold",
+        "contradiction_similarity_threshold")},
+    **{n: _UNIT for n in (
+        "min_confidence", "min_score", "reranker_weight", "min_reranker_score", "confidence_default",
+        "spreading_decay_factor", "graph_min_edge_strength", "hot_tier_ratio", "warm_tier_ratio",
+        "vitality_stale_threshold")},
+    "extraction_timeout_sec": (1e-3, 86_400.0),
+    "reranker_timeout_sec": (1e-3, 86_400.0),
+}
+# Integers that divide, size a batch or bound a message: at least 1.
+_POSITIVE_INTS = frozenset({
+    "recency_half_life_days", "importance_recency_halflife_days", "embed_batch_size",
+    "max_message_chars", "embedding_dimensions", "context_max_tokens", "emotional_trend_window_days",
+    "summary_refresh_interval_days", "directive_max_tokens"})
+_MAX_DIMENSIONS = 16_000  # pgvector's limit for a vector column
+
+
+def _number_error(label: str, name: str, value: float) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{label} must be a finite number, got {value!r}"
+    if name in _RANGES:
+        lo, hi = _RANGES[name]
+        if not lo <= value <= hi:
+            return f"{label} must be between {lo:g} and {hi:g}, got {value!r}"
+    elif isinstance(value, int):
+        lo = 1 if name in _POSITIVE_INTS else 0
+        hi = _MAX_DIMENSIONS if name == "embedding_dimensions" else _INT_MAX
+        if not lo <= value <= hi:
+            return f"{label} must be an integer between {lo} and {hi}, got {value!r}"
+    elif value < 0:
+        return f"{label} must be zero or more, got {value!r}"
+    return None
+
+
+def _text_error(label: str, value: str) -> str | None:
+    if "\x00" in value:
+        return f"{label} contains a NUL character; remove it"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{label} contains a lone surrogate (not valid Unicode); remove it"
+    return None
+
+
+def check_value(label: str, name: str, value: Any) -> None:
+    """Raise ValidationError unless `value` is acceptable for field `name` (type, finiteness,
+    range, choices, time zone). `label` is how the message names it."""
+    expected = _HINTS[name]
+    if not _accepts(expected, value):
+        raise ValidationError(f"{label} must be {_type_name(expected)}, "
+                              f"got {type(value).__name__} {value!r}")
+    err: str | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        err = _number_error(label, name, value)
+    elif isinstance(value, str):
+        err = _text_error(label, value)
+        if err is None and name == "timezone":
+            from arandu_pipelines.validate import time_zone
+
+            time_zone(label, value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            err = err or _text_error(f"{label} key {k!r}", k)
+            if isinstance(v, str):
+                err = err or _text_error(f"{label}[{k!r}]", v)
+            elif not math.isfinite(v) or not 0.0 <= v <= (1.0 if name == "confidence_level_map"
+                                                         else 1e6):
+                hi = "1" if name == "confidence_level_map" else "1000000"
+                err = err or f"{label}[{k!r}] must be a finite number between 0 and {hi}, got {v!r}"
+    elif isinstance(value, (frozenset, set, list, tuple)):
+        for v in value:
+            err = err or _text_error(f"{label} item {v!r}", v)
+    if err:
+        raise ValidationError(err)
+
+
 def apply_overrides(
-    config: MemoryConfig, overrides: dict[str, Any] | None
+    config: MemoryConfig, overrides: dict[str, Any] | None, unknown: str = "warn"
 ) -> tuple[MemoryConfig, list[str]]:
-    """Return (effective config, warnings). Unknown keys warn; wrong types raise ValueError."""
+    """Return (effective config, warnings). Wrong types, non-finite or out-of-range values raise
+    ValidationError (a ValueError); unknown keys warn, or raise with `unknown="raise"`."""
     if not overrides:
+        if overrides is not None and not isinstance(overrides, dict):
+            raise ValidationError(f"config_overrides must be a dict of MemoryConfig fields, "
+                                  f"got {type(overrides).__name__}")
         return config, []
     if not isinstance(overrides, dict):
-        raise ValueError(
+        raise ValidationError(
             f"config_overrides must be a dict of MemoryConfig fields, got {type(overrides).__name__}"
         )
     warnings: list[str] = []
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in FIELD_NAMES:
-            warnings.append(f"unknown config override '{key}' ignored (not a MemoryConfig field)")
+            shown = ascii(key) if not isinstance(key, str) or _text_error("", key) else repr(key)
+            if unknown == "raise":
+                close = difflib.get_close_matches(str(key), sorted(FIELD_NAMES), n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else \
+                    " (see MemoryConfig for the accepted names)"
+                raise ValidationError(
+                    f"config_overrides has an unknown key {shown}: it is not a MemoryConfig "
+                    f"field{hint}")
+            warnings.append(f"unknown config override {shown} ignored (not a MemoryConfig field)")
             continue
-        expected = _HINTS[key]
-        if not _accepts(expected, value):
-            raise ValueError(
-                f"config_overrides['{key}'] must be {_type_name(expected)}, "
-                f"got {type(value).__name__} {value!r}"
-            )
-        if typing.get_origin(expected) is frozenset:
-            value = frozenset(value)
-        if key == "score_weights":
+        if key == "score_weights" and isinstance(value, dict):
             value = {**config.score_weights, **value}
+        check_value(f"config_overrides['{key}']", key, value)
+        if typing.get_origin(_HINTS[key]) is frozenset:
+            value = frozenset(value)
         changes[key] = value
     return dataclasses.replace(config, **changes), warnings

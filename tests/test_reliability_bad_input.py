@@ -155,10 +155,15 @@ async def test_bad_write_calls_are_refused_with_a_named_reason(memory, fresh_db_
     assert await memory.delete(AGENT, "%") is False
     assert {t: _count(fresh_db_url, t) for t in before} == before
 
-    # unknown config override keys warn, they do not fail
-    res = await memory.write(AGENT, "I like tea.", speaker_name="Ana", occurred_at=T0,
-                             config_overrides={"no_such_field": 1}, verbose=True)
-    assert res.success
+    # an unknown config override key on a write is refused (a write has no result in which a
+    # warning would be seen), naming the closest field; nothing is stored
+    with _raises("unknown key 'topk_fact'.*did you mean 'topk_facts'"):
+        await memory.write(AGENT, "I like tea.", speaker_name="Ana", occurred_at=T0,
+                           config_overrides={"topk_fact": 1}, verbose=True)
+    assert {t: _count(fresh_db_url, t) for t in before} == before
+    # on the read side it stays a warning in the result
+    res = await memory.retrieve(AGENT, "tea", config_overrides={"no_such_field": 1})
+    assert any("no_such_field" in w for w in res.warnings)
 
 
 def _good(i: int, **kw) -> dict:
@@ -294,3 +299,171 @@ async def test_ten_thousand_rows_with_a_few_bad_ones(memory, fresh_db_url, tmp_p
     # the good rows are all pending extraction, none lost
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events WHERE extraction_status = "
                 "'pending'")[0][0] == n - len(bad_at)
+
+
+# ---- issue 14: a generated hostile corpus -------------------------------------------------------
+# Every field of write(), import_messages() rows and retrieve() crossed with every hostile value.
+# A case passes when the call either succeeds or raises ValidationError (import: the row is
+# rejected with a reason); any other exception is a failure. A good call after each case must
+# still land (0 lost good data). The figures are recorded in docs/reliability.md.
+BAD_VALUES: list[tuple[str, object]] = [
+    ("empty", ""), ("blank", "   "), ("nul", "\x00"), ("inner-nul", "a\x00b"),
+    ("lone-high-surrogate", "\ud800"), ("lone-low-surrogate", "a\udfffb"),
+    ("leading-space", " alice"), ("trailing-space", "alice "), ("tab", "\talice"),
+    ("newline", "ali\nce"), ("nbsp", "alice\u00a0"), ("line-separator", "a\u2028b"),
+    ("bidi-override", "\u202eecila"), ("zero-width", "al\u200bice"), ("fffd", "caf\ufffd"),
+    ("emoji", "🍕🏳️‍🌈"), ("sql", "'; DROP TABLE memory_events; --"), ("like", "%_%"),
+    ("long-300", "x" * 300), ("long-100k", "y" * 100_001), ("int", 123), ("float-nan", float("nan")),
+    ("float-inf", float("inf")), ("bool", True), ("none", None), ("bytes", b"alice"),
+    ("list", ["alice"]), ("dict", {"k": "v"}), ("set", {"a"}), ("object", object()),
+]
+TIME_VALUES: list[tuple[str, object]] = [
+    ("max-naive", datetime(9999, 12, 31, 23, 59)), ("min-east", datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14)))),
+    ("year-0", "0000-01-01T00:00:00"), ("year-10000", "10000-01-01T00:00:00"),
+    ("overflow-offset", "9999-12-31T23:59:59-12:00"), ("garbage", "not a date"),
+    ("epoch-huge", 1e20), ("epoch-neg", -1e20), ("nan", float("nan")), ("nul", "2024-01-01\x00"),
+    ("surrogate", "2024-01-01\ud800"), ("tz-bogus", "2024-01-01T00:00:00+99:00"),
+]
+META_VALUES: list[tuple[str, object]] = [
+    ("nul-value", {"k": "a\x00"}), ("nul-key", {"k\x00": 1}), ("surrogate", {"k": "\ud800"}),
+    ("surrogate-key", {"\udc00": 1}), ("nan", {"k": float("nan")}), ("inf", {"k": float("-inf")}),
+    ("deep", None), ("int-key", {1: "a"}), ("set", {"k": {1}}), ("bytes", {"k": b"x"}),
+    ("object", {"k": object()}), ("huge-int", {"k": 10**400}), ("list", [1, 2]), ("string", "{x"),
+]
+OVERRIDE_VALUES: list[tuple[str, object]] = [
+    ("nan-score", {"min_score": float("nan")}), ("neg-topk", {"topk_facts": -1}),
+    ("zero-halflife", {"recency_half_life_days": 0}), ("inf-timeout", {"extraction_timeout_sec": float("inf")}),
+    ("neg-timeout", {"reranker_timeout_sec": -1.0}), ("tz-unknown", {"timezone": "Mars/Base"}),
+    ("tz-nul", {"timezone": "UTC\x00"}), ("tz-path", {"timezone": "../../../etc/passwd"}),
+    ("mode-bogus", {"extraction_mode": "bogus"}), ("mode-llm-no-llm", {"extraction_mode": "llm"}),
+    ("unknown-key", {"topk_fact": 1}), ("weights-nan", {"score_weights": {"semantic": float("nan")}}),
+    ("weights-str", {"score_weights": "heavy"}), ("chars-zero", {"max_message_chars": 0}),
+    ("ratio-2", {"hot_tier_ratio": 2.0}), ("not-dict", ["topk_facts"]), ("huge-int", {"topk_facts": 2**80}),
+    ("namespaces-nul", {"extra_namespaces": ["a\x00"]}), ("bool-as-int", {"topk_facts": True}),
+]
+
+
+def _deep_meta(n: int = 500) -> dict:
+    d: dict = {}
+    cur = d
+    for _ in range(n):
+        cur["x"] = {}
+        cur = cur["x"]
+    return d
+
+
+META_VALUES[6] = ("deep", _deep_meta())
+
+
+async def _outcome(call) -> str:
+    """'ok', 'refused' (ValidationError) or 'RAW <exception>' for anything else."""
+    try:
+        await call
+        return "ok"
+    except ValidationError:
+        return "refused"
+    except Exception as exc:  # noqa: BLE001 - that is what the corpus looks for
+        return f"RAW {type(exc).__name__}: {str(exc)[:120]}"
+
+
+def _write_cases() -> list[tuple[str, dict]]:
+    cases = []
+    for field in ("agent_id", "speaker_name", "session_id", "message_id", "message"):
+        cases += [(f"write.{field}={name}", {field: v}) for name, v in BAD_VALUES]
+    cases += [(f"write.recent_messages={name}", {"recent_messages": [v]}) for name, v in BAD_VALUES]
+    cases += [(f"write.occurred_at={name}", {"occurred_at": v}) for name, v in TIME_VALUES]
+    cases += [(f"write.metadata={name}", {"metadata": v}) for name, v in META_VALUES]
+    cases += [(f"write.config_overrides={name}", {"config_overrides": v}) for name, v in OVERRIDE_VALUES]
+    return cases
+
+
+def _retrieve_cases() -> list[tuple[str, dict]]:
+    cases = [(f"retrieve.{field}={name}", {field: v}) for field in ("agent_id", "query", "session_id")
+             for name, v in BAD_VALUES]
+    cases += [(f"retrieve.entity_keys=[{name}]", {"entity_keys": [v]}) for name, v in BAD_VALUES]
+    cases += [(f"retrieve.as_of={name}", {"as_of": v}) for name, v in TIME_VALUES]
+    cases += [(f"retrieve.config_overrides={name}", {"config_overrides": v}) for name, v in OVERRIDE_VALUES]
+    return cases
+
+
+def _import_cases() -> list[tuple[str, dict]]:
+    cases = [(f"import.{field}={name}", {field: v})
+             for field in ("agent_id", "session_id", "speaker", "text", "message_id")
+             for name, v in BAD_VALUES]
+    cases += [(f"import.occurred_at={name}", {"occurred_at": v}) for name, v in TIME_VALUES]
+    cases += [(f"import.metadata={name}", {"metadata": v}) for name, v in META_VALUES]
+    return cases
+
+
+CORPUS_AGENT = "corpus"
+
+
+async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url):
+    """write() and retrieve(): 0 raw exceptions, and a good write after every case lands."""
+    failures, outcomes, good = [], {"ok": 0, "refused": 0}, 0
+    per_path: dict[str, dict[str, int]] = {}
+    for i, (case, kw) in enumerate(_write_cases()):
+        kwargs = dict(agent_id=CORPUS_AGENT, message=f"Case {i}: I adopted a cat.", speaker_name="Ana",
+                      message_id=f"bad-{i}", occurred_at=T0 + timedelta(minutes=i))
+        kwargs.update(kw)
+        got = await _outcome(memory.write(**kwargs))
+        if got.startswith("RAW"):
+            failures.append((case, got))
+        else:
+            outcomes[got] += 1
+            per_path.setdefault("write", {}).setdefault(got, 0)
+            per_path["write"][got] += 1
+        res = await memory.write(CORPUS_AGENT, f"Good message {i}: I live in Porto.", speaker_name="Ana",
+                                 message_id=f"good-{i}", occurred_at=T0 + timedelta(minutes=i))
+        good += bool(res.event_id)
+    for case, kw in _retrieve_cases():
+        kwargs = dict(agent_id=CORPUS_AGENT, query="where do I live?")
+        kwargs.update(kw)
+        got = await _outcome(memory.retrieve(**kwargs))
+        if got.startswith("RAW"):
+            failures.append((case, got))
+        else:
+            outcomes[got] += 1
+            per_path.setdefault("retrieve", {}).setdefault(got, 0)
+            per_path["retrieve"][got] += 1
+    n_write, n_read = len(_write_cases()), len(_retrieve_cases())
+    print(f"\nhostile corpus write+retrieve: {n_write} + {n_read} cases, {outcomes}, "
+          f"raw exceptions {len(failures)}, per path {per_path}")
+    assert n_write + n_read >= 200
+    assert failures == []
+    stored = {m for (m,) in rows(fresh_db_url, "SELECT message_id FROM memory_events "
+                                                "WHERE message_id LIKE 'good-%%'")}
+    assert good == n_write and stored == {f"good-{i}" for i in range(n_write)}  # 0 lost
+    # reads still answer after all of it
+    res = await memory.retrieve(CORPUS_AGENT, "where do I live?")
+    assert res.facts and not [w for w in res.warnings if "failed" in w]
+
+
+@pytest.mark.xfail(strict=False, reason="row-level validation inside write/importer.py is issue 14 "
+                   "item 1 (another branch); it can call validate.event_row / validate.epoch")
+async def test_generated_hostile_corpus_import(memory, fresh_db_url):
+    """import_messages(): every bad row is stored or rejected with a reason, never raised; the
+    good row of the same call always lands."""
+    failures, rejected, accepted = [], 0, 0
+    cases = _import_cases()
+    for i, (case, kw) in enumerate(cases):
+        good = _good(50_000 + i, agent_id=CORPUS_AGENT, message_id=f"good-{i}")
+        bad = _good(60_000 + i, agent_id=CORPUS_AGENT, message_id=f"bad-{i}")
+        bad.update(kw)
+        try:
+            report = await memory.import_messages([good, bad], extract=False, source="corpus")
+        except Exception as exc:  # noqa: BLE001
+            failures.append((case, f"RAW {type(exc).__name__}: {str(exc)[:120]}"))
+            continue
+        rejected += len(report.rows_rejected)
+        accepted += report.events_inserted - 1
+        if any(not r.reason for r in report.rows_rejected):
+            failures.append((case, "rejected without a reason"))
+    print(f"\nhostile corpus import: {len(cases)} cases, rejected {rejected}, stored {accepted}, "
+          f"raw exceptions {len(failures)}")
+    for f in failures:
+        print("IMPORT FAILURE", f)
+    assert failures == []
+    stored = {m for (m,) in rows(fresh_db_url, "SELECT message_id FROM memory_events "
+                                                "WHERE message_id LIKE 'good-%%'")}
+    assert stored == {f"good-{i}" for i in range(len(cases))}  # 0 lost

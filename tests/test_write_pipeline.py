@@ -292,9 +292,9 @@ async def test_bad_input_is_refused_at_the_edge_and_nothing_is_written(mem, fres
     with pytest.raises(ValidationError, match="occurred_at"):
         await mem.write("a", "hello", "Rafael", occurred_at="yesterday-ish")
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events") == [(0,)]
-    r = await mem.write("a", "I work at Acme.", "Rafael", config_overrides={"no_such_knob": 1},
-                        verbose=True)
-    assert r.success and "no_such_knob" in str(r.pipeline.get("warnings").data)
+    with pytest.raises(ValidationError, match="no_such_knob"):  # issue 14: refused, not ignored
+        await mem.write("a", "I work at Acme.", "Rafael", config_overrides={"no_such_knob": 1})
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_events") == [(0,)]
 
 
 async def test_duplicate_message_id_is_refused_and_the_first_kept(mem, fresh_db_url):

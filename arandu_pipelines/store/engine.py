@@ -14,6 +14,7 @@ to the text literal, with the type left for Postgres to infer from the statement
 from __future__ import annotations
 
 import os
+import re
 import struct
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -28,14 +29,54 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 
 
+# scheme://user:PASSWORD@host — the password runs to the last '@' of the URL token, since a
+# mistyped URL may carry an unescaped '@' or '/' inside it.
+_URL_TOKEN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<rest>[^\s'\"<>]+)")
+_KV_PASSWORD = re.compile(r"(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s'\"]+)")
+
+
+def _redact_token(match: re.Match[str]) -> str:
+    scheme, rest = match.group("scheme"), match.group("rest")
+    at = rest.rfind("@")
+    if at < 0:
+        return scheme + rest
+    userinfo, host = rest[:at], rest[at:]
+    if ":" in userinfo:
+        userinfo = userinfo.split(":", 1)[0] + ":***"
+    return scheme + userinfo + host
+
+
+def redact(text: str) -> str:
+    """`text` with every password removed: URL userinfo (scheme://user:***@host) and libpq
+    key=value `password=***`. Applied to every message that may quote a database URL."""
+    if not isinstance(text, str):
+        text = str(text)
+    return _KV_PASSWORD.sub(r"\1***", _URL_TOKEN.sub(_redact_token, text))
+
+
+def _scheme(url: str) -> str:
+    head = url.split("://", 1)[0] if "://" in url else url.split(":", 1)[0]
+    return head[:20] if head and head.replace("+", "").replace(".", "").replace("-", "").isalnum() \
+        else "(none)"
+
+
 def normalize_url(database_url: str, driver: str = "psycopg") -> str:
-    """Accept postgres://, postgresql://, postgresql+psycopg2:// and return the wanted driver."""
+    """Accept postgres://, postgresql://, postgresql+psycopg2:// and return the wanted driver.
+    The error for anything else names the scheme only: the URL may hold a password."""
+    from arandu_pipelines.errors import ValidationError
+
+    if not isinstance(database_url, str):
+        raise ValidationError(
+            f"database_url must be a string (postgresql://user:pass@host/db), "
+            f"got {type(database_url).__name__}")
     url = database_url.strip()
     for prefix in ("postgresql+psycopg2://", "postgresql+psycopg://", "postgresql://", "postgres://"):
         if url.startswith(prefix):
             return f"postgresql+{driver}://" + url[len(prefix):]
-    raise ValueError(
-        f"database_url must be a PostgreSQL URL (postgresql://user:pass@host/db), got {url[:40]!r}"
+    raise ValidationError(
+        "database_url must be a PostgreSQL URL (postgresql://user:pass@host/db); its scheme is "
+        f"{_scheme(url)!r}: use 'postgresql://' (the rest of the URL is not shown, it may hold a "
+        "password)"
     )
 
 
@@ -67,14 +108,24 @@ def start_batch_process(database_url: str | None = None) -> int:
 def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10) -> AsyncEngine:
     """One retrieve() runs the independent steps of its plan on up to five pooled connections at
     once; ten kept open lets two run together without overflow connections, which are opened
-    (several ms) and closed again around every call."""
-    engine = create_async_engine(
-        normalize_url(database_url),
-        pool_size=pool_size,
-        max_overflow=max_overflow,
-        pool_recycle=1800,
-        connect_args={"application_name": "arandu-pipelines"},
-    )
+    (several ms) and closed again around every call. A URL SQLAlchemy cannot parse raises
+    ValidationError with the password removed (SQLAlchemy's own message quotes the whole URL)."""
+    from arandu_pipelines.errors import ValidationError
+
+    url = normalize_url(database_url)
+    try:
+        engine = create_async_engine(
+            url,
+            pool_size=pool_size,
+            max_overflow=max_overflow,
+            pool_recycle=1800,
+            connect_args={"application_name": "arandu-pipelines"},
+        )
+    except Exception as exc:
+        raise ValidationError(
+            f"database_url {redact(url)!r} is not a valid PostgreSQL URL: "
+            f"{type(exc).__name__}: {redact(str(exc))[:300]}"
+        ) from None
     event.listen(engine.sync_engine, "connect", _on_connect)
     return engine
 

@@ -53,11 +53,27 @@ def _upgrade_sync(connection: Connection, embedding_dimensions: int) -> None:
 
 
 async def upgrade(engine: AsyncEngine, embedding_dimensions: int) -> None:
-    from arandu_pipelines.store.engine import binary_vectors_after_create
+    """Migrate to head. A database that cannot be reached or migrated raises DatabaseError naming
+    the server without its password; the driver's exception is kept as the cause only when its
+    own text holds no password."""
+    from arandu_pipelines.errors import MemoryError
+    from arandu_pipelines.store.engine import binary_vectors_after_create, redact
 
-    async with engine.begin() as conn:
-        await conn.run_sync(_upgrade_sync, embedding_dimensions)
-        await binary_vectors_after_create(conn)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade_sync, embedding_dimensions)
+            await binary_vectors_after_create(conn)
+    except MemoryError:
+        raise
+    except Exception as exc:
+        detail = str(exc)
+        safe = redact(detail)
+        where = engine.url.render_as_string(hide_password=True)
+        err = DatabaseError(f"could not open or migrate the database {redact(where)!r}: "
+                            f"{type(exc).__name__}: {safe[:600]}")
+        if safe == detail and redact(repr(exc)) == repr(exc):
+            raise err from exc
+        raise err from None
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:

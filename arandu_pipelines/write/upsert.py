@@ -17,6 +17,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.store.engine import vecs
 
 
+NAME_COLUMN_CHARS = 256  # display_name, alias, alias_text, entity_name: varchar(256)
+
+
+def clip(name: str | None) -> str | None:
+    """A name as its varchar(256) column holds it. A message may legitimately mention a name of
+    any length; unclipped, the entity insert failed while the fact's link to it was written,
+    leaving a dangling link under a write that reported success (issue 14)."""
+    return name if name is None or len(name) <= NAME_COLUMN_CHARS else name[:NAME_COLUMN_CHARS]
+
+
 @dataclass
 class FactRow:
     id: str
@@ -90,7 +100,7 @@ async def upsert_entities(conn: AsyncConnection, agent_id: str, rows: list[Entit
         {
             "a": agent_id,
             "k": [r.key for r in rows],
-            "n": [r.display_name for r in rows],
+            "n": [clip(r.display_name) for r in rows],
             "t": [r.entity_type for r in rows],
             "e": vecs(r.embedding for r in rows),
             "f": [r.first_seen for r in rows],
@@ -115,8 +125,8 @@ async def insert_aliases(
         ),
         {
             "a": agent_id,
-            "al": [r[0] for r in rows],
-            "tx": [r[1] for r in rows],
+            "al": [clip(r[0]) for r in rows],
+            "tx": [clip(r[1]) for r in rows],
             "k": [r[2] for r in rows],
             "t": [r[3] for r in rows],
             "s": [r[4] for r in rows],
@@ -163,7 +173,7 @@ async def insert_facts(conn: AsyncConnection, agent_id: str, rows: list[FactRow]
             "id": [r.id for r in rows],
             "et": [r.entity_type for r in rows],
             "ek": [r.entity_key for r in rows],
-            "en": [r.entity_name for r in rows],
+            "en": [clip(r.entity_name) for r in rows],
             "ak": [r.attribute_key for r in rows],
             "vt": [r.value_text for r in rows],
             "ft": [r.fact_text for r in rows],
