@@ -439,8 +439,6 @@ async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url)
     assert res.facts and not [w for w in res.warnings if "failed" in w]
 
 
-@pytest.mark.xfail(strict=False, reason="row-level validation inside write/importer.py is issue 14 "
-                   "item 1 (another branch); it can call validate.event_row / validate.epoch")
 async def test_generated_hostile_corpus_import(memory, fresh_db_url):
     """import_messages(): every bad row is stored or rejected with a reason, never raised; the
     good row of the same call always lands."""

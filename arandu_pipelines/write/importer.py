@@ -125,8 +125,7 @@ def _id(field: str, value: Any) -> str:
         value = str(int(value)) if value.is_integer() else str(value)
     if not isinstance(value, str):
         raise ValueError(f"{field} must be a string, got {type(value).__name__}")
-    value = value.strip()
-    if not value:
+    if not value.strip():
         raise ValueError(f"missing {field}")
     if len(value) > 256:
         raise ValueError(f"{field} longer than 256 characters")
