@@ -162,13 +162,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="PostgreSQL URL (default: $DATABASE_URL, else the embedded server)")
     sub = p.add_subparsers(dest="command", required=True)
 
-    imp = sub.add_parser("import", help="import a JSONL / CSV / Parquet / LoCoMo file (runs at "
-                         "lower CPU priority: ARANDU_BATCH_NICE, default 10, 0 = off)")
+    imp = sub.add_parser("import", help="import a JSONL / CSV / Parquet / LoCoMo file")
     imp.add_argument("file", type=Path)
     imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"])
     imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files")
     imp.add_argument("--no-extract", action="store_true",
                      help="store events only; leave extraction to the Dagster sensor")
+    imp.add_argument("--low-priority", action="store_true",
+                     help="run as batch work: lower this process's CPU priority "
+                     "(ARANDU_BATCH_NICE, default 10) so processes serving retrieve() come first")
 
     ex = sub.add_parser("example", help="import the bundled sample conversation and show memory")
     ex.add_argument("--fresh", action="store_true", help="erase the sample agent first")
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command in ("dev", "demo"):
             return _dev(args)
-        if args.command == "import":
+        if args.command == "import" and args.low_priority:
             # batch work: yield the CPU to processes serving retrieve() (ARANDU_BATCH_NICE, 0 = off);
             # before the event loop and torch start threads, so they all inherit it
             from arandu_pipelines.store.engine import start_batch_process
