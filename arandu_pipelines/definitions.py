@@ -17,7 +17,6 @@ from arandu_pipelines.assets import ALL_ASSETS, MEMORY_HEALTH_CHECKS
 from arandu_pipelines.jobs import ALL_JOBS
 from arandu_pipelines.jobs.executor import batch_in_process_executor
 from arandu_pipelines.resources import default_resources
-from arandu_pipelines.schedules import ALL_SCHEDULES
 from arandu_pipelines.sensors import ALL_SENSORS
 
 defs = Definitions(
@@ -25,7 +24,6 @@ defs = Definitions(
     asset_checks=MEMORY_HEALTH_CHECKS,
     jobs=ALL_JOBS,
     sensors=ALL_SENSORS,
-    schedules=ALL_SCHEDULES,
     resources=default_resources(),
     executor=batch_in_process_executor,
 )

@@ -91,13 +91,27 @@ def test_pools_retries_and_checks(defs, graph):
     }
 
 
+def test_consolidation_is_automated_with_freshness_and_checks_are_per_agent(graph):
+    from arandu_pipelines.partitions import agents_partitions
+
+    for name in CONSOLIDATION:
+        node = graph.get(AssetKey(name))
+        assert node.automation_condition is not None, name
+        assert node.freshness_policy is not None, name
+    for key in graph.asset_check_keys:
+        spec = graph.get(key)
+        if key.asset_key.to_user_string() == "memory_events":
+            continue   # the unpartitioned event log: a store-wide check
+        assert spec.partitions_def == agents_partitions, key
+
+
 def test_jobs_sensors_schedules_resources(defs):
     repo = defs.get_repository_def()
     assert {j.name for j in repo.get_all_jobs()} >= {"import_job", "extraction_job", "reextraction_job",
                                                      "consolidation_job"}
     assert {s.name for s in repo.sensor_defs} == {"import_sensor", "pending_events_sensor",
-                                                  "consolidation_after_extraction"}
-    assert {s.name for s in repo.schedule_defs} == {"consolidation_schedule"}
+                                                  "agent_partitions_sensor", "memory_automation_sensor"}
+    assert {s.name for s in repo.schedule_defs} == set()   # the cron is an AutomationCondition
     assert set(defs.resources) == {"memory", "llm", "embeddings"}
     assert defs.resources["llm"].get() is None  # offline unless ARANDU_LLM_* is set
     rebuild = defs.resolve_job_def("reextraction_job")
@@ -146,7 +160,7 @@ def test_dev_server_dagster_yaml_is_valid(tmp_path, monkeypatch):
     assert "${" not in (home / "dagster.yaml").read_text()
 
 
-DAGSTER_LAYER = ["assets", "sensors", "resources", "jobs", "definitions.py", "schedules.py",
+DAGSTER_LAYER = ["assets", "sensors", "resources", "jobs", "definitions.py",
                  "partitions.py", "devserver.py"]
 
 

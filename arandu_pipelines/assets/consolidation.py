@@ -4,7 +4,7 @@
                      │                      └─► entity_profiles
                      └─► entity_communities (relationship-graph components)
     memory_facts ──► memory_clusters ──► community_themes ──┐
-    memory_events ─► emotional_trends ──────────────────────┼─► memory_meta_observations
+    memory_events ─► emotional_trends (after memory_facts) ─┼─► memory_meta_observations
     memory_facts ──────────────────────────────────────────┘    (patterns, contradictions, trends)
     memory_facts ──► fact_vitality (memify)
 
@@ -21,7 +21,15 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from arandu_pipelines.store import status
 
 from arandu_pipelines import background as bg
-from arandu_pipelines.assets._common import CONSOLIDATION, KINDS, LLM_POOL, RETRY, table_meta
+from arandu_pipelines.assets._common import (
+    CONSOLIDATION,
+    CONSOLIDATION_FRESHNESS,
+    KINDS,
+    LLM_POOL,
+    RETRY,
+    consolidation_condition,
+    table_meta,
+)
 from arandu_pipelines.assets._metadata import md_table, result_metadata, table_schema
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (
@@ -37,6 +45,8 @@ COMMON: dict[str, Any] = {
     "kinds": KINDS,
     "retry_policy": RETRY,
     "tags": {"arandu/stage": CONSOLIDATION},
+    "automation_condition": consolidation_condition(),
+    "freshness_policy": CONSOLIDATION_FRESHNESS,
 }
 
 
@@ -136,7 +146,9 @@ def community_themes(context: AssetExecutionContext, memory: MemoryStoreResource
         extra={"clusters_in_communities": r.clusters_in_communities}))
 
 
-@asset(deps=["memory_events"], pool=LLM_POOL,
+# memory_facts as well as the event log: the agent's consolidation follows its extraction (the
+# unpartitioned event log alone says nothing about which agent changed; see _common.py)
+@asset(deps=["memory_events", "memory_facts"], pool=LLM_POOL,
        metadata=_writes("memory_events, memory_meta_observations",
                         "emotion_primary, emotion_intensity, energy_level; 'emotional_trend'"),
        **COMMON)
