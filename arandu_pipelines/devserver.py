@@ -6,11 +6,10 @@ Order matters, and each step avoids a known trap:
    `dagster.yaml` at start-up and connects to its storage right away.
 2. Create the `arandu` (memory) and `dagster` (runs, event log, schedules) databases; migrate
    the memory schema.
-3. Write `$DAGSTER_HOME/dagster.yaml` with dagster-postgres storage. The URL is given as
-   ``{env: ARANDU_DAGSTER_PG_URL}`` (dagster.yaml has no ``${VAR}`` substitution) and uses the
-   ``postgresql+psycopg2://`` scheme (dagster-postgres' driver); the embedded server listens on a
-   Unix socket only, so the URL carries ``?host=<socket dir>``. The file also sets run concurrency
-   (one run per agent), the `llm` pool limit and run retries for crashed run workers.
+3. Copy the repository's `dagster.yaml` (the one instance configuration, shared with plain
+   `dagster dev` and `dg dev`) into `$DAGSTER_HOME`, and set ARANDU_DAGSTER_PG_URL (the
+   ``postgresql+psycopg2://`` URL of the `dagster` database; the embedded server listens on a Unix
+   socket only, so the URL carries ``?host=<socket dir>``), which its storage class uses.
 4. Run ``dagster dev`` bound to 127.0.0.1 in its own process group, with DATABASE_URL,
    DAGSTER_HOME and ARANDU_IMPORT_DIR in its environment. Ctrl-C (or SIGTERM) is forwarded to
    it, and after it exits the embedded server is released (stopped if nobody else uses it).
@@ -36,31 +35,42 @@ LOCATION_NAME = "arandu_pipelines"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = REPO_ROOT / "examples" / "sample_conversation.jsonl"
 
+# The repository's dagster.yaml, verbatim (tests/test_dagster_definitions.py keeps them equal);
+# written next to DAGSTER_HOME when the package runs without its repository (an installed wheel).
 DAGSTER_YAML = """\
-# Written by `arandu-pipelines dev`; edit ARANDU_* environment variables rather than this file.
+# The Dagster instance of arandu-pipelines: one configuration for `arandu-pipelines dev`,
+# `dagster dev` and `dg dev` started from the repository root (docs/dagster.md, "One instance").
+# Deployments: docs/deploy.md. Nothing here is machine-specific; URLs come from the environment.
+
+# Runs, event log and schedules in PostgreSQL: ARANDU_DAGSTER_PG_URL, else database `dagster` on
+# the DATABASE_URL server, else on the embedded server of ARANDU_HOME (started on demand).
 storage:
-  postgres:
-    postgres_url:
-      env: ARANDU_DAGSTER_PG_URL
+  custom:
+    module: arandu_pipelines.resources.instance_storage
+    class: AranduPostgresStorage
+    config: {}
 
 concurrency:
   runs:
-    max_concurrent_runs: {max_runs}
+    max_concurrent_runs: 8
     tag_concurrency_limits:
-      # one in-progress run per agent (every partitioned run carries dagster/partition = agent)
+      # one queued-to-running run per agent: every partitioned run carries dagster/partition
       - key: dagster/partition
         value:
           applyLimitPerUniqueValue: true
         limit: 1
   pools:
-    # the only pool is `llm` (assets that call, or will call, the LLM)
-    default_limit: {llm_pool}
+    # `llm`: every asset that calls (or will call) the LLM; change at runtime with
+    # `dagster instance concurrency set llm 4`
+    default_limit: 2
     granularity: op
 
 run_monitoring:
   enabled: true
   poll_interval_seconds: 30
 
+# Re-launch a run only when its worker crashed; a run that failed in a step (a bad input file,
+# a validation error: deterministic) is not retried. Step retries are the assets' RetryPolicy.
 run_retries:
   enabled: true
   max_retries: 2
@@ -82,16 +92,21 @@ load_from:
 
 def psycopg2_url(libpq_uri: str) -> str:
     """The embedded server's libpq URI with the scheme dagster-postgres' SQLAlchemy engine needs."""
-    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
-        if libpq_uri.startswith(prefix):
-            return "postgresql+psycopg2://" + libpq_uri[len(prefix):]
-    return libpq_uri
+    from arandu_pipelines.resources.instance_storage import psycopg2_url as convert
+
+    return convert(libpq_uri)
 
 
-def write_dagster_home(dagster_home: Path, max_runs: int = 8, llm_pool: int = 2) -> Path:
+def dagster_yaml_text() -> str:
+    """The instance configuration: the repository's dagster.yaml (or its packaged copy)."""
+    repo = REPO_ROOT / "dagster.yaml"
+    return repo.read_text(encoding="utf-8") if repo.is_file() else DAGSTER_YAML
+
+
+def write_dagster_home(dagster_home: Path) -> Path:
+    """DAGSTER_HOME with the project's one dagster.yaml (copied: Dagster reads it from there)."""
     dagster_home.mkdir(parents=True, exist_ok=True)
-    (dagster_home / "dagster.yaml").write_text(
-        DAGSTER_YAML.format(max_runs=max_runs, llm_pool=llm_pool), encoding="utf-8")
+    (dagster_home / "dagster.yaml").write_text(dagster_yaml_text(), encoding="utf-8")
     return dagster_home / "dagster.yaml"
 
 
@@ -128,9 +143,7 @@ def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
         ensure_database(server, "dagster"))
     asyncio.run(_migrate(memory_url))
     dagster_home = Path(os.environ.get("DAGSTER_HOME") or home / "dagster")
-    write_dagster_home(dagster_home,
-                       max_runs=int(os.environ.get("ARANDU_MAX_CONCURRENT_RUNS", "8")),
-                       llm_pool=int(os.environ.get("ARANDU_LLM_POOL_LIMIT", "2")))
+    write_dagster_home(dagster_home)
     import_dir = Path(os.environ.get("ARANDU_IMPORT_DIR") or home / "imports")
     import_dir.mkdir(parents=True, exist_ok=True)
     env = {
