@@ -30,7 +30,7 @@ from arandu_pipelines.assets._common import (
     consolidation_condition,
     table_meta,
 )
-from arandu_pipelines.assets._metadata import md_table, result_metadata, table_schema
+from arandu_pipelines.assets._metadata import result_metadata, table_schema
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (
     EmbeddingsResource,
@@ -164,7 +164,7 @@ def emotional_trends(context: AssetExecutionContext, memory: MemoryStoreResource
         extra={"events_analyzed": r.events_analyzed, "dominant_emotion": r.dominant_emotion or "-",
                "trend_direction": r.trend_direction, "avg_intensity": r.avg_intensity,
                "emotion_counts": MetadataValue.json(r.emotion_counts),
-               "trigger_keywords": MetadataValue.json(r.trigger_keywords)}))
+               "trigger_keywords": len(r.trigger_keywords)}))   # words from messages: count only
 
 
 @asset(deps=["memory_facts"], metadata=_writes("memory_facts", "vitality_score, is_stale"), **COMMON)
@@ -198,11 +198,11 @@ def memory_meta_observations(context: AssetExecutionContext, memory: MemoryStore
     async def go(engine: Any) -> Any:
         r = await bg.run_consolidation(engine, agent, llm=provider)
         async with engine.connect() as conn:
-            by_type, preview = await status.observation_summary(conn, agent)
+            by_type, _titles = await status.observation_summary(conn, agent)   # titles quote facts
             schema = await table_schema(conn, "memory_meta_observations")
-        return r, by_type, preview, schema
+        return r, by_type, schema
 
-    r, by_type, preview, schema = run_async(_with_engine(memory, go))
+    r, by_type, schema = run_async(_with_engine(memory, go))
     md = result_metadata(r, added=r.observations_created, updated=r.observations_reinforced,
                          invalidated=r.observations_deactivated, extra={
                              "events_processed": r.events_processed,
@@ -210,7 +210,6 @@ def memory_meta_observations(context: AssetExecutionContext, memory: MemoryStore
                              "active_by_type": MetadataValue.json(by_type),
                              "dagster/row_count": int(sum(by_type.values())),
                              "dagster/column_schema": schema})
-    md["preview"] = md_table(preview)
     return MaterializeResult(metadata=md)
 
 
