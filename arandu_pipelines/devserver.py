@@ -165,25 +165,42 @@ def dagster_dev_command(workspace: Path, host: str = DEFAULT_HOST, port: int = 3
 
 
 def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> int:
-    """Run Dagster on the embedded database until Ctrl-C; returns the exit status."""
-    print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
-    server, extra = prepare()
-    env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
-    workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
-    cmd = dagster_dev_command(workspace, host, port)
-    print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
-          f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
-          f"{extra['ARANDU_IMPORT_DIR']}\n"
-          f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)", flush=True)
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
-    stopping = {"signal": None}
+    """Run Dagster on the embedded database until Ctrl-C or SIGTERM; returns the exit status.
 
-    def forward(signum: int, _frame: Any) -> None:
-        stopping["signal"] = signum
-        _signal_group(proc, signal.SIGINT)
+    The signal handlers are installed first: a SIGTERM while the server starts or the schema
+    migrates is remembered, the start-up (seconds) completes, Dagster is not launched and the
+    embedded server is released — instead of this process dying and leaving PostgreSQL behind.
+    Once Dagster runs, a signal is forwarded to its process group and `_stop` escalates to
+    SIGTERM / SIGKILL on a deadline, so the command never hangs."""
+    state: dict[str, Any] = {"signal": None, "proc": None}
 
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    def on_signal(signum: int, _frame: Any) -> None:
+        first = state["signal"] is None
+        state["signal"] = signum
+        proc = state["proc"]
+        if proc is not None:   # before Dagster starts, the flag alone stops the start-up
+            _signal_group(proc, signal.SIGINT if first else signal.SIGTERM)
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    server = None
+    proc = None
     try:
+        print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
+        server, extra = prepare()
+        if state["signal"] is not None:
+            return 0   # stopped while starting: nothing launched; `finally` releases the server
+        env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
+        workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
+        cmd = dagster_dev_command(workspace, host, port)
+        print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
+              f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
+              f"{extra['ARANDU_IMPORT_DIR']}\n"
+              f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)",
+              flush=True)
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+        state["proc"] = proc
+        if state["signal"] is not None:   # arrived between the check above and Popen
+            _signal_group(proc, signal.SIGINT)
         if demo:
             _drop_sample(Path(extra["ARANDU_IMPORT_DIR"]), host, port)
         while proc.poll() is None:
@@ -191,16 +208,20 @@ def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> i
                 proc.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 continue
+    except KeyboardInterrupt:   # Ctrl-C with the default handler (e.g. not the main thread)
+        pass
     finally:
+        # a second signal during shutdown only escalates (see on_signal), never interrupts it
+        if proc is not None:
+            _stop(proc)
         for s, h in previous.items():
             signal.signal(s, h)
-        _stop(proc)
-        server.cleanup()
-    code = proc.returncode or 0
-    if stopping["signal"] is not None:
+        if server is not None:
+            server.cleanup()
+    if state["signal"] is not None:
         print("arandu-pipelines: stopped.", flush=True)
         return 0
-    return code
+    return (proc.returncode or 0) if proc is not None else 1
 
 
 def _drop_sample(import_dir: Path, host: str, port: int) -> None:
