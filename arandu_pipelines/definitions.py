@@ -1,7 +1,8 @@
 """The code location: one `Definitions` with every asset, check, job, sensor and schedule.
 
-Loaded by `workspace.yaml` (location `arandu_pipelines`), by `dg` (pyproject `[tool.dg]`) and by
-`dagster dev -m arandu_pipelines.definitions`. Resources come from the environment (see
+Loaded by `workspace.yaml` and by `dg` (pyproject `[tool.dg.project]`), both under the location
+name `arandu_pipelines` (run history is keyed by it; `dagster dev -m arandu_pipelines.definitions`
+would name it after the module, so use the workspace). Resources come from the environment (see
 `resources/`): DATABASE_URL (unset: the embedded server), ARANDU_LLM_* (unset: offline),
 ARANDU_EMBEDDINGS (default: local MiniLM), ARANDU_IMPORT_DIR (the drop directory).
 

@@ -10,7 +10,7 @@ Order matters, and each step avoids a known trap:
    `dagster dev` and `dg dev`) into `$DAGSTER_HOME`, and set ARANDU_DAGSTER_PG_URL (the
    ``postgresql+psycopg2://`` URL of the `dagster` database; the embedded server listens on a Unix
    socket only, so the URL carries ``?host=<socket dir>``), which its storage class uses.
-4. Run ``dagster dev`` bound to 127.0.0.1 in its own process group, with DATABASE_URL,
+4. Run ``dg dev -w workspace.yaml`` (``dagster dev`` without dagster-dg-cli) bound to 127.0.0.1 in its own process group, with DATABASE_URL,
    DAGSTER_HOME and ARANDU_IMPORT_DIR in its environment. Ctrl-C (or SIGTERM) is forwarded to
    it, and after it exits the embedded server is released (stopped if nobody else uses it).
 
@@ -160,7 +160,12 @@ DEFAULT_HOST = "127.0.0.1"  # loopback only: the UI can launch runs and shows th
 
 
 def dagster_dev_command(workspace: Path, host: str = DEFAULT_HOST, port: int = 3000) -> list[str]:
-    """The `dagster dev` command line `run_dev` launches (webserver bound to `host`)."""
+    """The command line `run_dev` launches (webserver bound to `host`): `dg dev` on the
+    workspace (what Dagster 1.13 recommends; `dagster dev` prints a "superseded" warning), or
+    `dagster dev` where dagster-dg-cli is not installed. Both run the same webserver and daemon."""
+    dg = Path(sys.executable).with_name("dg")
+    if dg.is_file():
+        return [str(dg), "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
     return [sys.executable, "-m", "dagster", "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
 
 
