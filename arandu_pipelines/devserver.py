@@ -202,7 +202,9 @@ def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> i
               f"{extra['ARANDU_IMPORT_DIR']}\n"
               f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)",
               flush=True)
-        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+        # cwd = DAGSTER_HOME: Dagster warns when the working directory holds another
+        # dagster.yaml (the repository's, of which DAGSTER_HOME holds the copy)
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True, cwd=extra["DAGSTER_HOME"])
         state["proc"] = proc
         if state["signal"] is not None:   # arrived between the check above and Popen
             _signal_group(proc, signal.SIGINT)
@@ -235,7 +237,7 @@ def _drop_sample(import_dir: Path, host: str, port: int) -> None:
     agent = "sample-rafael"
     print(f"arandu-pipelines demo: copied {SAMPLE.name} into {import_dir}.\n"
           f"  Watch http://{host}:{port}/runs : import_job -> extraction_job ({agent}) -> "
-          "consolidation_job.\n"
+          "its consolidation (launched by memory_automation_sensor).\n"
           f"  Then ask memory:  arandu-pipelines retrieve {agent} \"Where does Rafael work?\"",
           flush=True)
 
