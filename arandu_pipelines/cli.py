@@ -1,19 +1,67 @@
-"""`arandu-pipelines` command line: import files, run the example, ask memory, run Dagster."""
+"""arandu-pipelines: long-term memory for AI agents on PostgreSQL + pgvector.
+
+Import conversations, ask an agent's memory, erase what must be forgotten, and run the Dagster
+pipelines (UI on http://127.0.0.1:3000).
+
+exit status: 0 everything succeeded; 1 partly done (some rows rejected and quarantined, or some
+messages failed extraction and will be retried); 2 usage or input error (bad arguments, unknown
+agent, unreadable or invalid file, invalid setting).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import logging
+import os
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample_conversation.jsonl"
 
+EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
 
-def _progress() -> Any:
+
+class UsageError(Exception):
+    """A mistake in what the user asked for (exit status 2), e.g. an agent with no memory."""
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as dist_version
+
+        return dist_version("arandu-pipelines")
+    except Exception:   # running from a source tree that is not installed
+        return "0+unknown"
+
+
+def _quiet(verbose: bool) -> None:
+    """Quiet by default: no library warnings, model-loading progress bars or INFO logs on the
+    terminal; `-v` shows them. The CLI owns its process, so it may set this process-wide."""
+    if verbose:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        return
+    warnings.simplefilter("ignore")
+    for name, value in (("TQDM_DISABLE", "1"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
+                        ("TRANSFORMERS_VERBOSITY", "error"), ("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")):
+        os.environ.setdefault(name, value)
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+
+
+async def _known_agent(memory: Any, agent_id: str) -> None:
+    """Commands about one agent refuse an agent that has no memory at all (likely a typo)."""
+    if not any((await memory.stats(agent_id)).values()):
+        raise UsageError(f"unknown agent {agent_id!r}: nothing is stored for it (check the id; "
+                         "agents appear with their first message)")
+
+
+def _progress(verbose: bool) -> Any:
+    if not verbose:
+        return None
     last = [0.0]
 
     def show(stage: str, done: int, total: int) -> None:
@@ -36,20 +84,35 @@ async def _import(args: argparse.Namespace) -> int:
         else:
             rows = list(read_rows(args.file, args.format))
         report = await memory.import_messages(rows, extract=not args.no_extract,
-                                              source=str(args.file), progress=_progress())
-    _print_report(report)
-    return 0 if not report.extraction_errors else 1
+                                              source=f"cli:{args.file.name}"[:32],
+                                              progress=_progress(args.verbose))
+    _print_report(report, args.verbose)
+    return report_status(report)
 
 
-def _print_report(report: Any) -> None:
+def report_status(report: Any) -> int:
+    """0 when every row went in (and was extracted), 1 when some rows were rejected (kept in
+    memory_quarantine) or some messages failed extraction (retried later)."""
+    rejected = len(getattr(report, "rows_rejected", []) or [])
+    quarantined = int(getattr(report, "rows_quarantined", 0) or 0)
+    if rejected or quarantined or getattr(report, "extraction_errors", None):
+        return EXIT_PARTIAL
+    return EXIT_OK
+
+
+def _print_report(report: Any, verbose: bool = False) -> None:
     print(f"rows read: {report.rows_read}, stored: {report.events_inserted}, "
           f"already present: {report.events_skipped_duplicate}, rejected: {len(report.rows_rejected)}")
-    for r in report.rows_rejected[:50]:
+    shown = report.rows_rejected if verbose else report.rows_rejected[:50]
+    for r in shown:
         print(f"  row {r.row_number}: {r.reason}")
-    if len(report.rows_rejected) > 50:
-        print(f"  ... and {len(report.rows_rejected) - 50} more (see table memory_quarantine)")
+    if len(report.rows_rejected) > len(shown):
+        print(f"  ... and {len(report.rows_rejected) - len(shown)} more (-v lists all; "
+              "table memory_quarantine keeps them)")
     for w in report.warnings:
-        print(f"warning: {w}")
+        print(f"warning: {w}", file=sys.stderr)
+    if not report.events_extracted and not report.facts_added and not verbose:
+        return
     print(f"extracted: {report.events_extracted} messages -> facts added {report.facts_added}, "
           f"updated {report.facts_updated}, unchanged {report.facts_unchanged}, deleted "
           f"{report.facts_deleted}; entities created {report.entities_created}; "
@@ -69,10 +132,10 @@ async def _example(args: argparse.Namespace) -> int:
         if args.fresh:
             await memory.delete_all(agent)
         report = await memory.import_messages(rows, source="examples/sample_conversation.jsonl",
-                                              progress=_progress())
-        _print_report(report)
+                                              progress=_progress(args.verbose))
+        _print_report(report, args.verbose)
         await print_memory(memory, agent)
-    return 0
+    return report_status(report)
 
 
 async def print_memory(memory: Any, agent: str) -> None:
@@ -109,6 +172,7 @@ async def _retrieve(args: argparse.Namespace) -> int:
     from arandu_pipelines.client import MemoryClient
 
     async with MemoryClient(args.database_url) as memory:
+        await _known_agent(memory, args.agent_id)
         result = await memory.retrieve(args.agent_id, args.query, session_id=args.session,
                                        verbose=args.verbose)
     if args.json:
@@ -119,8 +183,9 @@ async def _retrieve(args: argparse.Namespace) -> int:
     print(result.context or "(nothing relevant in memory)")
     print(f"\n{len(result.facts)} facts, {len(result.sources)} sources, {result.duration_ms:.1f} ms",
           file=sys.stderr)
-    for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+    if args.verbose:
+        for w in result.warnings:
+            print(f"warning: {w}", file=sys.stderr)
     return 0
 
 
@@ -128,6 +193,7 @@ async def _stats(args: argparse.Namespace) -> int:
     from arandu_pipelines.client import MemoryClient
 
     async with MemoryClient(args.database_url) as memory:
+        await _known_agent(memory, args.agent_id)
         if args.show:
             await print_memory(memory, args.agent_id)
         else:
@@ -137,17 +203,36 @@ async def _stats(args: argparse.Namespace) -> int:
 
 
 async def _forget(args: argparse.Namespace) -> int:
-    """Erase selected messages of one agent and everything derived from them."""
+    """Erase selected messages of one agent and everything derived from them, or (with
+    --agent and no selector) the whole agent."""
     from arandu_pipelines.client import MemoryClient
 
+    selectors = (args.speaker, args.message_id, args.session)
+    if args.agent_id and args.agent:
+        raise UsageError("give the agent once: `forget AGENT --speaker ...` erases part of an "
+                         "agent, `forget --agent AGENT` erases all of it")
+    if args.agent and any(s is not None for s in selectors):
+        raise UsageError("--agent erases the whole agent; to erase part of it use "
+                         "`forget AGENT --speaker NAME` (or --session / --message-id)")
+    if args.agent_id and not any(s is not None for s in selectors):
+        raise UsageError("say what to forget: --speaker, --session or --message-id "
+                         f"(or `forget --agent {args.agent_id}` to erase the whole agent)")
+    agent = args.agent or args.agent_id
+    if not agent:
+        raise UsageError("name the agent: `forget AGENT --speaker NAME` or `forget --agent AGENT`")
     async with MemoryClient(args.database_url) as memory:
-        report = await memory.delete_messages(args.agent_id, speaker=args.speaker,
-                                              message_ids=args.message_id, session_id=args.session)
+        await _known_agent(memory, agent)
+        if args.agent:
+            report = await memory.delete_all(agent)
+        else:
+            report = await memory.delete_messages(agent, speaker=args.speaker,
+                                                  message_ids=args.message_id, session_id=args.session)
+    print(f"agent {agent}: {'erased' if args.agent else 'forgot the selected messages'}")
     for table, n in sorted(report.rows.items()):
         print(f"deleted  {table:32s} {n}")
-    for what, n in report.updated.items():
+    for what, n in getattr(report, "updated", {}).items():
         print(f"repaired {what:32s} {n}")
-    return 0
+    return EXIT_OK
 
 
 def _dev(args: argparse.Namespace) -> int:
@@ -157,72 +242,115 @@ def _dev(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="arandu-pipelines", description=__doc__)
-    p.add_argument("--database-url", default=None,
-                   help="PostgreSQL URL (default: $DATABASE_URL, else the embedded server)")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = argparse.ArgumentParser(prog="arandu-pipelines", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                   help="print the version and exit")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--database-url", default=argparse.SUPPRESS, metavar="URL",
+                        help="PostgreSQL URL (default: $DATABASE_URL, else the embedded server "
+                        "in $ARANDU_HOME)")
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                        help="show details: progress, warnings, logs, every rejected row")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="PostgreSQL URL (default: $DATABASE_URL, else the embedded server in $ARANDU_HOME)")
+    p.add_argument("-v", "--verbose", action="store_true", default=False,
+                   help="show details: progress, warnings, logs, every rejected row")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    imp = sub.add_parser("import", help="import a JSONL / CSV / Parquet / LoCoMo file (runs at "
-                         "lower CPU priority: ARANDU_BATCH_NICE, default 10, 0 = off)")
-    imp.add_argument("file", type=Path)
-    imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"])
-    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files")
+    imp = sub.add_parser("import", parents=[common], help="import a JSONL / CSV / Parquet / LoCoMo file",
+                         description="Store every good row of a conversation file as events (bad "
+                         "rows are reported and kept in memory_quarantine) and extract them.")
+    imp.add_argument("file", type=Path, help="the file to import")
+    imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"],
+                     help="file format (default: from the file name)")
+    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files (they have none)")
     imp.add_argument("--no-extract", action="store_true",
                      help="store events only; leave extraction to the Dagster sensor")
+    imp.add_argument("--low-priority", action="store_true",
+                     help="run as batch work: lower this process's CPU priority "
+                     "(ARANDU_BATCH_NICE, default 10) so processes serving retrieve() come first")
 
-    ex = sub.add_parser("example", help="import the bundled sample conversation and show memory")
+    ex = sub.add_parser("example", parents=[common],
+                        help="import the bundled sample conversation and show memory",
+                        description="Import examples/sample_conversation.jsonl (agent "
+                        "sample-rafael) and print the entities, facts and relationships it gave.")
     ex.add_argument("--fresh", action="store_true", help="erase the sample agent first")
 
-    ret = sub.add_parser("retrieve", help="ask an agent's memory")
-    ret.add_argument("agent_id")
-    ret.add_argument("query")
-    ret.add_argument("--session", default=None)
-    ret.add_argument("--json", action="store_true")
-    ret.add_argument("--verbose", action="store_true")
+    ret = sub.add_parser("retrieve", parents=[common], help="ask an agent's memory",
+                         description="Print the memory context an agent would get for a query.")
+    ret.add_argument("agent_id", metavar="AGENT", help="the agent whose memory to ask")
+    ret.add_argument("query", help="the question or message, in quotes")
+    ret.add_argument("--session", default=None, help="the current session id (session context)")
+    ret.add_argument("--json", action="store_true", help="print the whole result as JSON")
 
-    st = sub.add_parser("stats", help="row counts of an agent (--show: facts, entities, edges)")
-    st.add_argument("agent_id")
-    st.add_argument("--show", action="store_true")
+    st = sub.add_parser("stats", parents=[common], help="row counts of an agent (--show: its memory)",
+                        description="Row counts per memory table for one agent.")
+    st.add_argument("agent_id", metavar="AGENT", help="the agent")
+    st.add_argument("--show", action="store_true", help="print entities, facts and relationships")
 
-    fg = sub.add_parser("forget", help="erase one speaker's (or a session's, or given) messages "
-                        "and every row derived from them")
-    fg.add_argument("agent_id")
+    fg = sub.add_parser("forget", parents=[common],
+                        help="erase an agent, or some of its messages, and all derived from them",
+                        description="`forget --agent AGENT` erases the whole agent; `forget AGENT "
+                        "--speaker NAME` (or --session / --message-id) erases those messages and "
+                        "every fact, entity, edge and summary derived only from them. Prints what "
+                        "was deleted and repaired.")
+    fg.add_argument("agent_id", nargs="?", default=None, metavar="AGENT",
+                    help="the agent to erase messages of (with a selector below)")
+    fg.add_argument("--agent", default=None, metavar="AGENT",
+                    help="erase this whole agent (every table)")
     fg.add_argument("--speaker", default=None, help="speaker name (case-insensitive)")
     fg.add_argument("--message-id", action="append", default=None,
                     help="a message id (repeatable)")
     fg.add_argument("--session", default=None, help="session id")
 
     for name in ("dev", "demo"):
-        d = sub.add_parser(name, help="run Dagster (webserver + daemon) on the embedded database"
-                           + (" and drop the sample conversation in the import directory" if name == "demo" else ""))
-        d.add_argument("--host", default="127.0.0.1")
-        d.add_argument("--port", type=int, default=3000)
+        d = sub.add_parser(name, parents=[common],
+                           help="run Dagster (webserver + daemon) on the embedded database"
+                           + (" and drop the sample conversation in the import directory" if name == "demo" else ""),
+                           description="Start the embedded PostgreSQL and Dagster with the "
+                           "repository's dagster.yaml; Ctrl-C or SIGTERM stops everything.")
+        d.add_argument("--host", default="127.0.0.1", help="interface of the UI (default: loopback only)")
+        d.add_argument("--port", type=int, default=3000, help="port of the UI (default 3000)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    from arandu_pipelines.errors import MemoryError
+    """The console script. Returns the exit status (see the module docstring)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:   # --help / --version (0) or a usage error (2), as an int
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    _quiet(args.verbose)
+    from arandu_pipelines.errors import MemoryError, ValidationError
 
     try:
         if args.command in ("dev", "demo"):
             return _dev(args)
-        if args.command == "import":
+        if args.command == "import" and args.low_priority:
             # batch work: yield the CPU to processes serving retrieve() (ARANDU_BATCH_NICE, 0 = off);
             # before the event loop and torch start threads, so they all inherit it
             from arandu_pipelines.store.engine import start_batch_process
 
-            try:
-                start_batch_process(args.database_url)   # the embedded server first, at normal priority
-            except ValueError as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                return 2
+            start_batch_process(args.database_url)   # the embedded server first, at normal priority
         handler = {"import": _import, "example": _example, "retrieve": _retrieve, "stats": _stats,
                    "forget": _forget}
         return asyncio.run(handler[args.command](args))
+    except (UsageError, ValidationError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        print(f"error: cannot read {exc.filename or 'the file'}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except ValueError as exc:   # e.g. an invalid ARANDU_BATCH_NICE, an unknown file format
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except MemoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

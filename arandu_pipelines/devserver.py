@@ -6,12 +6,11 @@ Order matters, and each step avoids a known trap:
    `dagster.yaml` at start-up and connects to its storage right away.
 2. Create the `arandu` (memory) and `dagster` (runs, event log, schedules) databases; migrate
    the memory schema.
-3. Write `$DAGSTER_HOME/dagster.yaml` with dagster-postgres storage. The URL is given as
-   ``{env: ARANDU_DAGSTER_PG_URL}`` (dagster.yaml has no ``${VAR}`` substitution) and uses the
-   ``postgresql+psycopg2://`` scheme (dagster-postgres' driver); the embedded server listens on a
-   Unix socket only, so the URL carries ``?host=<socket dir>``. The file also sets run concurrency
-   (one run per agent), the `llm` pool limit and run retries for crashed run workers.
-4. Run ``dagster dev`` bound to 127.0.0.1 in its own process group, with DATABASE_URL,
+3. Copy the repository's `dagster.yaml` (the one instance configuration, shared with plain
+   `dagster dev` and `dg dev`) into `$DAGSTER_HOME`, and set ARANDU_DAGSTER_PG_URL (the
+   ``postgresql+psycopg2://`` URL of the `dagster` database; the embedded server listens on a Unix
+   socket only, so the URL carries ``?host=<socket dir>``), which its storage class uses.
+4. Run ``dg dev -w workspace.yaml`` (``dagster dev`` without dagster-dg-cli) bound to 127.0.0.1 in its own process group, with DATABASE_URL,
    DAGSTER_HOME and ARANDU_IMPORT_DIR in its environment. Ctrl-C (or SIGTERM) is forwarded to
    it, and after it exits the embedded server is released (stopped if nobody else uses it).
 
@@ -36,31 +35,42 @@ LOCATION_NAME = "arandu_pipelines"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = REPO_ROOT / "examples" / "sample_conversation.jsonl"
 
+# The repository's dagster.yaml, verbatim (tests/test_dagster_definitions.py keeps them equal);
+# written next to DAGSTER_HOME when the package runs without its repository (an installed wheel).
 DAGSTER_YAML = """\
-# Written by `arandu-pipelines dev`; edit ARANDU_* environment variables rather than this file.
+# The Dagster instance of arandu-pipelines: one configuration for `arandu-pipelines dev`,
+# `dagster dev` and `dg dev` started from the repository root (docs/dagster.md, "One instance").
+# Deployments: docs/deploy.md. Nothing here is machine-specific; URLs come from the environment.
+
+# Runs, event log and schedules in PostgreSQL: ARANDU_DAGSTER_PG_URL, else database `dagster` on
+# the DATABASE_URL server, else on the embedded server of ARANDU_HOME (started on demand).
 storage:
-  postgres:
-    postgres_url:
-      env: ARANDU_DAGSTER_PG_URL
+  custom:
+    module: arandu_pipelines.resources.instance_storage
+    class: AranduPostgresStorage
+    config: {}
 
 concurrency:
   runs:
-    max_concurrent_runs: {max_runs}
+    max_concurrent_runs: 8
     tag_concurrency_limits:
-      # one in-progress run per agent (every partitioned run carries dagster/partition = agent)
+      # one queued-to-running run per agent: every partitioned run carries dagster/partition
       - key: dagster/partition
         value:
           applyLimitPerUniqueValue: true
         limit: 1
   pools:
-    # the only pool is `llm` (assets that call, or will call, the LLM)
-    default_limit: {llm_pool}
+    # `llm`: every asset that calls (or will call) the LLM; change at runtime with
+    # `dagster instance concurrency set llm 4`
+    default_limit: 2
     granularity: op
 
 run_monitoring:
   enabled: true
   poll_interval_seconds: 30
 
+# Re-launch a run only when its worker crashed; a run that failed in a step (a bad input file,
+# a validation error: deterministic) is not retried. Step retries are the assets' RetryPolicy.
 run_retries:
   enabled: true
   max_retries: 2
@@ -82,16 +92,21 @@ load_from:
 
 def psycopg2_url(libpq_uri: str) -> str:
     """The embedded server's libpq URI with the scheme dagster-postgres' SQLAlchemy engine needs."""
-    for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
-        if libpq_uri.startswith(prefix):
-            return "postgresql+psycopg2://" + libpq_uri[len(prefix):]
-    return libpq_uri
+    from arandu_pipelines.resources.instance_storage import psycopg2_url as convert
+
+    return convert(libpq_uri)
 
 
-def write_dagster_home(dagster_home: Path, max_runs: int = 8, llm_pool: int = 2) -> Path:
+def dagster_yaml_text() -> str:
+    """The instance configuration: the repository's dagster.yaml (or its packaged copy)."""
+    repo = REPO_ROOT / "dagster.yaml"
+    return repo.read_text(encoding="utf-8") if repo.is_file() else DAGSTER_YAML
+
+
+def write_dagster_home(dagster_home: Path) -> Path:
+    """DAGSTER_HOME with the project's one dagster.yaml (copied: Dagster reads it from there)."""
     dagster_home.mkdir(parents=True, exist_ok=True)
-    (dagster_home / "dagster.yaml").write_text(
-        DAGSTER_YAML.format(max_runs=max_runs, llm_pool=llm_pool), encoding="utf-8")
+    (dagster_home / "dagster.yaml").write_text(dagster_yaml_text(), encoding="utf-8")
     return dagster_home / "dagster.yaml"
 
 
@@ -128,9 +143,7 @@ def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
         ensure_database(server, "dagster"))
     asyncio.run(_migrate(memory_url))
     dagster_home = Path(os.environ.get("DAGSTER_HOME") or home / "dagster")
-    write_dagster_home(dagster_home,
-                       max_runs=int(os.environ.get("ARANDU_MAX_CONCURRENT_RUNS", "8")),
-                       llm_pool=int(os.environ.get("ARANDU_LLM_POOL_LIMIT", "2")))
+    write_dagster_home(dagster_home)
     import_dir = Path(os.environ.get("ARANDU_IMPORT_DIR") or home / "imports")
     import_dir.mkdir(parents=True, exist_ok=True)
     env = {
@@ -147,30 +160,54 @@ DEFAULT_HOST = "127.0.0.1"  # loopback only: the UI can launch runs and shows th
 
 
 def dagster_dev_command(workspace: Path, host: str = DEFAULT_HOST, port: int = 3000) -> list[str]:
-    """The `dagster dev` command line `run_dev` launches (webserver bound to `host`)."""
+    """The command line `run_dev` launches (webserver bound to `host`): `dg dev` on the
+    workspace (what Dagster 1.13 recommends; `dagster dev` prints a "superseded" warning), or
+    `dagster dev` where dagster-dg-cli is not installed. Both run the same webserver and daemon."""
+    dg = Path(sys.executable).with_name("dg")
+    if dg.is_file():
+        return [str(dg), "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
     return [sys.executable, "-m", "dagster", "dev", "-w", str(workspace), "-h", host, "-p", str(port)]
 
 
 def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> int:
-    """Run Dagster on the embedded database until Ctrl-C; returns the exit status."""
-    print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
-    server, extra = prepare()
-    env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
-    workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
-    cmd = dagster_dev_command(workspace, host, port)
-    print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
-          f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
-          f"{extra['ARANDU_IMPORT_DIR']}\n"
-          f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)", flush=True)
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
-    stopping = {"signal": None}
+    """Run Dagster on the embedded database until Ctrl-C or SIGTERM; returns the exit status.
 
-    def forward(signum: int, _frame: Any) -> None:
-        stopping["signal"] = signum
-        _signal_group(proc, signal.SIGINT)
+    The signal handlers are installed first: a SIGTERM while the server starts or the schema
+    migrates is remembered, the start-up (seconds) completes, Dagster is not launched and the
+    embedded server is released — instead of this process dying and leaving PostgreSQL behind.
+    Once Dagster runs, a signal is forwarded to its process group and `_stop` escalates to
+    SIGTERM / SIGKILL on a deadline, so the command never hangs."""
+    state: dict[str, Any] = {"signal": None, "proc": None}
 
-    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    def on_signal(signum: int, _frame: Any) -> None:
+        first = state["signal"] is None
+        state["signal"] = signum
+        proc = state["proc"]
+        if proc is not None:   # before Dagster starts, the flag alone stops the start-up
+            _signal_group(proc, signal.SIGINT if first else signal.SIGTERM)
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    server = None
+    proc = None
     try:
+        print("arandu-pipelines: starting the embedded PostgreSQL ...", flush=True)
+        server, extra = prepare()
+        if state["signal"] is not None:
+            return 0   # stopped while starting: nothing launched; `finally` releases the server
+        env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
+        workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
+        cmd = dagster_dev_command(workspace, host, port)
+        print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"
+              f"arandu-pipelines: drop conversation files (JSONL / CSV / Parquet) in "
+              f"{extra['ARANDU_IMPORT_DIR']}\n"
+              f"arandu-pipelines: Dagster UI on http://{host}:{port} (Ctrl-C stops everything)",
+              flush=True)
+        # cwd = DAGSTER_HOME: Dagster warns when the working directory holds another
+        # dagster.yaml (the repository's, of which DAGSTER_HOME holds the copy)
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True, cwd=extra["DAGSTER_HOME"])
+        state["proc"] = proc
+        if state["signal"] is not None:   # arrived between the check above and Popen
+            _signal_group(proc, signal.SIGINT)
         if demo:
             _drop_sample(Path(extra["ARANDU_IMPORT_DIR"]), host, port)
         while proc.poll() is None:
@@ -178,16 +215,20 @@ def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> i
                 proc.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 continue
+    except KeyboardInterrupt:   # Ctrl-C with the default handler (e.g. not the main thread)
+        pass
     finally:
+        # a second signal during shutdown only escalates (see on_signal), never interrupts it
+        if proc is not None:
+            _stop(proc)
         for s, h in previous.items():
             signal.signal(s, h)
-        _stop(proc)
-        server.cleanup()
-    code = proc.returncode or 0
-    if stopping["signal"] is not None:
+        if server is not None:
+            server.cleanup()
+    if state["signal"] is not None:
         print("arandu-pipelines: stopped.", flush=True)
         return 0
-    return code
+    return (proc.returncode or 0) if proc is not None else 1
 
 
 def _drop_sample(import_dir: Path, host: str, port: int) -> None:
@@ -196,7 +237,7 @@ def _drop_sample(import_dir: Path, host: str, port: int) -> None:
     agent = "sample-rafael"
     print(f"arandu-pipelines demo: copied {SAMPLE.name} into {import_dir}.\n"
           f"  Watch http://{host}:{port}/runs : import_job -> extraction_job ({agent}) -> "
-          "consolidation_job.\n"
+          "its consolidation (launched by memory_automation_sensor).\n"
           f"  Then ask memory:  arandu-pipelines retrieve {agent} \"Where does Rafael work?\"",
           flush=True)
 

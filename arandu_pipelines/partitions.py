@@ -10,3 +10,8 @@ from dagster import DynamicPartitionsDefinition
 
 AGENTS = "agents"
 agents_partitions = DynamicPartitionsDefinition(name=AGENTS)
+
+
+def valid_partition_key(key: str) -> bool:
+    """Whether Dagster accepts `key` as a partition key (no '...', no control characters)."""
+    return "..." not in key and not any(ch in key for ch in "\a\b\f\n\r\t\v\0")

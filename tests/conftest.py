@@ -106,3 +106,23 @@ def rows(url: str, sql: str, params: tuple = ()) -> list[tuple]:
     """Synchronous peek at the database, for assertions."""
     with psycopg.connect(url) as conn:
         return conn.execute(sql, params or None).fetchall()
+
+
+# ---- no test changes the test process's priority or session (issue 16) -----------------------
+def _process_state() -> tuple:
+    """What batch-priority code could change in the process running the tests: the main thread's
+    nice value, the session and process group, and the scheduling policy."""
+    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
+    return os.getpriority(os.PRIO_PROCESS, 0), os.getsid(0), os.getpgid(0), policy
+
+
+@pytest.fixture(autouse=True)
+def _process_priority_unchanged():
+    """Fails the test that lowered the priority, left the session or changed the scheduling
+    policy of pytest itself (later tests would starve and Ctrl-C would no longer reach pytest).
+    Priority work belongs in subprocesses (tests/test_batch_priority.py)."""
+    before = _process_state()
+    yield
+    after = _process_state()
+    assert after == before, (f"this test changed the test process (nice, sid, pgid, policy): "
+                             f"{before} -> {after}")

@@ -176,16 +176,26 @@ def _write(path: Path, agent: str, n: int = 3) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def _cli(url: str, path: Path, **env: str) -> subprocess.CompletedProcess:
+def _cli(url: str, path: Path, *flags: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", CLI, "--database-url", url, "import", str(path),
-                           "--no-extract"], env=_env(**env), capture_output=True, text=True,
+                           "--no-extract", *flags], env=_env(**env), capture_output=True, text=True,
                           timeout=180, cwd=ROOT)
 
 
-def test_import_cli_runs_at_batch_niceness(fresh_db_url, tmp_path):
+def test_a_foreground_import_keeps_normal_priority(fresh_db_url, tmp_path):
+    """Issue 16: a person waiting for `import` got the lowest CPU priority by default."""
+    path = tmp_path / "conv.jsonl"
+    _write(path, "fg-agent")
+    p = _cli(fresh_db_url, path, ARANDU_BATCH_NICE="7")
+    assert p.returncode == 0, p.stderr
+    before, after = map(int, p.stdout.split("NICE ")[1].split())
+    assert after == before
+
+
+def test_import_cli_runs_at_batch_niceness_on_request(fresh_db_url, tmp_path):
     path = tmp_path / "conv.jsonl"
     _write(path, "nice-agent")
-    p = _cli(fresh_db_url, path, ARANDU_BATCH_NICE="7")
+    p = _cli(fresh_db_url, path, "--low-priority", ARANDU_BATCH_NICE="7")
     assert p.returncode == 0, p.stderr
     before, after = map(int, p.stdout.split("NICE ")[1].split())
     assert after == _expected(before, 7)
@@ -195,7 +205,7 @@ def test_import_cli_runs_at_batch_niceness(fresh_db_url, tmp_path):
 def test_import_cli_refuses_an_invalid_setting(fresh_db_url, tmp_path):
     path = tmp_path / "conv.jsonl"
     _write(path, "bad-nice-agent")
-    p = _cli(fresh_db_url, path, ARANDU_BATCH_NICE="lots")
+    p = _cli(fresh_db_url, path, "--low-priority", ARANDU_BATCH_NICE="lots")
     assert p.returncode == 2
     assert "ARANDU_BATCH_NICE" in p.stderr
     before, after = map(int, p.stdout.split("NICE ")[1].split())
@@ -204,34 +214,77 @@ def test_import_cli_refuses_an_invalid_setting(fresh_db_url, tmp_path):
 
 
 # ---- Dagster runs ------------------------------------------------------------------------------------
-# The memory resource's setup hook lowers the priority of a run worker (a run on a persistent
-# instance); an in-process `materialize()` on an ephemeral instance (tests, scripts) is left alone.
+# A run worker lowers its own priority in the run executor (jobs/executor.py). Resources change
+# nothing: `materialize()` on a persistent instance (what tests and scripts do) keeps the caller's
+# nice value, session and scheduling policy. `execute_job` runs the job as a run worker does
+# (Dagster creates the job's executor), so it is the run-worker path here.
 DAGSTER = r"""
-import json, os
-from dagster import asset, instance_for_test, materialize
+import json, os, sys
+from dagster import (Definitions, asset, define_asset_job, execute_job, instance_for_test,
+                     materialize, reconstructable)
+from arandu_pipelines.jobs.executor import batch_in_process_executor
 from arandu_pipelines.resources import MemoryStoreResource
 
-@asset
-def probe(memory: MemoryStoreResource) -> int:
-    return os.nice(0)
+def state():
+    return {"nice": os.getpriority(os.PRIO_PROCESS, 0), "sid": os.getsid(0),
+            "policy": os.sched_getscheduler(0)}
 
-out = {"before": os.nice(0)}
-res = {"memory": MemoryStoreResource()}     # no database is touched
-out["ephemeral"] = materialize([probe], resources=res).output_for_node("probe")
-with instance_for_test() as instance:
-    out["run"] = materialize([probe], resources=res, instance=instance).output_for_node("probe")
-    out["second_run"] = materialize([probe], resources=res, instance=instance).output_for_node("probe")
-print(json.dumps(out))
+@asset
+def probe(memory: MemoryStoreResource) -> None:
+    with open(os.environ["PROBE_OUT"], "a") as fh:
+        fh.write(json.dumps(state()) + "\n")
+
+defs = Definitions(assets=[probe], jobs=[define_asset_job("probe_job", [probe])],
+                   resources={"memory": MemoryStoreResource()},   # no database is touched
+                   executor=batch_in_process_executor)
+
+def probe_job():
+    return defs.resolve_job_def("probe_job")
+
+if __name__ == "__main__":
+    out = {"before": state()}
+    res = {"memory": MemoryStoreResource()}
+    materialize([probe], resources=res)                       # ephemeral instance
+    with instance_for_test() as instance:                     # a persistent instance
+        materialize([probe], resources=res, instance=instance)
+        defs.resolve_job_def("probe_job").execute_in_process(instance=instance)
+        out["after_materialize"] = state()
+        if sys.argv[1] == "worker":
+            for _ in range(2):
+                assert execute_job(reconstructable(probe_job), instance=instance).success
+    out["after"] = state()
+    print(json.dumps(out))
 """
 
 
-def test_dagster_run_worker_is_lowered_once():
-    p = subprocess.run([sys.executable, "-c", DAGSTER], env=_env(ARANDU_BATCH_NICE="6"),
-                       capture_output=True, text=True, timeout=180, cwd=ROOT)
+def _dagster_probe(tmp_path: Path, mode: str) -> tuple[dict, list[dict]]:
+    script, seen = tmp_path / "probe_defs.py", tmp_path / "seen.jsonl"
+    script.write_text(DAGSTER)
+    p = subprocess.run([sys.executable, str(script), mode], capture_output=True, text=True,
+                       env=_env(ARANDU_BATCH_NICE="6", PROBE_OUT=str(seen), DATABASE_URL="postgresql://unused/x"),
+                       timeout=240, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-3000:]
     out = json.loads(p.stdout.strip().splitlines()[-1])
-    assert out["ephemeral"] == out["before"]
-    assert out["run"] == out["second_run"] == _expected(out["before"], 6)
+    return out, [json.loads(line) for line in seen.read_text().splitlines()]
+
+
+def test_materialize_never_changes_the_calling_process(tmp_path):
+    """Issue 16: `materialize()` on a persistent instance used to move the caller (pytest) to its
+    own session at nice 10 under SCHED_IDLE for the rest of its life."""
+    out, seen = _dagster_probe(tmp_path, "inline")
+    assert len(seen) == 3
+    assert all(s == out["before"] for s in seen), seen
+    assert out["after_materialize"] == out["after"] == out["before"]
+
+
+def test_a_run_worker_lowers_itself_once_in_the_executor(tmp_path):
+    out, seen = _dagster_probe(tmp_path, "worker")
+    inline, runs = seen[:3], seen[3:]
+    assert all(s == out["before"] for s in inline)
+    assert out["after_materialize"] == out["before"]
+    assert len(runs) == 2
+    assert runs[0]["nice"] == runs[1]["nice"] == _expected(out["before"]["nice"], 6)   # once
+    assert runs[0]["policy"] == os.SCHED_IDLE
 
 
 # ---- the backends of batch connections ------------------------------------------------------------

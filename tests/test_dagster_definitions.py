@@ -91,13 +91,27 @@ def test_pools_retries_and_checks(defs, graph):
     }
 
 
+def test_consolidation_is_automated_with_freshness_and_checks_are_per_agent(graph):
+    from arandu_pipelines.partitions import agents_partitions
+
+    for name in CONSOLIDATION:
+        node = graph.get(AssetKey(name))
+        assert node.automation_condition is not None, name
+        assert node.freshness_policy is not None, name
+    for key in graph.asset_check_keys:
+        spec = graph.get(key)
+        if key.asset_key.to_user_string() == "memory_events":
+            continue   # the unpartitioned event log: a store-wide check
+        assert spec.partitions_def == agents_partitions, key
+
+
 def test_jobs_sensors_schedules_resources(defs):
     repo = defs.get_repository_def()
     assert {j.name for j in repo.get_all_jobs()} >= {"import_job", "extraction_job", "reextraction_job",
                                                      "consolidation_job"}
     assert {s.name for s in repo.sensor_defs} == {"import_sensor", "pending_events_sensor",
-                                                  "consolidation_after_extraction"}
-    assert {s.name for s in repo.schedule_defs} == {"consolidation_schedule"}
+                                                  "agent_partitions_sensor", "memory_automation_sensor"}
+    assert {s.name for s in repo.schedule_defs} == set()   # the cron is an AutomationCondition
     assert set(defs.resources) == {"memory", "llm", "embeddings"}
     assert defs.resources["llm"].get() is None  # offline unless ARANDU_LLM_* is set
     rebuild = defs.resolve_job_def("reextraction_job")
@@ -126,27 +140,58 @@ def test_dagster_cli_validates_the_workspace():
     assert "Validation successful for code location arandu_pipelines" in out.stdout + out.stderr
 
 
-def test_dev_server_dagster_yaml_is_valid(tmp_path, monkeypatch):
+def test_one_committed_instance_configuration(tmp_path):
+    """Issue 16: the top-level dagster.yaml is the instance of `dagster dev`, `dg dev` and the
+    launcher alike: Postgres storage, one run per agent, the llm pool, run retries that leave
+    deterministic step failures alone, telemetry off."""
     from dagster._core.instance.config import dagster_instance_config
 
-    from arandu_pipelines.devserver import psycopg2_url, write_dagster_home
+    from arandu_pipelines.devserver import DAGSTER_YAML, write_dagster_home
 
-    assert psycopg2_url("postgresql://postgres:@/dagster?host=/var/lib/x/pgdata") == \
-        "postgresql+psycopg2://postgres:@/dagster?host=/var/lib/x/pgdata"
-    home = tmp_path / "dagster"
-    write_dagster_home(home, max_runs=4, llm_pool=3)
-    monkeypatch.setenv("ARANDU_DAGSTER_PG_URL", "postgresql+psycopg2://postgres:@/dagster?host=/tmp")
-    config, _ = dagster_instance_config(str(home))
-    assert config["storage"]["postgres"]["postgres_url"] == {"env": "ARANDU_DAGSTER_PG_URL"}
+    committed = (ROOT / "dagster.yaml").read_text()
+    assert DAGSTER_YAML == committed            # the packaged copy is the same file
+    config, _ = dagster_instance_config(str(ROOT))   # validates against Dagster's schema
+    assert config["storage"]["custom"]["class"] == "AranduPostgresStorage"
     runs = config["concurrency"]["runs"]
-    assert runs["max_concurrent_runs"] == 4
     assert runs["tag_concurrency_limits"] == [
         {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1}]
-    assert config["concurrency"]["pools"] == {"default_limit": 3, "granularity": "op"}
-    assert "${" not in (home / "dagster.yaml").read_text()
+    assert config["concurrency"]["pools"]["granularity"] == "op"
+    assert config["run_retries"] == {"enabled": True, "max_retries": 2,
+                                     "retry_on_asset_or_op_failure": False}
+    assert config["telemetry"] == {"enabled": False}
+    home = tmp_path / "dagster"
+    assert write_dagster_home(home).read_text() == committed
+    ignored = (ROOT / ".gitignore").read_text()
+    assert ".tmp_dagster_home_*/" in ignored and "/storage/" in ignored
 
 
-DAGSTER_LAYER = ["assets", "sensors", "resources", "jobs", "definitions.py", "schedules.py",
+def test_dg_loads_the_same_code_location_name():
+    import tomllib
+
+    dg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["dg"]["project"]
+    ws = yaml.safe_load((ROOT / "workspace.yaml").read_text())["load_from"][0]["python_module"]
+    from arandu_pipelines.devserver import LOCATION_NAME
+
+    assert dg["code_location_name"] == ws["location_name"] == LOCATION_NAME
+    assert dg["code_location_target_module"] == ws["module_name"]
+
+
+def test_instance_storage_url_comes_from_the_environment(monkeypatch, pg_server_url):
+    from arandu_pipelines.resources.instance_storage import dagster_storage_url
+
+    monkeypatch.setenv("ARANDU_DAGSTER_PG_URL", "postgresql://u:p@db.example/dag")
+    assert dagster_storage_url() == "postgresql+psycopg2://u:p@db.example/dag"
+    monkeypatch.delenv("ARANDU_DAGSTER_PG_URL")
+    monkeypatch.setenv("DATABASE_URL", pg_server_url)   # the memory's server -> database `dagster`
+    url = dagster_storage_url()
+    assert url.startswith("postgresql+psycopg2://") and "/dagster" in url
+    import psycopg
+
+    with psycopg.connect(pg_server_url) as conn:
+        assert conn.execute("SELECT 1 FROM pg_database WHERE datname = 'dagster'").fetchone()
+
+
+DAGSTER_LAYER = ["assets", "sensors", "resources", "jobs", "definitions.py",
                  "partitions.py", "devserver.py"]
 
 

@@ -58,7 +58,9 @@ def test_dev_server_imports_extracts_and_consolidates_a_dropped_file():
     log = home / "dev.log"
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "DAGSTER_HOME", "ARANDU_IMPORT_DIR", "ARANDU_DAGSTER_PG_URL")}
-    env.update(ARANDU_HOME=str(home), ARANDU_SENSOR_INTERVAL_SECONDS="5", PYTHONUNBUFFERED="1")
+    env.update(ARANDU_HOME=str(home), ARANDU_SENSOR_INTERVAL_SECONDS="5", PYTHONUNBUFFERED="1",
+               ARANDU_EMBEDDINGS="hashing",   # the write below shares the database: same provider
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t0 = time.monotonic()
     with log.open("wb") as out:
         proc = subprocess.Popen(
@@ -86,6 +88,16 @@ def test_dev_server_imports_extracts_and_consolidates_a_dropped_file():
         def succeeded(job: str) -> bool:
             return runs().get(job) == "SUCCESS"
 
+        def consolidated(agent: str) -> bool:
+            """A successful run of the consolidation graph for `agent` (launched by the
+            automation sensor: Dagster's implicit asset job, tagged with the partition)."""
+            with psycopg.connect(dagster_db) as conn:
+                got = conn.execute(
+                    "SELECT r.status FROM runs r JOIN run_tags t ON t.run_id = r.run_id "
+                    "WHERE t.key = 'dagster/partition' AND t.value = %s AND r.run_body LIKE "
+                    "'%%entity_importance%%'", (agent,)).fetchall()
+            return ("SUCCESS",) in got
+
         _wait(lambda: succeeded("import_job"), PIPELINE_TIMEOUT, "the import run", log)
         timings["import"] = time.monotonic() - t1
         _wait(lambda: succeeded("extraction_job"), PIPELINE_TIMEOUT, "the extraction run", log)
@@ -94,7 +106,7 @@ def test_dev_server_imports_extracts_and_consolidates_a_dropped_file():
             facts = conn.execute("SELECT count(*) FROM memory_facts WHERE agent_id = 'sample-rafael'").fetchone()[0]
             pending = conn.execute("SELECT count(*) FROM memory_events WHERE extraction_status <> 'done'").fetchone()[0]
         assert facts > 0 and pending == 0
-        _wait(lambda: succeeded("consolidation_job"), PIPELINE_TIMEOUT, "the consolidation run", log)
+        _wait(lambda: consolidated("sample-rafael"), PIPELINE_TIMEOUT, "the consolidation run", log)
         timings["consolidation"] = time.monotonic() - t1
         with psycopg.connect(memory_db) as conn:
             scored = conn.execute("SELECT count(*) FROM memory_entities WHERE agent_id = 'sample-rafael' "
@@ -104,6 +116,23 @@ def test_dev_server_imports_extracts_and_consolidates_a_dropped_file():
             partitions = conn.execute("SELECT partition FROM dynamic_partitions "
                                       "WHERE partitions_def_name = 'agents'").fetchall()
         assert partitions == [("sample-rafael",)]
+        # an agent written by serving code (MemoryClient.write(), extracted inline) joins the graph
+        lines = (home / "pgdata" / "postmaster.pid").read_text().splitlines()
+        url = f"postgresql://postgres@/arandu?host={lines[4]}&port={lines[3]}"
+        import asyncio
+
+        from arandu_pipelines.client import MemoryClient
+        from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
+
+        async def serve() -> None:
+            async with MemoryClient(url, embeddings=HashingEmbeddings(384)) as client:
+                await client.write("served-agent", "s1", "Ana", "I moved to Porto and I work at Nimbus.")
+
+        t2 = time.monotonic()
+        asyncio.run(serve())
+        _wait(lambda: consolidated("served-agent"), PIPELINE_TIMEOUT,
+              "the consolidation of an agent written by MemoryClient.write()", log)
+        timings["written_agent_consolidated"] = time.monotonic() - t2
     finally:
         proc.send_signal(signal.SIGINT)  # what Ctrl-C does; the dev server forwards it
         try:

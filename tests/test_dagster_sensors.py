@@ -1,4 +1,4 @@
-"""Sensors and the schedule, evaluated with build_sensor_context / build_schedule_context on a
+"""Sensors, evaluated with build_sensor_context on a
 persistent test instance and a real memory database."""
 
 from __future__ import annotations
@@ -13,22 +13,13 @@ import psycopg
 import pytest
 from dagster import (
     DagsterInstance,
-    RunRequest,
     SensorResult,
     SkipReason,
-    build_schedule_context,
     build_sensor_context,
-    materialize,
 )
 
-from arandu_pipelines.assets import memory_extraction
 from arandu_pipelines.partitions import AGENTS
-from arandu_pipelines.schedules import consolidation_schedule
-from arandu_pipelines.sensors import (
-    consolidation_after_extraction,
-    import_sensor,
-    pending_events_sensor,
-)
+from arandu_pipelines.sensors import import_sensor, pending_events_sensor
 from tests.conftest import rows
 from tests.test_dagster_assets import (  # noqa: F401  (fixtures)
     AGENT,
@@ -210,41 +201,16 @@ def test_pending_sensor_rerequests_stale_pending(instance, resources, fresh_db_u
     assert reqs == []
 
 
-# ---- consolidation after extraction ----------------------------------------------------------
-def test_consolidation_sensor_follows_extractions(instance, resources):
-    reqs, cursor, skip, _ = evaluate(consolidation_after_extraction, instance, None, None)
-    assert reqs == [] and cursor is None
-    import_sample(instance, resources)
-    instance.add_dynamic_partitions(AGENTS, [AGENT])
-    materialize([memory_extraction], instance=instance, resources=resources, partition_key=AGENT)
-    reqs, cursor, _, _ = evaluate(consolidation_after_extraction, instance, None, None)
-    assert [r.partition_key for r in reqs] == [AGENT] and reqs[0].run_key.startswith(f"consolidate:{AGENT}:")
-    assert cursor and cursor.isdigit()
-    reqs, cursor2, _, _ = evaluate(consolidation_after_extraction, instance, None, cursor)
-    assert reqs == [] and cursor2 == cursor
-
-
-# ---- schedule --------------------------------------------------------------------------------------
-def test_consolidation_schedule_requests_every_agent(instance):
-    when = datetime(2024, 1, 1, 6, 0, tzinfo=timezone.utc)
-    ctx = build_schedule_context(instance=instance, scheduled_execution_time=when)
-    result = consolidation_schedule(ctx)
-    assert isinstance(result, SkipReason)
-    instance.add_dynamic_partitions(AGENTS, ["b-agent", "a-agent"])
-    reqs = consolidation_schedule(build_schedule_context(instance=instance, scheduled_execution_time=when))
-    assert [r.partition_key for r in reqs] == ["a-agent", "b-agent"]
-    assert all(isinstance(r, RunRequest) for r in reqs)
-    assert reqs[0].run_key == "consolidate:a-agent:20240101T0600"
-    assert consolidation_schedule.cron_schedule == "0 */6 * * *"
-    assert consolidation_schedule.job_name == "consolidation_job"
-
-
+# ---- consolidation cadence ----------------------------------------------------------------------
+# The consolidation graph is automated (tests/test_dagster_automation.py); its cron is configurable.
 @pytest.mark.parametrize("cron", ["0 */4 * * *"])
-def test_schedule_cadence_is_configurable(cron):
+def test_consolidation_cadence_is_configurable(cron):
     import subprocess
     import sys
 
-    code = "from arandu_pipelines.schedules import consolidation_schedule as s; print(s.cron_schedule)"
+    code = ("from arandu_pipelines.assets.consolidation import entity_importance as a; "
+            "c = next(iter(a.automation_conditions_by_key.values())); "
+            "print([ch.get_label() for ch in c.children])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "ARANDU_CONSOLIDATION_CRON": cron})
-    assert out.stdout.strip() == cron
+    assert f"on cron tick {cron}" in out.stdout

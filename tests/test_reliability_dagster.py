@@ -781,13 +781,16 @@ def test_dev_server_binds_the_webserver_to_loopback_by_default():
         args = build_parser().parse_args([command])
         assert args.host == "127.0.0.1", command
         cmd = dagster_dev_command(Path("workspace.yaml"), args.host, args.port)
-        assert cmd[1:4] == ["-m", "dagster", "dev"]
+        assert cmd[1:4] == ["-m", "dagster", "dev"] or (Path(cmd[0]).name == "dg" and cmd[1] == "dev")
         assert cmd[cmd.index("-h") + 1] == "127.0.0.1" and cmd.count("-h") == 1
         assert "0.0.0.0" not in cmd and "--host" not in cmd
     assert dagster_dev_command(Path("w.yaml"))[-4:] == ["-h", "127.0.0.1", "-p", "3000"]
     # `-h` is dagster dev's webserver host option (not help), and run_dev launches this command
     host_opt = next(p for p in dev_command.params if "-h" in p.opts)
     assert host_opt.name == "host"
+    from dagster_dg_cli.cli.dev import dev_command as dg_dev_command   # `dg dev`, the same option
+
+    assert next(p for p in dg_dev_command.params if "-h" in p.opts).name == "host"
     assert "dagster_dev_command(workspace, host, port)" in inspect.getsource(run_dev)
     # an explicit --host is passed through unchanged (binding elsewhere is a deliberate choice)
     args = build_parser().parse_args(["dev", "--host", "0.0.0.0", "--port", "3111"])

@@ -44,7 +44,11 @@ def counts(added: int = 0, updated: int = 0, invalidated: int = 0) -> dict[str, 
 
 def result_metadata(result: Any, added: int = 0, updated: int = 0, invalidated: int = 0,
                     extra: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
-    """Standard metadata of a background-job result: counts, tokens, duration, preview."""
+    """Standard metadata of a background-job result: counts, tokens, duration.
+
+    The library's `result.preview` rows quote entity names, summaries, fact text and titles:
+    they are not copied into Dagster's event log, which erasure cannot reach. The preview's size
+    is reported instead; the rows themselves are one `arandu-pipelines stats --show` away."""
     tokens = getattr(result, "tokens", None)
     md: dict[str, Any] = {
         **counts(added, updated, invalidated),
@@ -57,7 +61,7 @@ def result_metadata(result: Any, added: int = 0, updated: int = 0, invalidated: 
     if getattr(result, "skipped", False):
         md["skipped"] = getattr(result, "skip_reason", None) or "skipped"
     if getattr(result, "preview", None):
-        md["preview"] = md_table(result.preview)
+        md["preview_rows"] = len(result.preview)
     md.update(extra or {})
     return md
 

@@ -4,7 +4,7 @@
                      │                      └─► entity_profiles
                      └─► entity_communities (relationship-graph components)
     memory_facts ──► memory_clusters ──► community_themes ──┐
-    memory_events ─► emotional_trends ──────────────────────┼─► memory_meta_observations
+    memory_events ─► emotional_trends (after memory_facts) ─┼─► memory_meta_observations
     memory_facts ──────────────────────────────────────────┘    (patterns, contradictions, trends)
     memory_facts ──► fact_vitality (memify)
 
@@ -21,8 +21,16 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from arandu_pipelines.store import status
 
 from arandu_pipelines import background as bg
-from arandu_pipelines.assets._common import CONSOLIDATION, KINDS, LLM_POOL, RETRY, table_meta
-from arandu_pipelines.assets._metadata import md_table, result_metadata, table_schema
+from arandu_pipelines.assets._common import (
+    CONSOLIDATION,
+    CONSOLIDATION_FRESHNESS,
+    KINDS,
+    LLM_POOL,
+    RETRY,
+    consolidation_condition,
+    table_meta,
+)
+from arandu_pipelines.assets._metadata import result_metadata, table_schema
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (
     EmbeddingsResource,
@@ -37,6 +45,8 @@ COMMON: dict[str, Any] = {
     "kinds": KINDS,
     "retry_policy": RETRY,
     "tags": {"arandu/stage": CONSOLIDATION},
+    "automation_condition": consolidation_condition(),
+    "freshness_policy": CONSOLIDATION_FRESHNESS,
 }
 
 
@@ -136,7 +146,9 @@ def community_themes(context: AssetExecutionContext, memory: MemoryStoreResource
         extra={"clusters_in_communities": r.clusters_in_communities}))
 
 
-@asset(deps=["memory_events"], pool=LLM_POOL,
+# memory_facts as well as the event log: the agent's consolidation follows its extraction (the
+# unpartitioned event log alone says nothing about which agent changed; see _common.py)
+@asset(deps=["memory_events", "memory_facts"], pool=LLM_POOL,
        metadata=_writes("memory_events, memory_meta_observations",
                         "emotion_primary, emotion_intensity, energy_level; 'emotional_trend'"),
        **COMMON)
@@ -152,7 +164,7 @@ def emotional_trends(context: AssetExecutionContext, memory: MemoryStoreResource
         extra={"events_analyzed": r.events_analyzed, "dominant_emotion": r.dominant_emotion or "-",
                "trend_direction": r.trend_direction, "avg_intensity": r.avg_intensity,
                "emotion_counts": MetadataValue.json(r.emotion_counts),
-               "trigger_keywords": MetadataValue.json(r.trigger_keywords)}))
+               "trigger_keywords": len(r.trigger_keywords)}))   # words from messages: count only
 
 
 @asset(deps=["memory_facts"], metadata=_writes("memory_facts", "vitality_score, is_stale"), **COMMON)
@@ -186,11 +198,11 @@ def memory_meta_observations(context: AssetExecutionContext, memory: MemoryStore
     async def go(engine: Any) -> Any:
         r = await bg.run_consolidation(engine, agent, llm=provider)
         async with engine.connect() as conn:
-            by_type, preview = await status.observation_summary(conn, agent)
+            by_type, _titles = await status.observation_summary(conn, agent)   # titles quote facts
             schema = await table_schema(conn, "memory_meta_observations")
-        return r, by_type, preview, schema
+        return r, by_type, schema
 
-    r, by_type, preview, schema = run_async(_with_engine(memory, go))
+    r, by_type, schema = run_async(_with_engine(memory, go))
     md = result_metadata(r, added=r.observations_created, updated=r.observations_reinforced,
                          invalidated=r.observations_deactivated, extra={
                              "events_processed": r.events_processed,
@@ -198,7 +210,6 @@ def memory_meta_observations(context: AssetExecutionContext, memory: MemoryStore
                              "active_by_type": MetadataValue.json(by_type),
                              "dagster/row_count": int(sum(by_type.values())),
                              "dagster/column_schema": schema})
-    md["preview"] = md_table(preview)
     return MaterializeResult(metadata=md)
 
 

@@ -137,7 +137,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                    memory: MemoryStoreResource, llm: LLMResource,
                    embeddings: EmbeddingsResource) -> dict[str, dict[str, Any]]:
     from arandu_pipelines.background.reextract import reextract
-    from arandu_pipelines.store import status
+    from arandu_pipelines.store import run_previews, status
 
     started = time.perf_counter()
     provider = llm.get()
@@ -191,7 +191,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                           metadata={"errors": MetadataValue.json(errors[:20])})
         changes = await status.extraction_changes(engine, agent, t0)
         async with engine.connect() as conn:
-            previews = await status.table_previews(conn, agent, list(EXTRACTION_TABLES))
+            previews = await run_previews.table_id_previews(conn, agent, list(EXTRACTION_TABLES))
             schemas = {key: await table_schema(conn, key) for key in EXTRACTION_TABLES}
     for e in errors:
         context.log.warning(f"extraction error (events kept, retried later): {e}")

@@ -20,7 +20,7 @@ from dagster import (
     asset,
 )
 from pydantic import Field
-from arandu_pipelines.store import status
+from arandu_pipelines.store import run_previews, status
 
 from arandu_pipelines.assets._common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.assets._metadata import counts, md_table, table_schema
@@ -128,7 +128,7 @@ async def _import(context: AssetExecutionContext, files: list[Path], config: Imp
             context.log.info(f"{path.name}: {report.rows_read} rows, {report.events_inserted} new "
                              f"events, {len(report.rows_rejected)} rejected")
         async with client.engine.connect() as conn:
-            preview = await status.imported_events(conn, sources)
+            preview = await run_previews.imported_event_ids(conn, sources)
             row_count = await status.events_row_count(conn)
             schema = await table_schema(conn, "memory_events")
     for w in warnings:

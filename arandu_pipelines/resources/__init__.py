@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional, TypeVar
 
-from dagster import ConfigurableResource, EnvVar, InitResourceContext
+from dagster import ConfigurableResource, EnvVar
 from pydantic import Field
 
 T = TypeVar("T")
@@ -83,24 +83,15 @@ class MemoryStoreResource(ConfigurableResource):
 
     `database_url` comes from DATABASE_URL when set (`arandu-pipelines dev` sets it to the
     embedded server's socket); unset, the embedded server of ARANDU_HOME is started or joined.
-    `import_dir` is the drop directory watched by the import sensor."""
+    `import_dir` is the drop directory watched by the import sensor.
+
+    Setting it up changes nothing in the calling process: a run worker lowers its own priority
+    in the run executor (`jobs/executor.py`), never here, so `materialize()` in a test or a
+    serving script keeps its priority and session."""
 
     database_url: Optional[str] = Field(default=None, description="PostgreSQL URL; unset = embedded")
     import_dir: Optional[str] = Field(default=None, description="drop directory for conversation files")
     max_attempts: int = Field(default=5, description="extraction attempts before an event is left for a person")
-
-    def setup_for_execution(self, context: InitResourceContext) -> None:
-        """Runs are batch work (import, extraction, consolidation, checks): lower the run
-        worker's CPU priority (ARANDU_BATCH_NICE, default 10, 0 = off) so processes serving
-        `retrieve()` get the CPU first. Only for runs on a persistent instance, i.e. a dedicated
-        run worker; sensors (no run) and in-process `materialize()` calls on an ephemeral
-        instance (tests, scripts that may also serve) keep their priority."""
-        if context.run is not None and context.instance is not None and not context.instance.is_ephemeral:
-            from arandu_pipelines.store.engine import start_batch_process
-
-            nice = start_batch_process(self.database_url)
-            if nice and context.log is not None:
-                context.log.debug(f"batch run: CPU priority lowered by {nice} (ARANDU_BATCH_NICE)")
 
     def url(self) -> str:
         from arandu_pipelines.store.engine import resolve_database_url

@@ -13,9 +13,10 @@
   carries the attempt count) until `max_attempts`; pending events older than
   ARANDU_STALE_PENDING_MINUTES (10) whose run never came (crashed, cancelled) are requested again
   once per such period, unless a run of that agent is queued or in progress.
-* `consolidation_after_extraction` follows `memory_facts` materializations (cursor: event-log
-  storage id) and requests the consolidation graph for each agent that was just extracted, so
-  the demo flows import -> extraction -> consolidation without waiting for the schedule.
+* `agent_partitions_sensor` (sensors/agents.py) makes every agent with events a partition,
+  whatever wrote them (CLI, `MemoryClient.write()`), and removes erased agents' partitions.
+* `memory_automation_sensor` evaluates the consolidation assets' AutomationCondition: eager
+  after an agent's extraction materializes, and on the consolidation cron for every agent.
 """
 
 import json
@@ -25,10 +26,10 @@ from datetime import datetime
 from typing import Any
 
 from dagster import (
-    AssetKey,
+    AssetSelection,
+    AutomationConditionSensorDefinition,
     DagsterRunStatus,
     RunsFilter,
-    AssetRecordsFilter,
     DefaultSensorStatus,
     RunRequest,
     SensorEvaluationContext,
@@ -38,8 +39,10 @@ from dagster import (
 )
 
 from arandu_pipelines.assets.ingestion import file_sha256, import_files
-from arandu_pipelines.jobs import consolidation_job, extraction_job, import_job
-from arandu_pipelines.partitions import AGENTS, agents_partitions
+from arandu_pipelines.assets._common import CONSOLIDATION
+from arandu_pipelines.jobs import extraction_job, import_job
+from arandu_pipelines.partitions import AGENTS, agents_partitions, valid_partition_key
+from arandu_pipelines.sensors.agents import agent_partitions_sensor
 from arandu_pipelines.resources import MemoryStoreResource, run_async
 
 SENSOR_INTERVAL = int(os.environ.get("ARANDU_SENSOR_INTERVAL_SECONDS", "15"))
@@ -103,17 +106,25 @@ def import_sensor(context: SensorEvaluationContext, memory: MemoryStoreResource)
         default_status=DefaultSensorStatus.RUNNING,
         description="Agents with events not yet extracted -> one extraction run per agent.")
 def pending_events_sensor(context: SensorEvaluationContext, memory: MemoryStoreResource):
+    from arandu_pipelines.store.migrate import current_revision
     from arandu_pipelines.store.status import pending_agents
 
     async def fetch() -> Any:
         async with memory.engine() as engine:
+            if await current_revision(engine) is None:
+                return None   # no memory schema yet: nothing can be pending
             return await pending_agents(
                 engine, max_attempts=memory.max_attempts,
                 retry_base_seconds=_env_float("ARANDU_RETRY_BASE_SECONDS", 60.0))
 
+    found = run_async(fetch())
+    if found is None:
+        return SensorResult(cursor=context.cursor, skip_reason=SkipReason(
+            "the memory schema does not exist yet (it is created by the first import or "
+            "`arandu-pipelines dev`)"))
     agents = []
-    for a in run_async(fetch()):
-        if _valid_partition_key(a.agent_id):
+    for a in found:
+        if valid_partition_key(a.agent_id):
             agents.append(a)
         else:  # Dagster refuses such partition keys; the library API still serves the agent
             context.log.warning(f"agent id {a.agent_id!r} cannot be a Dagster partition key "
@@ -167,10 +178,6 @@ def pending_events_sensor(context: SensorEvaluationContext, memory: MemoryStoreR
     )
 
 
-def _valid_partition_key(key: str) -> bool:
-    return "..." not in key and not any(ch in key for ch in "\a\b\f\n\r\t\v\0")
-
-
 _IN_FLIGHT = [DagsterRunStatus.QUEUED, DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING,
               DagsterRunStatus.STARTED]
 
@@ -182,32 +189,21 @@ def _run_in_flight(context: SensorEvaluationContext, agent: str) -> bool:
     return bool(records)
 
 
-# ---- consolidation after extraction ------------------------------------------------------------
-@sensor(job=consolidation_job, minimum_interval_seconds=max(SENSOR_INTERVAL, 15),
-        default_status=DefaultSensorStatus.RUNNING,
-        description="Agents whose extraction just materialized -> consolidation graph for them.")
-def consolidation_after_extraction(context: SensorEvaluationContext):
-    after = int(context.cursor) if context.cursor and context.cursor.isdigit() else None
-    records = context.instance.fetch_materializations(
-        AssetRecordsFilter(asset_key=AssetKey("memory_facts"), after_storage_id=after),
-        limit=1000, ascending=True,
-    ).records
-    if not records:
-        return SkipReason("no new extraction since the last check")
-    latest: dict[str, int] = {}
-    for r in records:
-        if r.partition_key:
-            latest[r.partition_key] = r.storage_id
-    cursor = str(max(r.storage_id for r in records))
-    requests = [
-        RunRequest(run_key=f"consolidate:{agent}:{sid}", partition_key=agent,
-                   tags={"arandu/agent": agent[:200], "arandu/trigger": "after-extraction"})
-        for agent, sid in sorted(latest.items())
-        if context.instance.has_dynamic_partition(AGENTS, agent)
-    ]
-    return SensorResult(run_requests=requests, cursor=cursor)
+# ---- declarative automation of the consolidation graph ----------------------------------------
+# The consolidation assets carry an AutomationCondition (assets/_common.py: eager after
+# extraction, and on every tick of ARANDU_CONSOLIDATION_CRON); this sensor evaluates it. It is
+# declared here (rather than left to Dagster's `default_automation_condition_sensor`, which starts
+# stopped) so it runs from the first start.
+memory_automation_sensor = AutomationConditionSensorDefinition(
+    "memory_automation_sensor",
+    target=AssetSelection.groups(CONSOLIDATION),
+    default_status=DefaultSensorStatus.RUNNING,
+    minimum_interval_seconds=max(SENSOR_INTERVAL, 30),
+    description="Consolidates an agent after its extraction materializes, and every agent on "
+                "the consolidation cron (ARANDU_CONSOLIDATION_CRON).",
+)
 
+ALL_SENSORS = [import_sensor, pending_events_sensor, agent_partitions_sensor, memory_automation_sensor]
 
-ALL_SENSORS = [import_sensor, pending_events_sensor, consolidation_after_extraction]
-
-__all__ = ["ALL_SENSORS", "consolidation_after_extraction", "import_sensor", "pending_events_sensor"]
+__all__ = ["ALL_SENSORS", "agent_partitions_sensor", "import_sensor", "memory_automation_sensor",
+           "pending_events_sensor"]

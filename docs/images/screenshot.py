@@ -25,7 +25,7 @@ GROUPS = ("ingestion", "extraction", "consolidation")
 
 
 async def capture(url: str, out: str, width: int, height: int, direction: str, wait: float,
-                  port: int) -> None:
+                  port: int, page: str = "graph") -> None:
     import websockets
 
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
@@ -62,6 +62,12 @@ async def capture(url: str, out: str, width: int, height: int, direction: str, w
                        deviceScaleFactor=1, mobile=False)
             await call("Page.navigate", url=url + "/runs")
             await asyncio.sleep(3)
+            if page == "runs":   # the runs list: import -> extraction -> consolidation per agent
+                await asyncio.sleep(wait)
+                shot = await call("Page.captureScreenshot", format="png")
+                with open(out, "wb") as fh:
+                    fh.write(base64.b64decode(shot["data"]))
+                return
             await call("Runtime.evaluate", expression=(
                 f"localStorage.setItem('asset-graph-direction', JSON.stringify('{direction}'))"))
             expanded = ",".join(f"global@global:{g}" for g in GROUPS)
@@ -97,8 +103,10 @@ def main() -> None:
     p.add_argument("--direction", default="vertical", choices=["horizontal", "vertical"])
     p.add_argument("--wait", type=float, default=10.0)
     p.add_argument("--port", type=int, default=9333)
+    p.add_argument("--page", default="graph", choices=["graph", "runs"],
+                   help="the asset graph (default) or the runs list")
     a = p.parse_args()
-    asyncio.run(capture(a.url.rstrip("/"), a.out, a.width, a.height, a.direction, a.wait, a.port))
+    asyncio.run(capture(a.url.rstrip("/"), a.out, a.width, a.height, a.direction, a.wait, a.port, a.page))
     print(f"wrote {a.out}")
 
 
