@@ -6,7 +6,8 @@ The same contract as OpenAIProvider (see providers/openai.py), translated:
 
 * **Messages**: the pipeline speaks OpenAI's format; system messages become the `system`
   parameter (joined), the rest go as user/assistant turns. `max_tokens` is required by the API:
-  `max_tokens` of the call, else the provider's `default_max_tokens` (1024).
+  `max_tokens` of the call, else the provider's `default_max_tokens` (1024). `temperature` is
+  sent when the installed SDK still accepts it (releases 2.x dropped it).
 * **JSON**: the API has no JSON mode; when a caller asks for `response_format` json, a JSON-only
   instruction is appended to the system prompt and the answer goes through the tolerant parser
   (fences and chatter stripped), as OpenAIProvider does after a server rejects JSON mode.
@@ -20,6 +21,8 @@ The same contract as OpenAIProvider (see providers/openai.py), translated:
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import os
 import random
 from collections.abc import Awaitable, Callable, Mapping
@@ -92,9 +95,12 @@ class AnthropicProvider:
         system, turns = _split(messages)
         if wants_json:
             system = (system + "\n\n" if system else "") + JSON_INSTRUCTION
+        extra: dict[str, str | float] = {"system": system} if system else {}
+        if _sdk_takes_temperature():
+            extra["temperature"] = temperature
         response = await self._with_retries(lambda: self._client.messages.create(
-            model=self.model, max_tokens=int(max_tokens or self.default_max_tokens),
-            temperature=temperature, messages=turns, **({"system": system} if system else {})))
+            model=self.model, max_tokens=int(max_tokens or self.default_max_tokens), messages=turns,
+            **extra))
         text = "".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")
         usage = None
         if response.usage is not None:
@@ -150,6 +156,15 @@ class AnthropicProvider:
         if self._secret and len(self._secret) >= 4:
             msg = msg.replace(self._secret, "***")
         return msg
+
+
+@functools.cache
+def _sdk_takes_temperature() -> bool:
+    """Recent `anthropic` releases dropped `temperature` from messages.create (newer models fix
+    their sampling); it is sent only where the installed SDK still offers it."""
+    from anthropic.resources.messages import AsyncMessages
+
+    return "temperature" in inspect.signature(AsyncMessages.create).parameters
 
 
 def _split(messages: list[dict]) -> tuple[str, list[dict[str, str]]]:
