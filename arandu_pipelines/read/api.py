@@ -18,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines._adapt import DatabaseTarget, bound_client, engine_from, one_of, settle
 from arandu_pipelines.background import directives as _directives
-from arandu_pipelines.background._common import agent_clock
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
@@ -256,15 +255,14 @@ async def get_emotional_summary_for_context(
     session: DatabaseTarget, agent_id: str, now: datetime | None = None,
 ) -> str | None:
     """The active `emotional_trend` observation (written by materialize_emotional_trends) as one
-    line for a prompt, or None when there is none reinforced in the last 7 days (measured from
-    the agent's latest activity, like the background jobs, unless `now` is given)."""
+    line for a prompt, or None when none was refreshed in the 7 days before `now` (default: the
+    wall clock, the clock `last_reinforced_at` is written in)."""
+    since = (now or datetime.now(timezone.utc)) - timedelta(days=EMOTION_RECENT_DAYS)
     async with engine_from(session).connect() as conn:
-        clock = await agent_clock(conn, agent_id, now)
         row = (await conn.execute(text(
             "SELECT title, text FROM memory_meta_observations WHERE agent_id = :a "
             "AND observation_type = 'emotional_trend' AND is_active AND last_reinforced_at >= :since "
-            "ORDER BY last_reinforced_at DESC, id LIMIT 1"),
-            {"a": agent_id, "since": clock - timedelta(days=EMOTION_RECENT_DAYS)})).first()
+            "ORDER BY last_reinforced_at DESC, id LIMIT 1"), {"a": agent_id, "since": since})).first()
     return f"Emotional context: {row.text}" if row else None
 
 
