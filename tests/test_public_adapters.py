@@ -46,7 +46,7 @@ from arandu_pipelines.write import (
 from arandu_pipelines.write import pending as pending_mod
 from tests.conftest import rows
 from tests.fake_openai import fake, provider  # noqa: F401 - fixture
-from tests.test_background_jobs import AGENT, day, engine, planted  # noqa: F401 - fixtures
+from tests.test_background_jobs import AGENT, engine, planted  # noqa: F401 - fixtures
 
 
 @pytest.fixture
