@@ -374,7 +374,10 @@ class MemoryClient:
         return bool(res.rowcount)
 
     async def delete_all(self, agent_id: str) -> DeleteReport:
-        """Erase everything of this agent: raw events and every derived row. Irreversible."""
+        """Erase everything of this agent: raw events and every derived row. Irreversible.
+
+        Returns a DeleteReport (rows per table) that also stands for the spec's count of deleted
+        facts: `report == 3`, `int(report)`, `f"{report}"` (see DeleteReport)."""
         agent_id = validate_id("agent_id", agent_id)
         await self._ready()
         report = DeleteReport(agent_id)

@@ -259,3 +259,16 @@ async def test_compress_context_from_dicts():
                                          MemoryConfig())
     assert broad.context_text.startswith("Known topics:\nWork: All about work.\n- Fact number 0")
     assert broad.hot_count == 3
+
+
+# ---- delete_all: the spec's count and our report ----------------------------------------------
+async def test_delete_all_report_is_the_spec_count(memory):
+    await memory.write("gone", "I live in Lisbon. I work at Acme. My sister is Ana.", speaker_name="Rafael")
+    facts = (await memory.stats("gone"))["memory_facts"]
+    assert facts >= 2
+    count = await memory.delete_all(agent_id="gone")
+    assert count == facts and int(count) == facts and f"Deleted {count} facts" == f"Deleted {facts} facts"
+    assert f"{count:>4}" == f"{facts:>4}" and [0] * facts == [0] * count  # __index__
+    assert count.rows["memory_events"] == 1 and count.total > facts  # the report is still there
+    assert count != facts + 1 and count
+    assert not await memory.delete_all(agent_id="gone") and (await memory.delete_all("gone")) == 0
