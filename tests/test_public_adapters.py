@@ -45,7 +45,7 @@ from arandu_pipelines.write import (
 )
 from arandu_pipelines.write import pending as pending_mod
 from tests.conftest import rows
-from tests.fake_openai import fake, provider  # noqa: F401 - fixture
+from tests.fake_openai import Status, fake, provider  # noqa: F401 - fixture
 from tests.test_background_jobs import AGENT, engine, planted  # noqa: F401 - fixtures
 
 
@@ -272,3 +272,19 @@ async def test_delete_all_report_is_the_spec_count(memory):
     assert count.rows["memory_events"] == 1 and count.total > facts  # the report is still there
     assert count != facts + 1 and count
     assert not await memory.delete_all(agent_id="gone") and (await memory.delete_all("gone")) == 0
+
+
+async def test_background_spec_positional_order(planted, sessions, fake, embeddings):
+    """The spec's cookbook calls `run_consolidation(session, agent_id, provider, config)` and
+    `run_memify(session, agent_id, provider, provider, config)`: providers before config."""
+    fake.on("TASK:", Status(500))  # any LLM call fails: the jobs keep their offline results
+    llm, cfg = provider(fake, max_retries=0), MemoryConfig(community_similarity_threshold=0.1)
+    async with sessions() as session:
+        await bg.cluster_facts(session, AGENT, embeddings, llm, cfg)
+        com = await bg.detect_communities(session, AGENT, embeddings, llm, cfg)
+        assert com.communities_created >= 1  # the loose threshold (config last) was used
+        con = await bg.run_consolidation(session, AGENT, llm, MemoryConfig(consolidation_min_events=50))
+        assert con.skipped  # the config (last) was used
+        before = len(fake.requests)
+        mem = await bg.run_memify(session, AGENT, llm, embeddings, cfg)
+        assert mem.facts_scored > 0 and len(fake.requests) > before  # the LLM (first) was called

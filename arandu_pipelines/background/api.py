@@ -7,9 +7,10 @@ accepts both spellings of every argument:
   `AsyncEngine` / `MemoryClient` (positional or `engine=`). The job runs on the session's engine
   in its own transactions (it holds the agent's advisory lock and commits in steps);
 * the providers: `llm_provider=` / `embedding_provider=` (spec) or `llm=` / `embeddings=` (ours);
-* positional order: the spec's `cluster_user_facts(session, agent_id, embeddings, llm, config)`
-  and our `cluster_facts(engine, agent_id, embeddings, config, llm)` are both accepted (the two
-  trailing positionals are told apart by type).
+* positional order: the specification puts the providers before `config`
+  (`run_memify(session, agent_id, llm, embeddings, config)`), ours puts `config` first
+  (`run_memify(engine, agent_id, config, llm, embeddings)`). Both are accepted: a provider in
+  the config slot means the spec's order.
 
 Without an LLM every job takes its deterministic offline path, as the jobs themselves do.
 """
@@ -41,6 +42,12 @@ from arandu_pipelines.background.results import (
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
+
+
+def _spec_positional(config_slot: object) -> bool:
+    """A provider where our signature has `config`: the caller used the specification's
+    positional order (providers first, config last), which is accepted too."""
+    return config_slot is not None and not isinstance(config_slot, MemoryConfig)
 
 
 def _llm(llm_provider: LLMProvider | None, llm: LLMProvider | None) -> LLMProvider | None:
@@ -134,33 +141,44 @@ cluster_user_facts = cluster_facts
 
 
 async def detect_communities(
-    session: DatabaseTarget | None = None, agent_id: str = "", config: MemoryConfig | None = None,
-    embeddings: EmbeddingProvider | None = None, llm: LLMProvider | None = None, *,
+    session: DatabaseTarget | None = None, agent_id: str = "",
+    config: MemoryConfig | EmbeddingProvider | None = None,
+    embeddings: EmbeddingProvider | LLMProvider | None = None,
+    llm: LLMProvider | MemoryConfig | None = None, *,
     embedding_provider: EmbeddingProvider | None = None, llm_provider: LLMProvider | None = None,
     engine: DatabaseTarget | None = None,
 ) -> CommunityDetectionResult:
     """Group clusters whose centroids are similar into `community_theme` observations."""
+    if _spec_positional(config):  # spec: (session, agent_id, embedding_provider, llm_provider, config)
+        embeddings, llm, config = config, embeddings, llm  # type: ignore[assignment]
     return await _clustering.detect_communities(target_of(session, engine), agent_id, config,
                                                 _emb(embedding_provider, embeddings), _llm(llm_provider, llm))
 
 
 async def run_consolidation(
-    session: DatabaseTarget | None = None, agent_id: str = "", config: MemoryConfig | None = None,
-    llm: LLMProvider | None = None, now: datetime | None = None, *,
+    session: DatabaseTarget | None = None, agent_id: str = "",
+    config: MemoryConfig | LLMProvider | None = None,
+    llm: LLMProvider | MemoryConfig | None = None, now: datetime | None = None, *,
     llm_provider: LLMProvider | None = None, engine: DatabaseTarget | None = None,
 ) -> ConsolidationResult:
     """Patterns, contradictions and trends of the lookback window as meta-observations (L2)."""
+    if _spec_positional(config):  # spec: (session, agent_id, llm_provider, config)
+        llm, config = config, llm  # type: ignore[assignment]
     return await _consolidation.run_consolidation(target_of(session, engine), agent_id, config,
                                                   _llm(llm_provider, llm), now)
 
 
 async def run_memify(
-    session: DatabaseTarget | None = None, agent_id: str = "", config: MemoryConfig | None = None,
-    llm: LLMProvider | None = None, embeddings: EmbeddingProvider | None = None,
+    session: DatabaseTarget | None = None, agent_id: str = "",
+    config: MemoryConfig | LLMProvider | None = None,
+    llm: LLMProvider | EmbeddingProvider | None = None,
+    embeddings: EmbeddingProvider | MemoryConfig | None = None,
     now: datetime | None = None, *, llm_provider: LLMProvider | None = None,
     embedding_provider: EmbeddingProvider | None = None, engine: DatabaseTarget | None = None,
 ) -> MemifyResult:
     """Vitality and stale marking; with an LLM also distilled knowledge and learned directives."""
+    if _spec_positional(config):  # spec: (session, agent_id, llm_provider, embedding_provider, config)
+        llm, embeddings, config = config, llm, embeddings  # type: ignore[assignment]
     return await _memify.run_memify(target_of(session, engine), agent_id, config, _llm(llm_provider, llm),
                                     _emb(embedding_provider, embeddings), now)
 
