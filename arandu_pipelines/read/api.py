@@ -177,6 +177,20 @@ async def retrieve_graph_facts(
     return out
 
 
+@dataclass
+class SpreadingActivationResult:
+    """The specification's description of a spreading pass, for callers who keep one; the
+    function itself returns the candidates (as the specification's signature says)."""
+
+    candidates: list[RetrievalCandidate] = field(default_factory=list)
+    meta_observations: list[dict[str, object]] = field(default_factory=list)
+    entities_explored: list[str] = field(default_factory=list)
+    clusters_explored: list[str] = field(default_factory=list)
+    hop1_count: int = 0
+    hop2_count: int = 0
+    kg_relationships_explored: int = 0
+
+
 async def spread_activation(
     session: DatabaseTarget,
     agent_id: str,
@@ -304,7 +318,7 @@ async def check_directive_contradiction(
 
 __all__ = [
     "ContradictionResult", "DirectiveBlock", "ExpandedQuery", "GraphRetrievalResult", "PatternQuery",
-    "RetrievalPlan", "check_directive_contradiction", "effective_confidence", "expand_query",
+    "RetrievalPlan", "SpreadingActivationResult", "check_directive_contradiction", "effective_confidence", "expand_query",
     "generate_optimized_directives", "get_emotional_summary_for_context", "invalidate_directive_cache",
     "plan_retrieval", "retrieve_graph_facts", "retrieve_relevant_events", "run_read_pipeline",
     "spread_activation",

@@ -24,10 +24,21 @@ from arandu_pipelines.write.pending import (
     save_pending_execution,
     save_pending_selection,
 )
-from arandu_pipelines.write.strategy import classify_input, select_strategy
+from arandu_pipelines.write.strategy import (
+    ExtractionMode,
+    ExtractionStrategy,
+    InputClassification,
+    InputType,
+    classify_input,
+    select_strategy,
+)
 
 __all__ = [
     "CorrectionResult",
+    "ExtractionMode",
+    "ExtractionStrategy",
+    "InputClassification",
+    "InputType",
     "canonicalize_attribute_key",
     "classify_input",
     "clear_pending",
