@@ -40,7 +40,7 @@ async def test_json_requests_get_an_instruction_and_a_clean_answer(fake_anthropi
                                              response_format={"type": "json_object"})
     assert json.loads(out.text) == {"label": "ok"}
     assert "JSON" in fake_anthropic.requests[-1].body["system"]
-    assert fake_anthropic.requests[-1].body["max_tokens"] == 1024  # required by the API: a default
+    assert fake_anthropic.requests[-1].body["max_tokens"] == 4096  # required by the API: the default
 
 
 async def test_retries_then_succeeds_and_gives_up_on_4xx(fake_anthropic):

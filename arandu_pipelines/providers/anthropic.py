@@ -6,7 +6,7 @@ The same contract as OpenAIProvider (see providers/openai.py), translated:
 
 * **Messages**: the pipeline speaks OpenAI's format; system messages become the `system`
   parameter (joined), the rest go as user/assistant turns. `max_tokens` is required by the API:
-  `max_tokens` of the call, else the provider's `default_max_tokens` (1024). `temperature` is
+  `max_tokens` of the call, else the provider's `max_tokens` (4096, the spec's default). `temperature` is
   sent when the installed SDK still accepts it (releases 2.x dropped it).
 * **JSON**: the API has no JSON mode; when a caller asks for `response_format` json, a JSON-only
   instruction is appended to the system prompt and the answer goes through the tolerant parser
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
     from anthropic.types import Message
 
-DEFAULT_MODEL = "claude-3-5-haiku-latest"
-DEFAULT_MAX_TOKENS = 1024
+DEFAULT_MODEL = "claude-sonnet-4-20250514"  # the specification's default
+DEFAULT_MAX_TOKENS = 4096
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
 
@@ -49,11 +49,11 @@ class AnthropicProvider:
         api_key: str | None = None,
         model: str = DEFAULT_MODEL,
         base_url: str | None = None,
-        timeout: float = 60.0,
+        timeout: float = 30.0,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         max_retries: int = 3,
         backoff_base: float = 0.5,
         backoff_max: float = 8.0,
-        default_max_tokens: int = DEFAULT_MAX_TOKENS,
         default_headers: Mapping[str, str] | None = None,
         client: AsyncAnthropic | None = None,
     ) -> None:
@@ -63,7 +63,7 @@ class AnthropicProvider:
         self.max_retries = max(0, int(max_retries))
         self.backoff_base = float(backoff_base)
         self.backoff_max = float(backoff_max)
-        self.default_max_tokens = max(1, int(default_max_tokens))
+        self.max_tokens = max(1, int(max_tokens))
         self.calls = 0
         key = api_key or os.environ.get("ANTHROPIC_API_KEY") or ""
         self._secret = key
@@ -99,7 +99,7 @@ class AnthropicProvider:
         if _sdk_takes_temperature():
             extra["temperature"] = temperature
         response = await self._with_retries(lambda: self._client.messages.create(
-            model=self.model, max_tokens=int(max_tokens or self.default_max_tokens), messages=turns,
+            model=self.model, max_tokens=int(max_tokens or self.max_tokens), messages=turns,
             **extra))
         text = "".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")
         usage = None
