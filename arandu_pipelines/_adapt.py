@@ -18,6 +18,8 @@ from arandu_pipelines.errors import ValidationError
 
 if TYPE_CHECKING:
     from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 
 #: What a public function accepts as its database handle.
 DatabaseTarget = Union[AsyncSession, AsyncEngine, AsyncConnection, "MemoryClient"]
@@ -95,14 +97,15 @@ def field_of(obj: object, *names: str) -> object:
 
 
 def bound_client(
-    engine: AsyncEngine, llm: object | None, embeddings: object | None, config: object | None,
+    engine: AsyncEngine, llm: LLMProvider | None, embeddings: EmbeddingProvider | None,
+    config: MemoryConfig | None,
 ) -> MemoryClient:
     """A MemoryClient over the caller's engine (not owned: never closed or disposed here), for
     the spec's pipeline functions that take a session. The schema is the caller's business
     (`arandu_pipelines.db.init_db`), as in the specification."""
     from arandu_pipelines.client import MemoryClient
 
-    client = MemoryClient(llm=llm, embeddings=embeddings, config=config)  # type: ignore[arg-type]
+    client = MemoryClient(llm=llm, embeddings=embeddings, config=config)
     client._engine = engine
     client._initialized = True
     return client

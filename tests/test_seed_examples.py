@@ -99,8 +99,10 @@ def llm_servers(monkeypatch):
     with FakeOpenAI() as oa, FakeAnthropic() as an:
         oa.on("TASK: emotion", {"emotion": "joy", "intensity": 0.85, "energy": "high"})
         defaults(oa)
-        oa.on(lambda body: True, Status(503, "scripted: no answer for this task"))  # every other call fails
-        an.on(lambda body: True, Status(529, "scripted: overloaded"))
+        # Every other call is refused (HTTP 400: not retried), so the pipelines take their
+        # documented fallbacks; the examples' calls still go over HTTP to these servers.
+        oa.on(lambda body: True, Status(400, "scripted: no answer for this task"))
+        an.on(lambda body: True, Status(400, "scripted: no answer for this task"))
         monkeypatch.setenv("OPENAI_BASE_URL", oa.url)
         monkeypatch.setenv("ANTHROPIC_BASE_URL", an.url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -174,6 +176,11 @@ def test_seed_example_runs(example: Example, fresh_db_url, empty_db_url, embeddi
     result = eval(compiled, ns)  # noqa: S307 - the specification's own example
     if asyncio.iscoroutine(result):
         asyncio.run(run(result))
+    # An example that builds a provider and writes did talk to the scripted servers
+    oa, an = llm_servers
+    if ".write(" in example.code and "initialize()" in example.code:
+        server = an if "AnthropicProvider(" in example.code else oa
+        assert server.requests, "the example's provider never reached the scripted server"
     # An example that only defines `async def x(memory)` (a how-to function): call it too.
     for name in sorted(set(ns) - before):
         fn = ns[name]

@@ -50,6 +50,18 @@ def _spec_positional(config_slot: object) -> bool:
     return config_slot is not None and not isinstance(config_slot, MemoryConfig)
 
 
+def _config(value: object) -> MemoryConfig | None:
+    if value is None or isinstance(value, MemoryConfig):
+        return value
+    raise ValidationError(f"config must be a MemoryConfig, got {type(value).__name__}")
+
+
+def _provider(value: object) -> LLMProvider | EmbeddingProvider | None:
+    if isinstance(value, MemoryConfig):
+        raise ValidationError("a MemoryConfig was passed where a provider goes: pass config= by keyword")
+    return value  # type: ignore[return-value]  # providers are structural; checked where used
+
+
 def _llm(llm_provider: LLMProvider | None, llm: LLMProvider | None) -> LLMProvider | None:
     return one_of("llm_provider", llm_provider, "llm", llm)
 
@@ -150,9 +162,10 @@ async def detect_communities(
 ) -> CommunityDetectionResult:
     """Group clusters whose centroids are similar into `community_theme` observations."""
     if _spec_positional(config):  # spec: (session, agent_id, embedding_provider, llm_provider, config)
-        embeddings, llm, config = config, embeddings, llm  # type: ignore[assignment]
-    return await _clustering.detect_communities(target_of(session, engine), agent_id, config,
-                                                _emb(embedding_provider, embeddings), _llm(llm_provider, llm))
+        embeddings, llm, config = config, embeddings, llm
+    return await _clustering.detect_communities(target_of(session, engine), agent_id, _config(config),
+                                                _emb(embedding_provider, _provider(embeddings)),
+                                                _llm(llm_provider, _provider(llm)))
 
 
 async def run_consolidation(
@@ -163,9 +176,9 @@ async def run_consolidation(
 ) -> ConsolidationResult:
     """Patterns, contradictions and trends of the lookback window as meta-observations (L2)."""
     if _spec_positional(config):  # spec: (session, agent_id, llm_provider, config)
-        llm, config = config, llm  # type: ignore[assignment]
-    return await _consolidation.run_consolidation(target_of(session, engine), agent_id, config,
-                                                  _llm(llm_provider, llm), now)
+        llm, config = config, llm
+    return await _consolidation.run_consolidation(target_of(session, engine), agent_id, _config(config),
+                                                  _llm(llm_provider, _provider(llm)), now)
 
 
 async def run_memify(
@@ -178,9 +191,10 @@ async def run_memify(
 ) -> MemifyResult:
     """Vitality and stale marking; with an LLM also distilled knowledge and learned directives."""
     if _spec_positional(config):  # spec: (session, agent_id, llm_provider, embedding_provider, config)
-        llm, embeddings, config = config, llm, embeddings  # type: ignore[assignment]
-    return await _memify.run_memify(target_of(session, engine), agent_id, config, _llm(llm_provider, llm),
-                                    _emb(embedding_provider, embeddings), now)
+        llm, embeddings, config = config, llm, embeddings
+    return await _memify.run_memify(target_of(session, engine), agent_id, _config(config),
+                                    _llm(llm_provider, _provider(llm)),
+                                    _emb(embedding_provider, _provider(embeddings)), now)
 
 
 async def materialize_emotional_trends(

@@ -10,7 +10,7 @@ the stage reads on a connection of its own (reads only, nothing to commit).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import text
@@ -125,12 +125,25 @@ class GraphRetrievalResult:
 _EDGE = re.compile(r"^(?P<source>\S+) -(?P<relationship>.+?)-> (?P<target>\S+)$")
 
 
-async def _facts(conn: AsyncConnection, agent_id: str, ids: list[str]) -> dict[str, dict[str, object]]:
+@dataclass(frozen=True)
+class _Fact:
+    id: str
+    entity_key: str
+    entity_name: str
+    attribute_key: str | None
+    fact_text: str
+    confidence: float
+    importance: float
+    valid_from: datetime
+    last_confirmed_at: datetime | None
+
+
+async def _facts(conn: AsyncConnection, agent_id: str, ids: list[str]) -> dict[str, _Fact]:
     rows = (await conn.execute(text(
         "SELECT id::text AS id, entity_key, COALESCE(entity_name, entity_key) AS entity_name, attribute_key, "
         "fact_text, confidence, importance, valid_from, last_confirmed_at FROM memory_facts "
         "WHERE agent_id = :a AND id = ANY(CAST(:ids AS uuid[]))"), {"a": agent_id, "ids": ids})).all()
-    return {r.id: dict(r._mapping) for r in rows}
+    return {r.id: _Fact(*r) for r in rows}
 
 
 async def retrieve_graph_facts(
@@ -165,9 +178,9 @@ async def retrieve_graph_facts(
         rows = await _facts(conn, agent_id, list(found.facts))
     for fid, score in found.facts.items():
         row = rows.get(fid)
-        if row is None or (as_of_start is not None and row["valid_from"] < as_of_start):  # type: ignore[operator]
+        if row is None or (as_of_start is not None and row.valid_from < as_of_start):
             continue
-        out.facts.append({**row, "score": score, "source": "graph"})
+        out.facts.append({**asdict(row), "score": score, "source": "graph"})
     out.neighbor_keys, out.edges_traversed = found.neighbor_keys, found.edges_traversed
     for e in found.edges:
         m = _EDGE.match(e)
@@ -207,17 +220,17 @@ async def spread_activation(
         async with engine_from(session).connect() as conn:
             seeds_rows = await _facts(conn, agent_id, list(seed_fact_ids))
             scores = seed_scores or {}
-            seeds = sorted(((fid, str(r["entity_key"]), float(scores.get(fid, 1.0))) for fid, r in seeds_rows.items()),
+            seeds = sorted(((fid, r.entity_key, float(scores.get(fid, 1.0))) for fid, r in seeds_rows.items()),
                            key=lambda s: (-s[2], s[0]))
             spread = await _spreading.spread_activation(conn, Scope(agent_id, min_confidence=config.min_confidence),
                                                         seeds, config)
             rows = await _facts(conn, agent_id, list(spread.activation))
     except Exception:  # noqa: BLE001 - documented fail-safe
         return []
-    out = [RetrievalCandidate(fid, str(r["entity_key"]), str(r["fact_text"]), a, a, "spreading",
-                              r["attribute_key"], r["last_confirmed_at"], {"spreading": a})  # type: ignore[arg-type]
+    out = [RetrievalCandidate(fid, r.entity_key, r.fact_text, a, a, "spreading", r.attribute_key,
+                              r.last_confirmed_at, {"spreading": a})
            for fid, a in spread.activation.items() if (r := rows.get(fid)) is not None
-           and (allowed_keys is None or r["entity_key"] in allowed_keys)]
+           and (allowed_keys is None or r.entity_key in allowed_keys)]
     return sorted(out, key=lambda c: (-c.score, c.fact_id))
 
 
@@ -251,14 +264,15 @@ async def retrieve_relevant_events(
             "WHERE agent_id = :a AND id = ANY(CAST(:ids AS uuid[]))"), {"a": agent_id, "ids": list(sims)})).all()
         latest = (await conn.execute(text("SELECT max(occurred_at) FROM memory_events WHERE agent_id = :a"),
                                      {"a": agent_id})).scalar_one()
-    out: list[dict[str, object]] = []
+    scored: list[tuple[float, str, dict[str, object]]] = []
     for r in rows:
         days = max(0.0, (latest - r.occurred_at).total_seconds() / 86400.0) if latest else 0.0
-        score = (1 - EVENT_RECENCY_WEIGHT) * sims[r.id] + EVENT_RECENCY_WEIGHT * 2.0 ** (-days / EVENT_HALF_LIFE_DAYS)
-        out.append({"event_id": r.id, "date": r.occurred_at, "text": r.text, "score": round(score, 6),
-                    "speaker": r.speaker, "session_id": r.session_id})
-    out.sort(key=lambda e: (-float(e["score"]), str(e["event_id"])))  # type: ignore[arg-type]
-    return out[:limit]
+        score = round((1 - EVENT_RECENCY_WEIGHT) * sims[r.id]
+                      + EVENT_RECENCY_WEIGHT * 2.0 ** (-days / EVENT_HALF_LIFE_DAYS), 6)
+        scored.append((-score, r.id, {"event_id": r.id, "date": r.occurred_at, "text": r.text, "score": score,
+                                      "speaker": r.speaker, "session_id": r.session_id}))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [e for _, _, e in scored[:limit]]
 
 
 # ---- emotional context -------------------------------------------------------------------------
