@@ -32,6 +32,10 @@ class FakeAnthropic(FakeOpenAI):
     def on(self, match: Any, reply: Any, times: int | None = None, path: str = MESSAGES) -> Rule:
         return super().on(match, reply, times, path)
 
+    def calls(self, *needles: str) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests if r.path == MESSAGES and r.has(*needles)]
+
     @property
     def url(self) -> str:  # the anthropic client appends /v1/messages
         assert self._server is not None, "start() the server first"

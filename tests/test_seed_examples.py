@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import rows
 from tests.fake_anthropic import FakeAnthropic
 from tests.fake_openai import FakeOpenAI, Status, defaults
 from tests.seed_code import Example, map_code, python_examples, reindent
@@ -94,11 +95,25 @@ def test_example_counts() -> None:
     assert len(EXAMPLES) == len(declared) + len(RUNNABLE)
 
 
+def scripted_extraction(body: dict[str, Any]) -> dict[str, Any]:
+    """The informed extraction of any message: the speaker, and one fact with its first sentence."""
+    user = str(body["messages"][-1]["content"])
+    speaker = re.search(r"^Speaker: (.+)$", user, re.M).group(1).strip()  # type: ignore[union-attr]
+    message = re.search(r"<<<MESSAGE\n(.*?)\nMESSAGE>>>", user, re.S).group(1).strip()  # type: ignore[union-attr]
+    sentence = re.split(r"(?<=[.!?])\s", message)[0]
+    return {"entities": [{"name": speaker, "type": "person", "aliases": []}],
+            "facts": [{"subject": speaker, "text": f"{speaker} said: {sentence}", "action": "NEW",
+                       "importance_category": "specific_event", "confidence": 0.9}],
+            "relations": [], "updated_profiles": []}
+
+
 @pytest.fixture
 def llm_servers(monkeypatch):
     with FakeOpenAI() as oa, FakeAnthropic() as an:
-        oa.on("TASK: emotion", {"emotion": "joy", "intensity": 0.85, "energy": "high"})
-        defaults(oa)
+        for server in (oa, an):
+            server.on("TASK: informed_extraction", scripted_extraction)
+            server.on("TASK: emotion", {"emotion": "joy", "intensity": 0.85, "energy": "high"})
+            defaults(server)
         # Every other call is refused (HTTP 400: not retried), so the pipelines take their
         # documented fallbacks; the examples' calls still go over HTTP to these servers.
         oa.on(lambda body: True, Status(400, "scripted: no answer for this task"))
@@ -180,7 +195,9 @@ def test_seed_example_runs(example: Example, fresh_db_url, empty_db_url, embeddi
     oa, an = llm_servers
     if ".write(" in example.code and "initialize()" in example.code:
         server = an if "AnthropicProvider(" in example.code else oa
-        assert server.requests, "the example's provider never reached the scripted server"
+        assert server.calls("TASK: informed_extraction"), "the example's provider never reached the scripted server"
+        # ... and the scripted extraction landed as facts in the example's database
+        assert rows(empty_db_url, "SELECT count(*) FROM memory_facts WHERE fact_text LIKE '%% said: %%'")[0][0] > 0
     # An example that only defines `async def x(memory)` (a how-to function): call it too.
     for name in sorted(set(ns) - before):
         fn = ns[name]
