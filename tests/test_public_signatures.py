@@ -11,8 +11,10 @@ import re
 
 import pytest
 
-from tests.seed_code import python_examples, reindent
+from tests.seed_code import SEEDS, python_examples, reindent
 from tests.test_seed_examples import is_declaration
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="the specification (seeds) is not on this machine")
 
 MODULES = ["arandu_pipelines", "arandu_pipelines.write", "arandu_pipelines.read", "arandu_pipelines.db",
            "arandu_pipelines.background", "arandu_pipelines.protocols"]

@@ -25,7 +25,9 @@ import pytest
 from tests.conftest import rows
 from tests.fake_anthropic import FakeAnthropic
 from tests.fake_openai import FakeOpenAI, Status, defaults
-from tests.seed_code import Example, map_code, python_examples, reindent
+from tests.seed_code import SEEDS, Example, map_code, python_examples, reindent
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="the specification (seeds) is not on this machine")
 
 #: Where the generic rules get a block's end wrong: {example: {line: indentation level}}.
 HINTS: dict[str, dict[int, int]] = {
