@@ -103,6 +103,10 @@ async def test_background_rejects_two_providers_and_a_bad_handle(engine, fake):
         await bg.run_consolidation(engine, AGENT, llm=a, llm_provider=b)
     with pytest.raises(ValidationError, match="AsyncSession, AsyncEngine or MemoryClient"):
         await bg.run_memify("postgresql://nope", AGENT)
+    with pytest.raises(ValidationError, match="agent_id must be a non-empty string"):
+        await bg.run_memify(engine=engine)  # the agent is required even though session is optional
+    with pytest.raises(ValidationError, match="config must be a MemoryConfig"):
+        await bg.run_consolidation(engine, AGENT, a, "not a config")
 
 
 async def test_tag_event_emotion_offline_and_by_llm(fake):

@@ -44,6 +44,14 @@ from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 
 
+def _agent(agent_id: str) -> str:
+    """The agent, validated like every public entry point (required; `session` being first
+    and optional only lets `engine=` stand in for it)."""
+    from arandu_pipelines.client import validate_id
+
+    return validate_id("agent_id", agent_id)
+
+
 def _spec_positional(config_slot: object) -> bool:
     """A provider where our signature has `config`: the caller used the specification's
     positional order (providers first, config last), which is accepted too."""
@@ -76,7 +84,7 @@ async def compute_entity_importance(
     now: datetime | None = None, top: int = 10, *, engine: DatabaseTarget | None = None,
 ) -> EntityImportanceResult:
     """Score every active entity 0..1 (fact density, recency, retrieval, degree). SQL only."""
-    return await _importance.compute_entity_importance(target_of(session, engine), agent_id, config, now, top)
+    return await _importance.compute_entity_importance(target_of(session, engine), _agent(agent_id), config, now, top)
 
 
 async def refresh_entity_summaries(
@@ -88,7 +96,7 @@ async def refresh_entity_summaries(
     if isinstance(llm_provider, MemoryConfig):  # ours: (engine, agent_id, config, llm)
         llm_provider, config = config if not isinstance(config, MemoryConfig) else None, llm_provider
     return await _summaries.refresh_entity_summaries(
-        target_of(session, engine), agent_id, config, _llm(llm_provider, llm), limit)
+        target_of(session, engine), _agent(agent_id), config, _llm(llm_provider, llm), limit)
 
 
 async def consolidate_entity_profiles(
@@ -100,7 +108,7 @@ async def consolidate_entity_profiles(
     if isinstance(llm_provider, MemoryConfig):
         llm_provider, config = config if not isinstance(config, MemoryConfig) else None, llm_provider
     return await _summaries.consolidate_entity_profiles(
-        target_of(session, engine), agent_id, config, _llm(llm_provider, llm), limit)
+        target_of(session, engine), _agent(agent_id), config, _llm(llm_provider, llm), limit)
 
 
 @dataclass
@@ -117,9 +125,9 @@ async def run_profile_consolidation(
     engine: DatabaseTarget | None = None,
 ) -> ProfileRunResult:
     """The spec's L3 consolidation: refresh entity summaries, then the entity profiles."""
-    eng, provider = target_of(session, engine), _llm(llm_provider, llm)
-    summaries = await _summaries.refresh_entity_summaries(eng, agent_id, config, provider)
-    profiles = await _summaries.consolidate_entity_profiles(eng, agent_id, config, provider)
+    eng, agent, provider = target_of(session, engine), _agent(agent_id), _llm(llm_provider, llm)
+    summaries = await _summaries.refresh_entity_summaries(eng, agent, config, provider)
+    profiles = await _summaries.consolidate_entity_profiles(eng, agent, config, provider)
     return ProfileRunResult(summaries, profiles)
 
 
@@ -128,7 +136,7 @@ async def detect_entity_communities(
     min_strength: float = _communities.MIN_EDGE_STRENGTH, *, engine: DatabaseTarget | None = None,
 ) -> EntityCommunitiesResult:
     """Connected components of the relationship graph (edges with strength >= min_strength)."""
-    return await _communities.detect_entity_communities(target_of(session, engine), agent_id, config, min_strength)
+    return await _communities.detect_entity_communities(target_of(session, engine), _agent(agent_id), config, min_strength)
 
 
 async def cluster_facts(
@@ -144,7 +152,7 @@ async def cluster_facts(
         llm_provider, config = config, llm_provider  # ours: (engine, agent_id, embeddings, config, llm)
     if isinstance(llm_provider, MemoryConfig) or not (config is None or isinstance(config, MemoryConfig)):
         raise ValidationError("cluster_user_facts: pass one MemoryConfig (config=) and one LLM provider")
-    return await _clustering.cluster_facts(target_of(session, engine), agent_id,
+    return await _clustering.cluster_facts(target_of(session, engine), _agent(agent_id),
                                            _emb(embedding_provider, embeddings), config, _llm(llm_provider, llm))
 
 
@@ -163,7 +171,7 @@ async def detect_communities(
     """Group clusters whose centroids are similar into `community_theme` observations."""
     if _spec_positional(config):  # spec: (session, agent_id, embedding_provider, llm_provider, config)
         embeddings, llm, config = config, embeddings, llm
-    return await _clustering.detect_communities(target_of(session, engine), agent_id, _config(config),
+    return await _clustering.detect_communities(target_of(session, engine), _agent(agent_id), _config(config),
                                                 _emb(embedding_provider, _provider(embeddings)),
                                                 _llm(llm_provider, _provider(llm)))
 
@@ -177,7 +185,7 @@ async def run_consolidation(
     """Patterns, contradictions and trends of the lookback window as meta-observations (L2)."""
     if _spec_positional(config):  # spec: (session, agent_id, llm_provider, config)
         llm, config = config, llm
-    return await _consolidation.run_consolidation(target_of(session, engine), agent_id, _config(config),
+    return await _consolidation.run_consolidation(target_of(session, engine), _agent(agent_id), _config(config),
                                                   _llm(llm_provider, _provider(llm)), now)
 
 
@@ -192,7 +200,7 @@ async def run_memify(
     """Vitality and stale marking; with an LLM also distilled knowledge and learned directives."""
     if _spec_positional(config):  # spec: (session, agent_id, llm_provider, embedding_provider, config)
         llm, embeddings, config = config, llm, embeddings
-    return await _memify.run_memify(target_of(session, engine), agent_id, _config(config),
+    return await _memify.run_memify(target_of(session, engine), _agent(agent_id), _config(config),
                                     _llm(llm_provider, _provider(llm)),
                                     _emb(embedding_provider, _provider(embeddings)), now)
 
@@ -203,7 +211,7 @@ async def materialize_emotional_trends(
     llm_provider: LLMProvider | None = None, engine: DatabaseTarget | None = None,
 ) -> EmotionalTrendsResult:
     """Tag untagged events with an emotion, then aggregate the window into an `emotional_trend`."""
-    return await _emotions.materialize_emotional_trends(target_of(session, engine), agent_id, config,
+    return await _emotions.materialize_emotional_trends(target_of(session, engine), _agent(agent_id), config,
                                                         _llm(llm_provider, llm), now)
 
 
