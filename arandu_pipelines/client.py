@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from sqlalchemy import text
@@ -23,6 +23,7 @@ from arandu_pipelines.config import MemoryConfig, apply_overrides
 from arandu_pipelines.errors import RetrievalError, ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.read.counters import RetrievalCounters
+from arandu_pipelines.read.types import RetrieveResult
 from arandu_pipelines.store import migrate
 from arandu_pipelines.store.engine import create_engine, redact, resolve_database_url
 from arandu_pipelines.store.lookup import resolve_entity_keys
@@ -39,6 +40,10 @@ from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.extract import build_hooks
 from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
+
+if TYPE_CHECKING:
+    from arandu_pipelines.store.erase import EraseReport
+    from arandu_pipelines.write.importer import Progress
 
 MAX_ID_LEN = validate.MAX_ID_LEN
 # Tables holding an agent's rows, children first so foreign keys never block the erase.
@@ -196,10 +201,10 @@ class MemoryClient:
         session_id: str = "default",
         occurred_at: datetime | None = None,
         recent_messages: list[str] | None = None,
-        metadata: dict[str, Any] | None = None,
+        metadata: dict[str, object] | None = None,
         message_id: str | None = None,
         dry_run: bool = False,
-        config_overrides: dict[str, Any] | None = None,
+        config_overrides: dict[str, object] | None = None,
         verbose: bool = False,
     ) -> WriteResult:
         """Log the message, extract what it says, reconcile it with what is known, store it."""
@@ -288,12 +293,12 @@ class MemoryClient:
     # ---- import ----------------------------------------------------------------------------------
     async def import_messages(
         self,
-        rows: Iterable[dict[str, Any]],
+        rows: Iterable[dict[str, object]],
         extract: bool = True,
         source: str = "import",
         chunk_size: int = 64,
-        progress: Any = None,
-        config_overrides: dict[str, Any] | None = None,
+        progress: Progress | None = None,
+        config_overrides: dict[str, object] | None = None,
     ) -> ImportReport:
         """Batch-import historical messages; see `write/importer.py`."""
         from arandu_pipelines.write.importer import import_rows
@@ -312,7 +317,7 @@ class MemoryClient:
 
     async def extract_pending(
         self, agent_id: str, limit: int = 10_000, chunk_size: int = 64, max_attempts: int = 5,
-        config_overrides: dict[str, Any] | None = None,
+        config_overrides: dict[str, object] | None = None,
     ) -> ImportReport:
         """Run extraction for this agent's stored events that are pending (or failed earlier)."""
         from arandu_pipelines.write.importer import extract_pending
@@ -333,10 +338,10 @@ class MemoryClient:
         session_id: str | None = None,
         entity_keys: list[str] | None = None,
         as_of: datetime | None = None,
-        config_overrides: dict[str, Any] | None = None,
+        config_overrides: dict[str, object] | None = None,
         verbose: bool = False,
         strict: bool = False,
-    ) -> Any:
+    ) -> RetrieveResult:
         """Ranked facts, their source messages and a prompt-ready context (see read/).
 
         Bad arguments raise ValidationError up front. Past that, retrieval is fail-safe (spec,
@@ -439,7 +444,10 @@ class MemoryClient:
         return bool(res.rowcount)
 
     async def delete_all(self, agent_id: str) -> DeleteReport:
-        """Erase everything of this agent: raw events and every derived row. Irreversible."""
+        """Erase everything of this agent: raw events and every derived row. Irreversible.
+
+        Returns a DeleteReport (rows per table) that also stands for the spec's count of deleted
+        facts: `report == 3`, `int(report)`, `f"{report}"` (see DeleteReport)."""
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         report = DeleteReport(agent_id)
@@ -459,7 +467,7 @@ class MemoryClient:
         speaker: str | None = None,
         message_ids: list[str] | None = None,
         session_id: str | None = None,
-    ) -> Any:
+    ) -> EraseReport:
         """Erase the selected messages of one agent and every row derived from them (facts,
         links, orphaned entities/aliases, relationships, clusters, observations); selectors
         combine with AND, `speaker` matches case-insensitively. Irreversible. Returns an
@@ -575,12 +583,11 @@ def _fact_detail(r: Any) -> FactDetail:
 
 
 def _failed_retrieval(exc: BaseException, config: MemoryConfig, warnings: list[str], verbose: bool,
-                      t0: float) -> Any:
+                      t0: float) -> RetrieveResult:
     """The empty result a failed retrieve() returns: the failure in warnings and the trace."""
     import logging
     import traceback
 
-    from arandu_pipelines.read.types import RetrieveResult
     from arandu_pipelines.types import PipelineTrace
 
     reason = f"{type(exc).__name__}: {redact(str(exc))[:500]}"

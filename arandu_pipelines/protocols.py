@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from arandu_pipelines.types import TokenUsage
+
 
 @dataclass
 class LLMUsage:
@@ -18,8 +20,11 @@ class LLMUsage:
 
 @dataclass
 class LLMResult:
+    """What `complete()` returns. `usage` may be an `LLMUsage` or the spec's `TokenUsage`: both
+    have `input_tokens` / `output_tokens`, which is all the pipeline reads."""
+
     text: str
-    usage: LLMUsage | None = None
+    usage: LLMUsage | TokenUsage | None = None
 
 
 @runtime_checkable
@@ -38,3 +43,6 @@ class EmbeddingProvider(Protocol):
     async def embed(self, texts: list[str]) -> list[list[float]]: ...
 
     async def embed_one(self, text: str) -> list[float] | None: ...
+
+
+__all__ = ["EmbeddingProvider", "LLMProvider", "LLMResult", "LLMUsage", "TokenUsage"]

@@ -162,9 +162,15 @@ class EntityDetail:
     aliases: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class DeleteReport:
-    """What delete_all() removed, per table."""
+    """What delete_all() removed, per table.
+
+    The specification's `delete_all()` returns the number of facts deleted
+    (`count = await memory.delete_all(...)`; `print(f"Deleted {count} facts")`). The report keeps
+    the per-table detail and also *is* that count where a number is expected: it compares equal
+    to an int, formats as one (f-strings, `format`), converts with `int()`, works as an index and
+    is falsy when no fact was deleted. `str()`/`repr()` still show the whole report."""
 
     agent_id: str
     rows: dict[str, int] = field(default_factory=dict)
@@ -176,6 +182,28 @@ class DeleteReport:
     @property
     def total(self) -> int:
         return sum(self.rows.values())
+
+    # ---- the spec's count ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeleteReport):
+            return (self.agent_id, self.rows) == (other.agent_id, other.rows)
+        if isinstance(other, int) and not isinstance(other, bool):
+            return self.facts == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like any dataclass with eq
+
+    def __int__(self) -> int:
+        return self.facts
+
+    def __index__(self) -> int:
+        return self.facts
+
+    def __bool__(self) -> bool:
+        return self.facts > 0
+
+    def __format__(self, spec: str) -> str:
+        return format(self.facts, spec)
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Background jobs ("sleep-time compute"): library functions, no orchestration inside.
 
-Every job takes an `AsyncEngine` (or a `MemoryClient`) and one agent, runs set-based SQL under
+Every job takes an `AsyncEngine`, a `MemoryClient` or (the specification's form) an
+`AsyncSession`, and one agent, runs set-based SQL under
 the agent's advisory lock, is idempotent (a re-run over unchanged data writes nothing) and
 returns a small result dataclass with counts, a preview and its duration. The LLM versions of
 the text-producing jobs will plug in behind the same functions; their `llm` argument is accepted
@@ -16,16 +17,23 @@ Recommended order (the spec's; the Dagster consolidation graph encodes it as dep
     detect_entity_communities            (relationship-graph components)
 """
 
-from arandu_pipelines.background.clustering import cluster_facts, detect_communities
-from arandu_pipelines.background.communities import detect_entity_communities
-from arandu_pipelines.background.consolidation import run_consolidation
-from arandu_pipelines.background.emotions import (
+from arandu_pipelines.background.api import (
+    ProfileRunResult,
+    cluster_facts,
+    cluster_user_facts,
+    compute_entity_importance,
+    consolidate_entity_profiles,
+    detect_communities,
+    detect_entity_communities,
     materialize_emotional_trends,
-    tag_emotion,
-    tag_event_emotions,
+    refresh_entity_summaries,
+    run_consolidation,
+    run_memify,
+    run_profile_consolidation,
+    tag_event_emotion,
 )
-from arandu_pipelines.background.importance import compute_entity_importance
-from arandu_pipelines.background.memify import compute_vitality, run_memify
+from arandu_pipelines.background.emotions import tag_emotion, tag_event_emotions
+from arandu_pipelines.background.memify import compute_vitality
 from arandu_pipelines.background.reextract import reextract
 from arandu_pipelines.background.results import (
     ClusteringResult,
@@ -39,14 +47,6 @@ from arandu_pipelines.background.results import (
     ReextractionResult,
     SummaryRefreshResult,
 )
-from arandu_pipelines.background.summaries import (
-    consolidate_entity_profiles,
-    refresh_entity_summaries,
-)
-
-# The specification's historical name.
-cluster_user_facts = cluster_facts
-
 __all__ = [
     "ClusteringResult",
     "CommunityDetectionResult",
@@ -56,6 +56,7 @@ __all__ = [
     "EntityImportanceResult",
     "MemifyResult",
     "ProfileConsolidationResult",
+    "ProfileRunResult",
     "ReextractionResult",
     "SummaryRefreshResult",
     "cluster_facts",
@@ -70,6 +71,8 @@ __all__ = [
     "refresh_entity_summaries",
     "run_consolidation",
     "run_memify",
+    "run_profile_consolidation",
     "tag_emotion",
+    "tag_event_emotion",
     "tag_event_emotions",
 ]

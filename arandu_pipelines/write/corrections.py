@@ -23,12 +23,14 @@ correction: the old value was true until now.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from arandu_pipelines._adapt import DatabaseTarget, connection_for, field_of
 from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.reconcile import same_value
 
@@ -163,6 +165,56 @@ def corrected_text(target: Target, new: str, subject_name: str) -> str:
     return templates.get(target.attribute_key, "{s}'s {a} is {v}").format(
         s=subject_name, v=new, a=target.attribute_key.replace("_", " "))
 
+# ---- the specification's public functions ------------------------------------------------------
+# `is_user_correction` / `detect_and_record_corrections` follow the spec's definition (a supersede
+# with the same attribute key and another value). The write pipeline itself counts only marked
+# corrections (above: a move is a change, not a correction), so call these only for facts saved
+# by other means, or they count moves too.
+
+@dataclass
+class CorrectionResult:
+    corrections_detected: int = 0
+    corrected_keys: list[str] = field(default_factory=list)
+    facts_corrected_ids: list[str] = field(default_factory=list)
+
+
+def _value(fact: object) -> str:
+    v = field_of(fact, "value_text", "value", "fact_text")
+    return " ".join(str(v or "").casefold().split())
+
+
+def is_user_correction(old_fact: object, new_fact: object) -> bool:
+    """Same (non-empty) attribute key, different value. Facts may be dicts or objects."""
+    old_key, new_key = field_of(old_fact, "attribute_key"), field_of(new_fact, "attribute_key")
+    return bool(old_key) and old_key == new_key and _value(old_fact) != _value(new_fact)
+
+
+def _fact_id(fact: object) -> str | None:
+    v = fact if isinstance(fact, str) else field_of(fact, "id", "fact_id")
+    return str(v) if v else None
+
+
+async def detect_and_record_corrections(
+    session: DatabaseTarget, agent_id: str, saved_facts: Sequence[object],
+) -> CorrectionResult:
+    """For the newly saved facts (ids, dicts or fact objects), find the ones that supersede a fact
+    with the same attribute key and another value, and add one to that old fact's
+    `user_correction_count`. One set-based statement; run it once per write."""
+    ids = sorted({i for i in (_fact_id(f) for f in saved_facts) if i})
+    if not ids:
+        return CorrectionResult()
+    async with connection_for(session) as conn:
+        rows = (await conn.execute(text(
+            "UPDATE memory_facts o SET user_correction_count = o.user_correction_count + 1 "
+            "FROM memory_facts n WHERE n.agent_id = :a AND n.id = ANY(CAST(:ids AS uuid[])) "
+            "AND o.agent_id = :a AND o.id = n.supersedes_fact_id AND o.attribute_key IS NOT NULL "
+            "AND o.attribute_key = n.attribute_key "
+            "AND lower(COALESCE(o.value_text, o.fact_text)) <> lower(COALESCE(n.value_text, n.fact_text)) "
+            "RETURNING o.id::text AS id, o.attribute_key"), {"a": agent_id, "ids": ids})).all()
+    rows = sorted(rows, key=lambda r: r.id)
+    return CorrectionResult(len(rows), sorted({r.attribute_key for r in rows}), [r.id for r in rows])
+
 
 __all__ = ["is_correction", "bare_correction", "BareCorrection", "Target", "speaker_targets",
-           "pick_target", "corrected_text", "ATTRIBUTE_RELATION"]
+           "pick_target", "corrected_text", "ATTRIBUTE_RELATION",
+           "CorrectionResult", "detect_and_record_corrections", "is_user_correction"]

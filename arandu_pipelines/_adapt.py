@@ -1,0 +1,120 @@
+"""Argument plumbing shared by the spec-shaped public functions (issue 15).
+
+The specification's functions take an `AsyncSession` and `llm_provider=` / `embedding_provider=`;
+ours run on an `AsyncEngine` (each job opens its own short transactions under the agent's lock)
+and call the providers `llm=` / `embeddings=`. The public face accepts both spellings and maps
+them here, so the adapters stay one line over the internals instead of a second implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, TypeVar, Union
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+
+from arandu_pipelines.errors import ValidationError
+
+if TYPE_CHECKING:
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
+
+#: What a public function accepts as its database handle.
+DatabaseTarget = Union[AsyncSession, AsyncEngine, AsyncConnection, "MemoryClient"]
+
+T = TypeVar("T")
+
+
+def engine_from(target: object, name: str = "session") -> AsyncEngine:
+    """The engine behind a session, connection, engine or MemoryClient.
+
+    A session is used for the engine it is bound to: the job runs in its own transactions (it
+    must hold the agent's advisory lock and commit in steps), so rows the caller's session has
+    not committed yet are not seen."""
+    if isinstance(target, AsyncEngine):
+        return target
+    if isinstance(target, AsyncSession):
+        bind = target.bind
+        if isinstance(bind, AsyncEngine):
+            return bind
+        if isinstance(bind, AsyncConnection):
+            return bind.engine
+        raise ValidationError(f"{name}: the session is not bound to an engine; create it with "
+                              "arandu_pipelines.db.create_session_factory(engine)")
+    if isinstance(target, AsyncConnection):
+        return target.engine
+    eng = getattr(target, "engine", None)
+    if isinstance(eng, AsyncEngine):
+        return eng
+    raise ValidationError(f"{name} must be an AsyncSession, AsyncEngine or MemoryClient, "
+                          f"got {type(target).__name__}")
+
+
+def one_of(spec_name: str, spec_value: T | None, our_name: str, our_value: T | None) -> T | None:
+    """The value given under either name; both given (and different) is a caller error."""
+    if spec_value is not None and our_value is not None and spec_value is not our_value:
+        raise ValidationError(f"pass either {spec_name}= or {our_name}= (they are the same argument), not both")
+    return spec_value if spec_value is not None else our_value
+
+
+def target_of(session: object | None, engine: object | None) -> AsyncEngine:
+    """`session` (the spec's name, first positional) or `engine=` (ours)."""
+    got = one_of("session", session, "engine", engine)
+    if got is None:
+        raise ValidationError("session is required: pass an AsyncSession, an AsyncEngine or a MemoryClient")
+    return engine_from(got)
+
+
+@asynccontextmanager
+async def connection_for(target: object, name: str = "session") -> AsyncIterator[AsyncConnection]:
+    """A connection to run a helper's statements on.
+
+    With an `AsyncSession` the statements join the session's transaction and the caller commits
+    (the specification's contract for its CRUD helpers); with an engine or a MemoryClient they
+    run in a transaction of their own, committed on success."""
+    if isinstance(target, AsyncSession):
+        yield await target.connection()
+        return
+    if isinstance(target, AsyncConnection):
+        yield target
+        return
+    async with engine_from(target, name).begin() as conn:
+        yield conn
+
+
+def field_of(obj: object, *names: str) -> object:
+    """The first present attribute (or dict key) of `names`, else None: facts arrive as dicts,
+    dataclasses (FactDetail, FactRef) or rows."""
+    for n in names:
+        if isinstance(obj, Mapping):
+            if n in obj:
+                return obj[n]
+        elif hasattr(obj, n):
+            return getattr(obj, n)
+    return None
+
+
+def bound_client(
+    engine: AsyncEngine, llm: LLMProvider | None, embeddings: EmbeddingProvider | None,
+    config: MemoryConfig | None,
+) -> MemoryClient:
+    """A MemoryClient over the caller's engine (not owned: never closed or disposed here), for
+    the spec's pipeline functions that take a session. The schema is the caller's business
+    (`arandu_pipelines.db.init_db`), as in the specification."""
+    from arandu_pipelines.client import MemoryClient
+
+    client = MemoryClient(llm=llm, embeddings=embeddings, config=config)
+    client._engine = engine
+    client._initialized = True
+    return client
+
+
+async def settle(client: MemoryClient) -> None:
+    """Let a bound client's deferred work (retrieval counters) finish, leaving the engine open."""
+    import asyncio
+
+    client._counters.flush_soon()
+    if client._background:
+        await asyncio.gather(*client._background, return_exceptions=True)
