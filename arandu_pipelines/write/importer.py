@@ -154,6 +154,8 @@ def _time(value: Any, tz: str) -> datetime:
     try:
         return to_aware(value, tz)
     except ValidationError as exc:
+        if "out of range" in str(exc):  # parsed, but outside years 1-9999 once in UTC
+            raise ValueError(f"occurred_at {shown!r} is out of range (years 1 to 9999)") from exc
         raise ValueError(f"unparseable occurred_at {shown!r}") from exc
     except (OverflowError, OSError, ValueError):
         raise ValueError(f"occurred_at {shown!r} is out of range (years 1 to 9999)") from None
