@@ -308,7 +308,14 @@ def test_forget_command(fresh_db_url, capsys):
     from arandu_pipelines.cli import main
 
     assert main(["--database-url", fresh_db_url, "forget", AGENT]) == 2  # no selector
-    assert "speaker, message_ids or session_id" in capsys.readouterr().err
+    assert "--speaker, --session or --message-id" in capsys.readouterr().err
+    # an agent with no events is a usage error (exit 2), not a silent "deleted 0"
+    assert main(["--database-url", fresh_db_url, "forget", AGENT, "--speaker", "Nobody"]) == 2
+    assert AGENT in capsys.readouterr().err
+    with psycopg.connect(fresh_db_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO memory_events (agent_id, session_id, speaker, text, occurred_at, "
+                     "message_id, content_hash) VALUES (%s, 's', 'Ana', 'hello', now(), 'm0', md5('hello'))",
+                     (AGENT,))
     assert main(["--database-url", fresh_db_url, "forget", AGENT, "--speaker", "Nobody",
                  "--message-id", "m1", "--message-id", "m2"]) == 0
     assert "deleted  memory_events                    0" in capsys.readouterr().out
