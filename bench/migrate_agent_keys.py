@@ -25,8 +25,8 @@ from sqlalchemy import text
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's package
 
 
-from arandu_pipelines.store.engine import create_engine, resolve_database_url  # noqa: E402
-from arandu_pipelines.store.migrate import (  # noqa: E402
+from arandu_pipelines.store.engine import create_engine, resolve_database_url
+from arandu_pipelines.store.migrate import (
     _alembic_config,
     current_revision,
     existing_dimension,

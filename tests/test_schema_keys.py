@@ -9,7 +9,7 @@ back down.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from alembic import command
@@ -107,7 +107,7 @@ def test_keys_at_0005_are_reported_as_not_distributable(empty_db_url):
 
 
 A, B = "agent-a", "agent-b"
-T = datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc)
+T = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
 
 def _seed_at_0005(url: str) -> dict[str, str]:
@@ -228,3 +228,15 @@ async def test_downgrade_restores_bare_keys_and_keeps_rows_written_by_the_librar
     _alembic(empty_db_url, "upgrade", "head")
     assert _snapshot(empty_db_url) == before
     assert _key_shape_offenders(empty_db_url) == []
+
+
+def test_servers_older_than_15_are_refused_with_the_reason():
+    import importlib
+
+    from arandu_pipelines.errors import DatabaseError
+
+    mod = importlib.import_module("arandu_pipelines.store.migrations.versions.0006_agent_keys")
+    with pytest.raises(DatabaseError, match="PostgreSQL 15 or newer"):
+        mod.require_pg15(140011)
+    mod.require_pg15(150000)
+    mod.require_pg15(180001)

@@ -30,6 +30,9 @@ Revision ID: 0006
 from __future__ import annotations
 
 from alembic import op
+from sqlalchemy import text
+
+from arandu_pipelines.errors import DatabaseError
 
 revision = "0006"
 down_revision = "0005"
@@ -81,7 +84,18 @@ def _drop_foreign_keys() -> None:
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {_fk_name(table, column)}")
 
 
+def require_pg15(server_version_num: int) -> None:
+    """`ON DELETE SET NULL (column)` is PostgreSQL 15 syntax; say so rather than a syntax error."""
+    if server_version_num < 150000:
+        raise DatabaseError(
+            f"this PostgreSQL server is version {server_version_num // 10000}; arandu-pipelines "
+            "needs PostgreSQL 15 or newer (DATABASE_URL): its foreign keys use "
+            "ON DELETE SET NULL (column)"
+        )
+
+
 def upgrade() -> None:
+    require_pg15(int(op.get_bind().execute(text("SHOW server_version_num")).scalar_one()))
     _drop_foreign_keys()
     for table in KEYED:
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {table}_pkey")
