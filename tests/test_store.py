@@ -37,7 +37,7 @@ async def test_initialize_is_idempotent_and_concurrent_safe(empty_db_url):
         await c.close()
     tables = {t for (t,) in rows(empty_db_url, "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
     assert SPEC_TABLES <= tables
-    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0005",)]
+    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0006",)]
 
 
 async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):
@@ -51,7 +51,9 @@ async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):
         (name, table) for name, table, am, first in idx
         if not name.endswith("_pkey") and am != "hnsw" and first != "agent_id"
         and name not in ("ix_facts_source_event", "ix_facts_supersedes", "ix_links_fact",
-                         "ix_rels_evidence", "ix_rels_evidence_event")  # FK lookups for cascades
+                         "ix_rels_evidence", "ix_rels_evidence_event",  # FK lookups for cascades
+                         # lookups by id alone (0006: the primary key is (agent_id, id))
+                         "ix_events_id", "ix_facts_id", "ix_entities_id", "ix_clusters_id")
     ]
     assert offenders == []
 
