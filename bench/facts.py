@@ -75,7 +75,7 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     "long_sentence": re.compile(r"^(?:\S+\s+){24,}\S+"),
     # discourse openers left at the start of a rewritten sentence
     "discourse_opener": re.compile(
-        r"^\S+ (yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely)\b", re.I),
+        r"^(yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely|lol|wow)\b", re.I),
 }
 LONG_WORDS = 25
 

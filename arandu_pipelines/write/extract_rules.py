@@ -666,7 +666,9 @@ class _Msg:
         self.fact_keys: set[tuple[str, str]] = set()
         self.relations: list[ExtractedRelation] = []
         self.rel_keys: set[tuple[str, str, str, bool]] = set()
-        self.addressee: str | None = None
+        self.addressee: str | None = None  # named by a vocative in this message
+        self.default_addressee = (ctx.addressee or "").strip() or None  # the other speaker
+        self.generic: list[ExtractedFact] = []  # facts of `_generic` (restated sentences)
         self.known_types = ctx.known_types or {}
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
@@ -1299,6 +1301,9 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     result.entities = list(ms.ents.values())
     result.facts = ms.facts[:MAX_FACTS]
     result.relations = ms.relations
+    from arandu_pipelines.write.fact_quality import refine
+
+    refine(result, ctx, generic=ms.generic)
     return result
 
 
@@ -1886,7 +1891,8 @@ def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) ->
     # --- fact text
     span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else m.start("verb"))
     clause = body[span_start:m.end()]
-    who = _Who(ms.speaker, pron=subject_name if subj.kind == "pron" else None, addr=ms.addressee)
+    who = _Who(ms.speaker, pron=subject_name if subj.kind == "pron" else None,
+               addr=ms.addressee or ms.default_addressee)
     if subj.kind == "dropped":
         clause = ("Eu " if pt else "I ") + _lower_first(clause, clause.startswith("I ") or clause[:2] == "I'")
     elif subj.kind == "inherit":
@@ -2043,7 +2049,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     min_content = 1 if kind != "none" else 2
     if _content_words(text) < min_content:
         return
-    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee)
+    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
@@ -2077,13 +2083,9 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     if kind != "none" and fold(subj) not in fold(fact_text):
         kind = "none"  # "Taking care of ourselves is vital": the subject did not survive the rewrite
     if kind == "none":
-        subj = ms.speaker
-        first_tok = _WORD_RE.match(fact_text)
-        fw = first_tok.group(0).lower().replace("’", "'") if first_tok else ""
-        keep = not (fw in _NONCONTENT or fw in L.STOPWORDS_EN or fw in L.STOPWORDS_PT or fw in _NON_NAME) or (
-            fold(fw) in ms.alias_of or fold(fw) in ms.ents
-        )
-        fact_text = f"{ms.speaker} {'disse que' if pt else 'mentioned that'} {_lower_first(fact_text, keep)}"
+        # A sentence with no person as its subject ("That's awesome", "Hold onto those moments")
+        # is talk, not a fact about anyone: it stays searchable on the event, no fact.
+        return
     low = abs_text.lower()
     if _PLAN_RE.search(abs_text) and not (pt is False and re.search(r"(?i)\b(?:went|was|were|had|did)\b", low)):
         attr = "plan"
@@ -2101,7 +2103,9 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         return  # "I'm Rafael." said by Rafael
     mentions = _mentions_in(ms, s, fact_text, subj)
     fact_text = fact_text[:1].upper() + fact_text[1:]
-    ms.add_fact(_fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate))
+    generic = _fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate)
+    ms.generic.append(generic)  # a restated sentence, not a rule's match: refine() is strict with it
+    ms.add_fact(generic)
 
 
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
@@ -2144,8 +2148,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("você", "voce", "vc") and ms.addressee:
-                return ms.addressee, "addr"
+            if low in ("você", "voce", "vc") and (ms.addressee or ms.default_addressee):
+                return ms.addressee or ms.default_addressee, "addr"
         else:
             if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
                 if low == "us" and raw == "US":
@@ -2156,8 +2160,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and ms.addressee:
-                return ms.addressee, "addr"
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (ms.addressee or ms.default_addressee):
+                return ms.addressee or ms.default_addressee, "addr"
         k = ms.key(raw)
         if raw[:1].isupper() or _CL_RE.match(raw):
             # multi-word names: try the proper-noun span starting here

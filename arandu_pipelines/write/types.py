@@ -91,3 +91,6 @@ class ExtractionContext:
     knowledge: str = ""
     known_entities: list[str] = field(default_factory=list)  # canonical keys recognised in text
     agent_id: str = ""
+    # Who "you" is: the other speaker of the conversation (the pipeline fills it from the
+    # session's neighbouring turns; None when unknown, and then second-person facts are dropped).
+    addressee: str | None = None
