@@ -211,17 +211,17 @@ def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
     out: dict[str, list[Fact]] = {}
     for path in paths:
         rows = locomo_rows(path)
-        speakers_of: dict[str, list[str]] = defaultdict(list)
-        for r in rows:
-            if r["speaker"] not in speakers_of[r["session_id"]]:
-                speakers_of[r["session_id"]].append(r["speaker"])
+        from arandu_pipelines.write.addressee import AddresseeTracker
+        from arandu_pipelines.write.events import EventInput
+
+        events = [EventInput(agent_id="bench", speaker=r["speaker"], text=r["text"],
+                             occurred_at=datetime.fromisoformat(r["occurred_at"]),
+                             session_id=r["session_id"]) for r in rows]
+        addressees = AddresseeTracker().assign(events)
         facts: list[Fact] = []
-        for r in rows:
-            others = [s for s in speakers_of[r["session_id"]] if s != r["speaker"]]
+        for r, to in zip(rows, addressees, strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"],
-                                    occurred_at=datetime.fromisoformat(r["occurred_at"]))
-            if others and hasattr(ctx, "addressee"):
-                ctx.addressee = others[0]
+                                    occurred_at=datetime.fromisoformat(r["occurred_at"]), addressee=to)
             res = extract_offline(r["text"], ctx)
             facts += [Fact(r["message_id"], f.fact_text, f.subject) for f in res.facts]
         out[path.stem] = facts

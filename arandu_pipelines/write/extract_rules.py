@@ -1301,8 +1301,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     result.entities = list(ms.ents.values())
     result.facts = ms.facts[:MAX_FACTS]
     result.relations = ms.relations
+    from arandu_pipelines.write import rules_extra
     from arandu_pipelines.write.fact_quality import refine
 
+    rules_extra.apply(result, text, ms.speaker)
     refine(result, ctx, generic=ms.generic)
     return result
 
