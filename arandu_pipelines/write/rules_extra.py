@@ -119,7 +119,7 @@ def _pt_left_for(result: ExtractionResult, m: re.Match[str], speaker: str, text:
     _entity(result, o, "organization")
     joined = f"{s} entrou na {o}" + (f" como {role.strip()}" if role else "")
     # the clause's generic restatement ("... saiu da X e foi pra Y ...") is replaced by the two facts
-    result.facts = [x for x in result.facts if not (x.subject == s and f" e foi " in x.fact_text)]
+    result.facts = [x for x in result.facts if not (x.subject == s and " e foi " in x.fact_text)]
     _add_fact(result, ExtractedFact(s, joined, "employer", o, "biographical_milestone",
                                     mentions=[o], source_text=_sentence_of(text, m.start())))
     result.relations = [r for r in result.relations
