@@ -102,10 +102,13 @@ async def test_portuguese_message_keeps_its_language(memory, fresh_db_url):
     assert ("lives_in", "place:curitiba") in rels and ("works_at", "organization:vertix") in rels
 
 
-async def test_relative_dates_resolve_against_occurred_at(memory):
+async def test_relative_dates_resolve_against_occurred_at(memory, fresh_db_url):
     r = await memory.write("u1", "Yesterday I went to a LGBTQ support group.", speaker_name="Caroline",
                            occurred_at=datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc))
-    assert any("7 May 2023" in f.fact_text for f in r.facts_added), [f.fact_text for f in r.facts_added]
+    # issue 19: the resolved date is the fact's event_date, not glued into its text
+    assert [f.fact_text for f in r.facts_added] == ["Caroline went to a LGBTQ support group"]
+    stored = rows(fresh_db_url, "SELECT event_date FROM memory_facts WHERE id = %s", (r.facts_added[0].fact_id,))
+    assert stored[0][0].date() == datetime(2023, 5, 7).date()
     fact = await memory.get("u1", r.facts_added[0].fact_id)
     assert fact.valid_from == datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # event time = message time
 

@@ -1305,6 +1305,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     from arandu_pipelines.write.fact_quality import refine
 
     rules_extra.apply(result, text, ms.speaker)
+    if ctx.ner:
+        from arandu_pipelines.write.nlp import apply_labels
+
+        apply_labels(result, ctx.ner)
     refine(result, ctx, generic=ms.generic)
     return result
 

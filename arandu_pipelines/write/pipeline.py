@@ -29,6 +29,7 @@ from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker
+from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.keys import (
@@ -254,9 +255,11 @@ class WritePipeline:
         addressees = self.addressees.assign(events)
         if self.load_knowledge is None and self.tag_emotion is None:
             names, types = dict(known[0]), dict(known[1])
+            seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
+            labels = await asyncio.to_thread(ner_labels, [e.text for e in events], config.spacy_model, seen)
             out: list[_Prepared] = []
-            for e, to in zip(events, addressees, strict=True):
-                p = await self._prepare(conn, e, (names, types), config, tokens, to)
+            for e, to, ner in zip(events, addressees, labels, strict=True):
+                p = await self._prepare(conn, e, (names, types), config, tokens, to, ner)
                 _learn_names(p, names, types)
                 out.append(p)
             return out
@@ -273,8 +276,10 @@ class WritePipeline:
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, tokens: TokenUsage, addressee: str | None = None,
+        ner: dict[str, str] | None = None,
     ) -> _Prepared:
         ctx = await self._context(conn, event, known, config, addressee)
+        ctx.ner = ner
         return await self._extract(event, ctx, config, tokens)
 
     async def _context(
