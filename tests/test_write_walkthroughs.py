@@ -149,3 +149,139 @@ async def test_sample_conversation_becomes_memory(memory):
     assert "person:guilherme_maturana" in entities and "Guili" in entities["person:guilherme_maturana"].aliases
     active = " | ".join(f.fact_text for f in await memory.get_all(agent, limit=200))
     assert "Orion Tech" in active and "Rio de Janeiro" in active
+
+
+# ---- spec 004 walkthroughs, offline (issue 19) ------------------------------------------------------
+def _entities(url: str) -> dict[str, str]:
+    return dict(rows(url, "SELECT canonical_key, entity_type FROM memory_entities"))
+
+
+def _edges(url: str) -> set[tuple[str, str, str, bool]]:
+    return set(rows(url, "SELECT source_entity_key, rel_type, target_entity_key, valid_to IS NULL "
+                         "FROM memory_entity_relationships"))
+
+
+async def test_getting_started_rafael(memory, fresh_db_url):
+    """Getting Started: "My name is Rafael and I live in São Paulo. I work at Acme Corp as a
+    backend engineer." -> lives in São Paulo, works at Acme Corp as a backend engineer."""
+    r = await memory.write("user_123", "My name is Rafael and I live in São Paulo. I work at Acme Corp "
+                           "as a backend engineer.", speaker_name="Rafael", occurred_at=at(2023, 3, 1))
+    texts = [f.fact_text for f in r.facts_added]
+    assert "Rafael lives in São Paulo" in texts, texts  # not "Rafael and Rafael live in São Paulo"
+    assert "Rafael works at Acme Corp as a backend engineer" in texts, texts
+    assert all(f.entity_key == "person:rafael" for f in r.facts_added)
+    assert all(f.confidence == 0.95 for f in r.facts_added)
+    ents = _entities(fresh_db_url)
+    assert ents["place:sao_paulo"] == "place" and ents["organization:acme_corp"] == "organization"
+    assert {("person:rafael", "lives_in", "place:sao_paulo", True),
+            ("person:rafael", "works_at", "organization:acme_corp", True)} <= _edges(fresh_db_url)
+
+
+async def test_getting_started_still_working_at_acme_is_not_talk(memory, fresh_db_url):
+    """"I just moved to Rio de Janeiro. Still working at Acme though." gives the move and the job
+    (as "Rafael works at Acme", an employer fact), never "Rafael mentioned that still working ..."."""
+    r = await memory.write("user_123", "I just moved to Rio de Janeiro. Still working at Acme though.",
+                           speaker_name="Rafael", session_id="onboarding", occurred_at=at(2023, 6, 1))
+    texts = [f.fact_text for f in r.facts_added + r.facts_updated + r.facts_unchanged]
+    assert any("Rio de Janeiro" in t for t in texts), texts
+    assert "Rafael works at Acme" in texts, texts
+    assert not any("mentioned that" in t for t in texts), texts
+    assert _entities(fresh_db_url).get("organization:acme") == "organization"
+
+
+async def test_ricardo_moves_to_austin_texas_one_place(memory, fresh_db_url):
+    """Reconciliation walkthrough: "Ricardo Gomes moved to Austin, Texas" -- Austin, Texas is one
+    place; no person:texas."""
+    await memory.write("u1", "Ricardo Gomes lives in São Paulo.", speaker_name="Rafael", occurred_at=at(2023, 1, 1))
+    r = await memory.write("u1", "Ricardo Gomes moved to Austin, Texas.", speaker_name="Rafael",
+                           occurred_at=at(2023, 6, 1))
+    texts = [f.fact_text for f in r.facts_added + r.facts_updated]
+    assert "Ricardo Gomes moved to Austin, Texas" in texts, texts
+    ents = _entities(fresh_db_url)
+    assert not any("texas" in k and not k.startswith("place:") for k in ents), ents
+    assert any(k.startswith("place:austin") and v == "place" for k, v in ents.items()), ents
+    edges = _edges(fresh_db_url)
+    assert any(s == "person:ricardo_gomes" and t.startswith("place:austin") and live
+               for s, rel, t, live in edges if rel == "lives_in"), edges
+
+
+async def test_record_both_sides_stone_is_an_organization(memory, fresh_db_url):
+    """Cookbook "Record Both Sides": Pedro's girlfriend Ana works at Stone; the Assistant says
+    "Stone is a Brazilian fintech, founded in 2012" -- a fact about Stone, not the Assistant."""
+    r = await memory.write("my-assistant", "My girlfriend Ana is a designer, she works at Stone",
+                           speaker_name="Pedro", occurred_at=at(2024, 2, 1))
+    texts = {f.fact_text for f in r.facts_added}
+    assert "Ana works at Stone" in texts and "Ana is Pedro's girlfriend" in texts, texts
+    assert any("designer" in t for t in texts), texts
+    assert {f.entity_key for f in r.facts_added} == {"person:ana"}
+    r = await memory.write("my-assistant", "Stone is a Brazilian fintech, founded in 2012",
+                           speaker_name="Assistant", occurred_at=at(2024, 2, 1))
+    assert [(f.entity_key, f.fact_text) for f in r.facts_added] == [
+        ("organization:stone", "Stone is a Brazilian fintech, founded in 2012")]
+    fact = await memory.get("my-assistant", r.facts_added[0].fact_id)
+    assert fact.speaker == "Assistant"
+    ents = _entities(fresh_db_url)
+    assert ents["organization:stone"] == "organization"
+    assert not any("brazilian" in k for k in ents), ents  # a demonym is not an entity
+    stone = await memory.get_all("my-assistant", entity_keys=["organization:stone"])
+    assert {f.fact_text for f in stone} >= {"Ana works at Stone", "Stone is a Brazilian fintech, founded in 2012"}
+
+
+async def test_marcos_tavares_is_married_to_carolina(memory, fresh_db_url):
+    """Read walkthrough's knowledge: "Marcos Tavares is married to Carolina" keeps both ends and
+    the relationship (partner_of is the project's spouse/partner edge)."""
+    r = await memory.write("u1", "Marcos Tavares is married to Carolina.", speaker_name="Rafael",
+                           occurred_at=at(2023, 1, 1))
+    assert [f.fact_text for f in r.facts_added] == ["Marcos Tavares is married to Carolina"]
+    assert r.facts_added[0].entity_key == "person:marcos_tavares"
+    assert _entities(fresh_db_url)["person:carolina"] == "person"
+    assert ("person:marcos_tavares", "partner_of", "person:carolina", True) in _edges(fresh_db_url)
+    links = {k for (k,) in rows(fresh_db_url, "SELECT entity_key FROM memory_fact_entity_links WHERE fact_id = %s",
+                                (r.facts_added[0].fact_id,))}
+    assert links == {"person:marcos_tavares", "person:carolina"}
+
+
+async def test_clara_rezende_portuguese_informed_walkthrough(memory, fresh_db_url):
+    """Informed-extraction walkthrough, offline: "Clara Rezende saiu da Vertix e foi pra Orion Tech
+    como head de engenharia. O Thiago Nogueira a contratou pessoalmente." -> left Vertix, joined
+    Orion Tech as head of engineering, Thiago hired Clara (in the message's language), and the
+    spec's three relationships; no near-identical second fact of the first sentence."""
+    r = await memory.write("u1", "Clara Rezende saiu da Vertix e foi pra Orion Tech como head de engenharia. "
+                           "O Thiago Nogueira a contratou pessoalmente.", speaker_name="Rafael",
+                           occurred_at=at(2024, 1, 10))
+    by_key = {(f.entity_key, f.fact_text) for f in r.facts_added}
+    assert by_key == {
+        ("person:clara_rezende", "Clara Rezende saiu da Vertix"),
+        ("person:clara_rezende", "Clara Rezende entrou na Orion Tech como head de engenharia"),
+        ("person:thiago_nogueira", "Thiago Nogueira contratou Clara Rezende pessoalmente"),
+    }, by_key
+    ents = _entities(fresh_db_url)
+    assert ents["organization:vertix"] == ents["organization:orion_tech"] == "organization"
+    assert ents["person:thiago_nogueira"] == "person"
+    live = {(s, rel, t) for s, rel, t, ok in _edges(fresh_db_url) if ok}
+    assert {("person:clara_rezende", "former_employee_of", "organization:vertix"),
+            ("person:clara_rezende", "works_at", "organization:orion_tech"),
+            ("person:thiago_nogueira", "hired", "person:clara_rezende")} <= live, live
+    assert ("person:clara_rezende", "works_at", "organization:vertix") not in live
+
+
+async def test_no_weekdays_or_demonyms_as_entities(memory, fresh_db_url):
+    await memory.write("u1", "I play football on Saturdays with my Brazilian friends.", speaker_name="Rafael",
+                       occurred_at=at(2023, 1, 1))
+    ents = _entities(fresh_db_url)
+    assert not any(("saturday" in k or "brazilian" in k) for k in ents), ents
+
+
+async def test_chat_talk_is_not_stored_as_facts(memory):
+    """Issue 19's examples: greetings, thanks, apologies, wishes, advice and photo captions are
+    talk; "you" is the other speaker of the session."""
+    await memory.write("u1", "Hey Maria! How was your week?", speaker_name="John", session_id="s1",
+                       occurred_at=at(2023, 5, 8))
+    r = await memory.write("u1", "Hey John! Sorry I didn't get back to you sooner. I hope your ideas and "
+                           "concerns get heard. Hold onto those moments of peace. [shared a photo: a photo "
+                           "of a car that has been damaged]", speaker_name="Maria", session_id="s1",
+                           occurred_at=at(2023, 5, 8))
+    assert r.facts_added == [], [f.fact_text for f in r.facts_added]
+    r = await memory.write("u1", "I joined a nearby church last week.", speaker_name="Maria", session_id="s1",
+                           occurred_at=at(2023, 5, 8))
+    assert [f.fact_text for f in r.facts_added] == ["Maria joined a nearby church"]

@@ -2,10 +2,11 @@
 
 In a two-party chat "you" is the other person. Within a chunk of messages (in time order) the
 addressee of a message is the nearest earlier message's speaker of the same session who is not
-its own speaker, else the nearest later one. The write pipeline remembers the last speaker per
-(agent, session) across chunks in a small bounded map, so a chunk that starts mid-conversation
-still knows who was talking. With no other speaker in sight the addressee is unknown (None) and
-the extractor drops facts that would need it.
+its own speaker, else the nearest later one. A pipeline remembers the last speakers per
+(agent, session) across its chunks in a small bounded map; what is still unknown (a single
+`write()`, a new process) is looked up in the session's stored messages (`fill_from_history`).
+With no other speaker in sight the addressee is unknown (None) and the extractor drops facts
+that would need it.
 """
 
 from __future__ import annotations
@@ -41,3 +42,28 @@ class AddresseeTracker:
         while len(self._state) > MAX_SESSIONS:
             self._state.popitem(last=False)
         return out
+
+
+_LOOKUP = (
+    "SELECT q.i, (SELECT e.speaker FROM memory_events e WHERE e.agent_id = :a AND e.session_id = q.s "
+    "AND e.speaker <> q.sp AND e.occurred_at <= q.t ORDER BY e.occurred_at DESC LIMIT 1) "
+    "FROM unnest(CAST(:i AS int[]), CAST(:s AS text[]), CAST(:sp AS text[]), CAST(:t AS timestamptz[])) "
+    "AS q(i, s, sp, t)"
+)
+
+
+async def fill_from_history(conn: Any, agent_id: str, events: list[Any], found: list[str | None]) -> None:
+    """For events still without an addressee (a single write(), a new process), the session's
+    latest earlier message by someone else, from the database: one query for the chunk, on
+    the (agent_id, session_id, occurred_at) index."""
+    idx = [i for i, a in enumerate(found) if a is None]
+    if not idx:
+        return
+    from sqlalchemy import text
+
+    res = await conn.execute(text(_LOOKUP), {
+        "a": agent_id, "i": idx, "s": [events[i].session_id for i in idx],
+        "sp": [events[i].speaker for i in idx], "t": [events[i].occurred_at for i in idx]})
+    for i, speaker in res.all():
+        if speaker:
+            found[i] = speaker

@@ -109,12 +109,15 @@ def _question(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """A free-text fact about the addressee is a compliment or an echo of what they said
-    ("Jon has potential", "Gina knows Jon loves music"): the addressee's own turn says it."""
+    ("Jon has potential", "Gina knows Jon loves music"): the addressee's own turn says it. One
+    that names a third entity stays ("Maria met John's brother Carlos at the gym")."""
     who = (ctx.addressee or "").strip()
     if not who or not _free(f):
         return f
-    if f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text) or _YOU_RE.search(f.fact_text):
-        return None
+    others = [m for m in f.mentions if m not in (who, ctx.speaker_name)]
+    if not others and (f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text)
+                       or _YOU_RE.search(f.fact_text)):
+        return None  # about the two of them only: talk ("Maria is glad John's son is okay")
     return f
 
 
@@ -246,8 +249,8 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _addressee, _second_person, _glued_date, _opener, _subject_first, _talk,
-    _reaction, _thin, _unanchored, _long,
+    _caption, _question, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
+    _talk, _reaction, _thin, _unanchored,
 )
 
 

@@ -28,7 +28,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
-from arandu_pipelines.write.addressee import AddresseeTracker
+from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
@@ -253,6 +253,8 @@ class WritePipeline:
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         addressees = self.addressees.assign(events)
+        if events:
+            await fill_from_history(conn, events[0].agent_id, events, addressees)
         if self.load_knowledge is None and self.tag_emotion is None:
             names, types = dict(known[0]), dict(known[1])
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}

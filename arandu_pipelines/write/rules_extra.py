@@ -39,7 +39,8 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"(?:^|(?<=[.!?] ))(?P<s>{_NAME}) (?:is|was|é|era) (?:an?|uma?) (?:[\w-]+ ){{0,3}}?(?:{_ORG_NOUNS})\b[^.!?\n]*")),
     # "Marcos Tavares is married to Carolina" / "Marcos é casado com a Carolina"
     ("married_to", re.compile(
-        rf"(?P<s>{_NAME}) (?:is|got|has been|é|está) (?:married to |casad[oa] com (?:[oa] )?)(?P<o>{_NAME})")),
+        rf"(?:(?<![\w])[OA] )?(?P<s>{_NAME}) (?:is|got|has been|é|está) (?:married to |casad[oa] com (?:[oa] )?)"
+        rf"(?P<o>{_NAME})")),
     # "Still working at Acme though", "Still remote at Acme": the speaker still works there
     ("still_works", re.compile(
         rf"(?:^|(?<=[.!?] ))(?:I'm |I am |)(?:[Ss]till) (?:working|remote|employed|trabalhando) "
@@ -101,7 +102,7 @@ def _married_to(result: ExtractionResult, m: re.Match[str], speaker: str, text: 
                     if not (f.subject == s and f.attribute_key == "relationship_status")]
     _add_fact(result, ExtractedFact(s, fact, "partner", o, "relationship_change",
                                     mentions=[o], source_text=_sentence_of(text, m.start())))
-    result.relations.append(ExtractedRelation(s, "spouse_of", o))
+    result.relations.append(ExtractedRelation(s, "partner_of", o))  # the project's spouse/partner edge
 
 
 def _still_works(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
