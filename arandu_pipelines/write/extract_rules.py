@@ -1801,7 +1801,8 @@ def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
     used: list[tuple[int, int]] = []
     low = body.lower()
     present = {g for g in _ALL_RULE_GATES if g in low}
-    for rule in (_RULES_PT if pt else _RULES_EN):
+    hits: list[tuple[int, int, str, re.Match[str]]] = []
+    for order, rule in enumerate(_RULES_PT if pt else _RULES_EN):
         gate = rule.gate
         if rule.kind == "occupation":
             if not (_OCC_GATE_PT if pt else _OCC_GATE_EN).search(body):
@@ -1811,11 +1812,14 @@ def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
                 continue
         elif not gate.search(body):
             continue
-        for m in rule.rx.finditer(body):
-            if _overlaps((m.start("verb"), m.end()), used):
-                continue
-            if _apply_rule(ms, s, rule.kind, m, conf):
-                used.append((m.start("verb"), m.end()))
+        hits.extend((m.start("verb"), order, rule.kind, m) for m in rule.rx.finditer(body))
+    # in text order (a clause's subject is known before "... and joined X" inherits it); at one
+    # position the table's order decides
+    for _, _, kind, m in sorted(hits, key=lambda h: (h[0], h[1])):
+        if _overlaps((m.start("verb"), m.end()), used):
+            continue
+        if _apply_rule(ms, s, kind, m, conf):
+            used.append((m.start("verb"), m.end()))
 
 
 @dataclass

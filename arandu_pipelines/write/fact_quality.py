@@ -7,6 +7,7 @@ what does not read as an atomic statement about a person or thing:
 
 | check (`CHECKS`, in order)  | what happens                                                        |
 |-----------------------------|---------------------------------------------------------------------|
+| (split)                     | "S did X and did Y" (two past actions) becomes two facts            |
 | caption                     | a fact restating a photo caption ("[shared a photo: ...]") is dropped |
 |                             | (the caption stays in the message text, so it is still searchable) |
 | question                    | a fact with "?" is dropped                                          |
@@ -39,6 +40,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import replace
+
+from arandu_pipelines.write import lexicon as L
 
 from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
 
@@ -257,16 +261,19 @@ CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]
 # ---- checks over the message's facts -------------------------------------------------------------
 def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """Near-duplicates within one message collapse: a free-text fact whose content words are
-    >= 70 % inside a rule fact, or an earlier free-text fact, of the same subject is dropped
-    ("Clara joined Orion Tech" beside "Clara joined Orion Tech as head of engineering")."""
+    >= 70 % inside what the facts kept before it say about the same subject (rule facts first)
+    is dropped ("Clara left Vertix and joined Orion Tech" beside "Clara left Vertix" and
+    "Clara joined Orion Tech")."""
     order = sorted(range(len(facts)), key=lambda i: (_free(facts[i]), i))
     bags = [_content(f.fact_text) for f in facts]
+    said: dict[str, set[str]] = {}
     kept: list[int] = []
     for i in order:
-        if not _free(facts[i]) or not any(
-                facts[j].subject == facts[i].subject and bags[i]
-                and len(bags[i] & bags[j]) / len(bags[i]) >= 0.7 for j in kept):
-            kept.append(i)
+        known = said.setdefault(facts[i].subject, set())
+        if _free(facts[i]) and bags[i] and len(bags[i] & known) / len(bags[i]) >= 0.7:
+            continue
+        kept.append(i)
+        known |= bags[i]
     return [facts[i] for i in sorted(kept)]
 
 
@@ -299,7 +306,28 @@ def refine(result: ExtractionResult, ctx: ExtractionContext,
         _GENERIC.reset(token)
 
 
+_AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r") )")
+
+
+def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
+    whose subject did two past actions joined by "and" is split at the second verb."""
+    out: list[ExtractedFact] = []
+    for f in facts:
+        m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
+        head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
+        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2:
+            out.append(f)
+            continue
+        second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
+        f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]
+        out += [f, second]
+        _GENERIC.set(_GENERIC.get() | {id(second)})
+    return out
+
+
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
+    result.facts = _split_actions(result.facts)
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:

@@ -45,6 +45,16 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("still_works", re.compile(
         rf"(?:^|(?<=[.!?] ))(?:I'm |I am |)(?:[Ss]till) (?:working|remote|employed|trabalhando) "
         rf"(?:at|for|with|na|no|em) (?P<o>{_NAME})")),
+    # "joined Orion Tech as head of engineering": the role completes the join fact
+    ("joined_as", re.compile(rf"\b(?:joined|joins|join) (?P<o>{_NAME}) as (?P<role>(?:an? |the )?[a-z][^.,;!?\n]{{0,50}})")),
+    # "I study biology at USP", "Ana studies law at Harvard"
+    ("studies_at", re.compile(
+        rf"(?:^|(?<=[.!?,] ))(?P<s>I|{_NAME}) (?:study|studies|studying|am studying|is studying) "
+        rf"(?P<field>[a-z][a-z ]{{0,40}}?) at (?P<o>{_NAME})")),
+    # "My birthday is on March 3", "Ana's birthday is May 15"
+    ("birthday", re.compile(
+        rf"(?:\b[Mm]y|(?P<s>{_NAME})'s) birthday is (?:on )?(?P<d>(?:{_UP}[a-z]+ \d{{1,2}}(?:st|nd|rd|th)?"
+        rf"|\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_UP}[a-z]+))\b")),
     # "Clara Rezende saiu da Vertix e foi pra Orion Tech como head de engenharia"
     ("pt_left_for", re.compile(
         rf"(?P<s>{_NAME}) saiu d[aoe] (?P<f>{_NAME}) e foi (?:pra|para)(?: [ao])? (?P<o>{_NAME})"
@@ -143,7 +153,40 @@ def _pt_hired_pronoun(result: ExtractionResult, m: re.Match[str], speaker: str, 
     result.relations.append(ExtractedRelation(s, "hired", obj))
 
 
+def _joined_as(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
+    o, role = m.group("o"), m.group("role").strip()
+    for f in result.facts:
+        if f.attribute_key == "employer" and f.value == o and f.fact_text.endswith(f"joined {o}"):
+            f.fact_text = f"{f.fact_text} as {role}"
+
+
+def _studies_at(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
+    s = speaker if m.group("s") == "I" else m.group("s")
+    o, field = m.group("o"), m.group("field").strip()
+    verb = "studies"
+    _entity(result, o, "organization")
+    result.facts = [f for f in result.facts if not (f.subject == s and f" at {o}" in f.fact_text
+                                                    and f.attribute_key in (None, "event"))]
+    _add_fact(result, ExtractedFact(s, f"{s} {verb} {field} at {o}", "school", o, "biographical_milestone",
+                                    mentions=[o], source_text=_sentence_of(text, m.start())))
+    result.relations.append(ExtractedRelation(s, "studies_at", o))
+
+
+def _birthday(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
+    s = m.group("s") or speaker
+    day = m.group("d")
+    if s != speaker:
+        _entity(result, s, "person")
+    result.facts = [f for f in result.facts if not (f.subject == s and "birthday" in f.fact_text
+                                                    and f.attribute_key in (None, "event"))]
+    _add_fact(result, ExtractedFact(s, f"{s}'s birthday is on {day}", "birthday", day, "biographical_milestone",
+                                    source_text=_sentence_of(text, m.start())))
+
+
 BUILDERS: dict[str, Callable[[ExtractionResult, re.Match[str], str, str], None]] = {
+    "joined_as": _joined_as,
+    "studies_at": _studies_at,
+    "birthday": _birthday,
     "is_organization": _is_organization,
     "married_to": _married_to,
     "still_works": _still_works,
