@@ -186,3 +186,28 @@ async def test_write_resolves_you_to_the_previous_speaker(memory):
     r = await memory.write("u1", "I met your brother Carlos at the gym yesterday.", speaker_name="Maria",
                            session_id="s1", occurred_at=WHEN)
     assert [f.fact_text for f in r.facts_added] == ["Maria met John's brother Carlos at the gym"]
+
+
+def test_one_clara_sentence_gives_distinct_facts():
+    """Issue 19: one Clara sentence gave two near-identical facts."""
+    r = run("Clara Rezende left Vertix and joined Orion Tech as head of engineering.", speaker="Rafael")
+    assert texts(r) == ["Clara Rezende left Vertix", "Clara Rezende joined Orion Tech as head of engineering"]
+    rels = {(x.source, x.rel_type, x.target, x.retracts) for x in r.relations}
+    assert {("Clara Rezende", "former_employee_of", "Vertix", False),
+            ("Clara Rezende", "works_at", "Orion Tech", False)} <= rels
+    assert ("Clara Rezende", "works_at", "Vertix", False) not in rels
+
+
+def test_two_actions_are_two_facts():
+    r = run("Created the note 'Ana.md' in the vault and scheduled a birthday reminder for May 15",
+            speaker="Assistant")
+    assert texts(r) == ["Assistant created the note 'Ana.md' in the vault",
+                        "Assistant scheduled a birthday reminder for May 15"]
+
+
+def test_birthday_and_studies_are_attributes():
+    r = run("My birthday is on March 3. I study biology at USP.", speaker="Rafael")
+    got = {(f.fact_text, f.attribute_key, f.value) for f in r.facts}
+    assert got == {("Rafael's birthday is on March 3", "birthday", "March 3"),
+                   ("Rafael studies biology at USP", "school", "USP")}
+    assert ("Rafael", "studies_at", "USP") in {(x.source, x.rel_type, x.target) for x in r.relations}

@@ -285,3 +285,13 @@ async def test_chat_talk_is_not_stored_as_facts(memory):
     r = await memory.write("u1", "I joined a nearby church last week.", speaker_name="Maria", session_id="s1",
                            occurred_at=at(2023, 5, 8))
     assert [f.fact_text for f in r.facts_added] == ["Maria joined a nearby church"]
+
+
+async def test_record_both_sides_assistant_actions(memory):
+    """Cookbook: the Assistant's "Created the note 'Ana.md' in the vault and scheduled a birthday
+    reminder for May 15" -> two facts about the Assistant (person:assistant), speaker Assistant."""
+    r = await memory.write("my-assistant", "Created the note 'Ana.md' in the vault and scheduled a birthday "
+                           "reminder for May 15", speaker_name="Assistant", occurred_at=at(2024, 2, 1))
+    assert sorted(f.fact_text for f in r.facts_added) == [
+        "Assistant created the note 'Ana.md' in the vault", "Assistant scheduled a birthday reminder for May 15"]
+    assert {f.entity_key for f in r.facts_added} == {"person:assistant"}
