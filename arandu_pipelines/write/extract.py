@@ -25,10 +25,12 @@ async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionRes
 
 
 def rules_sentences(text: str) -> list[str]:
-    """The sentences `extract_offline` reports for `text` (its `result.sentences`)."""
+    """The sentences `extract_offline` reports for `text` (its `result.sentences`: small talk
+    left out unless nothing else is left)."""
     from arandu_pipelines.write.extract_rules import split_sentences
+    from arandu_pipelines.write.fact_quality import index_sentences
 
-    return [text[a:b] for a, b in split_sentences(text)]
+    return index_sentences([text[a:b] for a, b in split_sentences(text)])
 
 
 @dataclass
