@@ -78,8 +78,7 @@ def test_speed_under_a_millisecond_per_typical_message():
 def test_sentences_are_exact_substrings_in_order_including_questions():
     text = "Hey Mel!  I live in Rio. How are you? Dr. Smith is my doctor…  Wow!"
     r = run(text)
-    # small talk ("Hey Mel!", "How are you?", "Wow!") is not part of the message's vector (issue 19)
-    assert r.sentences == ["I live in Rio.", "Dr. Smith is my doctor…"]
+    assert r.sentences == ["Hey Mel!", "I live in Rio.", "How are you?", "Dr. Smith is my doctor…", "Wow!"]
     pos = 0
     for s in r.sentences:
         i = text.index(s, pos)
@@ -554,8 +553,7 @@ def test_talk_and_questions_yield_no_fact():
         "My kids are so excited about summer break. What's up with you?"
     )
     r = run(text, speaker="Melanie")
-    # the content sentences are reported (and embedded) for recall; "Hey Caroline!" is small talk
-    assert r.sentences[0] == "The transgender stories were so inspiring." and len(r.sentences) == 4
+    assert len(r.sentences) == 5  # every sentence is still reported (and embedded) for recall
     covered = {f.source_text for f in r.facts}
     assert "I painted that lake sunrise last year!" in covered, texts(r)
     assert not any(s.startswith(("Hey", "What")) for s in covered), texts(r)

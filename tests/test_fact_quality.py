@@ -211,15 +211,3 @@ def test_birthday_and_studies_are_attributes():
     assert got == {("Rafael's birthday is on March 3", "birthday", "March 3"),
                    ("Rafael studies biology at USP", "school", "USP")}
     assert ("Rafael", "studies_at", "USP") in {(x.source, x.rel_type, x.target) for x in r.relations}
-
-
-def test_small_talk_is_left_out_of_the_message_vector():
-    from arandu_pipelines.write.extract import rules_sentences
-    from arandu_pipelines.write.fact_quality import is_small_talk
-
-    assert all(is_small_talk(s) for s in ["Hey Mel!", "Good to see you!", "Thanks, Caroline!", "Wow, that's awesome!"])
-    assert not is_small_talk("I went to a LGBTQ support group yesterday.")
-    assert not is_small_talk("Anything new?")
-    text = "Hey Mel! Good to see you! I'm swamped with the kids & work."
-    assert run(text).sentences == rules_sentences(text) == ["I'm swamped with the kids & work."]
-    assert run("Thanks, Caroline!").sentences == ["Thanks, Caroline!"]  # nothing else: kept

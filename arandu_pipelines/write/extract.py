@@ -25,12 +25,10 @@ async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionRes
 
 
 def rules_sentences(text: str) -> list[str]:
-    """The sentences `extract_offline` reports for `text` (its `result.sentences`: small talk
-    left out unless nothing else is left)."""
+    """The sentences `extract_offline` reports for `text` (its `result.sentences`)."""
     from arandu_pipelines.write.extract_rules import split_sentences
-    from arandu_pipelines.write.fact_quality import index_sentences
 
-    return index_sentences([text[a:b] for a, b in split_sentences(text)])
+    return [text[a:b] for a, b in split_sentences(text)]
 
 
 @dataclass

@@ -1293,9 +1293,7 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     lang = detect_language(text)
     ms = _Msg(text, ctx, lang)
     sents = [_prepare_sentence(ms, a, text[a:b]) for a, b in spans]
-    from arandu_pipelines.write.fact_quality import index_sentences
-
-    result.sentences = index_sentences([s.text for s in sents])
+    result.sentences = [s.text for s in sents]
     for s in sents:
         _scan_entities(ms, s)
     for s in sents:

@@ -89,32 +89,7 @@ def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-# ---- small talk: sentences with no content at all ------------------------------------------------
-_SMALL_TALK = frozenset("""hey hi hello yo heya hiya thanks thank thx ty you so much very really wow oh ah aw aww awww
-omg lol haha hahaha hehe yeah yes yep yup no nope ok okay cool nice great awesome amazing good glad to see hear
-it that's thats that is was sounds sound bye goodbye later ya take care congrats congratulations cheers sure
-totally definitely absolutely exactly true right same too me i i'm im am agree for the a an and of how are
-what's whats up doing been have fun lovely sweet wonderful fantastic incredible beautiful cute love it's its
-oi olá ola obrigado obrigada valeu tchau legal massa show beleza tudo bem sim não nao""".split())
-
-
-def is_small_talk(sentence: str) -> bool:
-    """Greetings, thanks and exclamations with no content word ("Hey Mel! Good to see you!",
-    "Thanks, Caroline!", "Wow, that's awesome!"): names and emoji aside, every word is talk."""
-    words = _WORD_RE.findall(sentence)
-    if not words:
-        return True
-    return all(w.lower().replace("’", "'") in _SMALL_TALK or (w[:1].isupper() and i > 0)
-               for i, w in enumerate(words))
-
-
-def index_sentences(sentences: list[str]) -> list[str]:
-    """The sentences that represent a message in its vector: small talk out (it only pulls a
-    turn's vector toward every other greeting), all of them if nothing else is left."""
-    kept = [s for s in sentences if not is_small_talk(s)]
-    return kept or sentences
-
-
+# ---- checks over one fact: return the repaired fact, or None to drop it --------------------------
 # ---- checks over one fact: return the repaired fact, or None to drop it --------------------------
 _GENERIC: ContextVar[frozenset[int]] = ContextVar("generic_facts", default=frozenset())
 
