@@ -143,7 +143,7 @@ def test_still_working_at_is_an_employer_fact():
 
 def test_spacy_labels_type_untyped_names_and_never_override_rules():
     text = "Hi, I'm Rafael. I'm a backend engineer at Acme Corp in São Paulo."
-    assert ents(run(text, speaker="Rafael"))["Acme Corp"] == "other"  # rules alone cannot tell
+    assert ents(run(text, speaker="Rafael"))["São Paulo"] == "other"  # rules alone cannot tell
     labels = nlp.ner_labels([text], known=frozenset({"rafael"}))[0]
     assert labels is not None
     r = run(text, speaker="Rafael", ner=labels)

@@ -295,3 +295,31 @@ async def test_record_both_sides_assistant_actions(memory):
     assert sorted(f.fact_text for f in r.facts_added) == [
         "Assistant created the note 'Ana.md' in the vault", "Assistant scheduled a birthday reminder for May 15"]
     assert {f.entity_key for f in r.facts_added} == {"person:assistant"}
+
+
+async def test_complete_example_conversation(memory, fresh_db_url):
+    """Cookbook's complete example, four messages from Rafael, offline: job, partner, pet,
+    hobby, move; typed entities and no talk."""
+    said = []
+    for i, msg in enumerate([
+        "Hi, I'm Rafael. I'm a backend engineer at Acme Corp in São Paulo.",
+        "My girlfriend Ana is a UX designer. We have a cat named Pixel.",
+        "I've been learning Rust lately, mostly on weekends.",
+        "Actually, I just moved to Rio de Janeiro. Still remote at Acme.",
+    ]):
+        r = await memory.write("rafael", msg, speaker_name="Rafael", occurred_at=at(2024, 1, 1 + i))
+        assert r.success
+        said += [f.fact_text for f in r.facts_added + r.facts_updated + r.facts_unchanged]
+    assert "Rafael is a backend engineer at Acme Corp" in said, said
+    assert "Ana is Rafael's girlfriend" in said and any("UX designer" in t for t in said), said
+    assert "Pixel is Rafael's cat" in said, said
+    assert any(t.startswith("Rafael has been learning Rust") for t in said), said
+    assert any("Rio de Janeiro" in t for t in said) and "Rafael works at Acme" in said, said
+    assert not any("mentioned that" in t or t.startswith(("Hi", "Actually")) for t in said), said
+    ents = _entities(fresh_db_url)
+    assert ents["organization:acme_corp"] == "organization" and ents["person:ana"] == "person"
+    assert ents["place:rio_de_janeiro"] == "place"
+    assert not any("weekend" in k for k in ents), ents
+    edges = {(s, rel, t) for s, rel, t, live in _edges(fresh_db_url) if live}
+    assert {("person:rafael", "works_at", "organization:acme_corp"), ("person:rafael", "partner_of", "person:ana"),
+            ("person:rafael", "lives_in", "place:rio_de_janeiro")} <= edges, edges

@@ -498,7 +498,8 @@ _RULES_EN: tuple[_Rule, ...] = (
     _r("hometown", rf"(?<![\w'’])(?P<verb>(?i:grew\s+up|born|raised))\s+(?i:in)\s+{_THE}{_T}"),
     _r("occupation", rf"(?P<verb>['’][ms](?![\w'’])|(?<![\w'’])(?i:(?:lost|quit|left)\s+(?:my|his|her|their)\s+job\s+as|am|is|was|work\s+as|works\s+as|working\s+as|worked\s+as"
                      rf"|became|become|becoming|started\s+as|hired\s+as))(?P<neg>\s+(?i:not|no\s+longer))?"
-                     rf"\s+(?i:an?\s+)?(?:(?i:{_NOISE})\s+)*(?P<role>(?i:{_OCC_EN}))(?![\w'’-])"
+                     rf"\s+(?i:an?\s+)?(?:(?i:{_NOISE})\s+)*(?:(?P<mod>[a-z][a-z-]{{1,14}}|[A-Z]{{2,4}})\s+)?"
+                     rf"(?P<role>(?i:{_OCC_EN}))(?![\w'’-])"
                      rf"(?:\s+(?i:at|for|with)\s+{_THE}{_T})?{_ANYMORE}"),
     _r("works", rf"(?<![\w'’])(?P<verb>(?i:work|works|working|worked|employed))\s+(?i:at|for|in)\s+{_THE}{_T}"
                 rf"(?:\s+(?i:as)\s+(?i:an?\s+)?(?:[\w-]+\s+){{0,2}}?(?P<role>(?i:{_OCC_EN}))(?![\w'’-]))?{_ANYMORE}"),
