@@ -211,3 +211,10 @@ def test_birthday_and_studies_are_attributes():
     assert got == {("Rafael's birthday is on March 3", "birthday", "March 3"),
                    ("Rafael studies biology at USP", "school", "USP")}
     assert ("Rafael", "studies_at", "USP") in {(x.source, x.rel_type, x.target) for x in r.relations}
+
+
+def test_no_fragments_or_verdict_openers():
+    r = run("Whenever I hear this jam, I think about the paths I've taken and the progress I've made so far.",
+            addressee="John")
+    assert not any(t.startswith("Whenever") for t in texts(r)), texts(r)
+    assert texts(run("Great to chat with Mel again about the new garden.", addressee="Melanie")) == []

@@ -66,10 +66,14 @@ _TALK_RE = re.compile(
     r"|(?:is|was)\s+right\b|no\s+problem|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
 )
-_GREETING_START_RE = re.compile(r"(?i)^(?:hey|hi|hello|bye|goodbye|oi|olá|tchau|wow|lol|haha)\b")
+_GREETING_START_RE = re.compile(
+    r"(?i)^(?:hey|hi|hello|bye|goodbye|oi|olá|tchau|wow|lol|haha|great|good|nice|awesome|cool|lovely|glad"
+    r"|so\s+glad|lucky|sounds)\b|^[^\w\"“]")
 _CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|so|since|and\s+it|and\s+that|which|while|though|although"
                             r"|mas|porque|então)\s+|[;:–—]\s*|,\s+")
 _WORD_RE = re.compile(r"[\w'’-]+")
+_SUBORDINATE_RE = re.compile(r"(?i)^(?:whenever|when|if|because|while|although|though|since|as|after|before|once"
+                             r"|until|unless|quando|se|porque|enquanto|embora)\b")
 _STOP = frozenset(
     "a an the and or but of to in on at by for with from as is are was were be been am it its this that "
     "has have had do does did so very really just also too not no her his their them they he she we our "
@@ -223,6 +227,8 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     if len(f.fact_text.split()) <= MAX_WORDS:
         return f
     start = len(f.subject) + 1 if f.fact_text.startswith(f.subject) else 0
+    if _SUBORDINATE_RE.match(f.fact_text):
+        return None  # "Whenever Caroline hears this jam, ...": the first clause is not the fact
     for m in _CLAUSE_CUT_RE.finditer(f.fact_text, start):
         head = f.fact_text[: m.start()].strip(" ,")
         if len(head.split()) >= 4:
