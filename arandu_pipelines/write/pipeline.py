@@ -29,21 +29,12 @@ from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
-from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
-from arandu_pipelines.write.keys import (
-    fold,
-    normalize_attribute_key,
-    normalize_rel_type,
-)
+from arandu_pipelines.write.keys import fold, normalize_attribute_key, normalize_rel_type
+from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
-from arandu_pipelines.write.reconcile import (
-    LLMDecider,
-    Proposal,
-    Reconciler,
-    fetch_candidates,
-)
+from arandu_pipelines.write.reconcile import LLMDecider, Proposal, Reconciler, fetch_candidates
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
 from arandu_pipelines.write.types import (
     ExtractedFact,
