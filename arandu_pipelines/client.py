@@ -308,7 +308,7 @@ class MemoryClient:
             raise ValidationError("entity_keys must be a list of strings, e.g. ['person:ana']")
         config, warnings = self._config(config_overrides)
         when = to_aware(as_of, config.timezone, "as_of") if as_of is not None else None
-        await self._ready()
+        # retrieve() calls self._ready() itself, after the greeting check (no database for "hi")
         return await retrieve(self, agent_id, query, session_id=session_id,
                               entity_keys=entity_keys, as_of=when, config=config,
                               warnings=warnings, verbose=verbose)

@@ -121,12 +121,25 @@ async def retrieve(
     tp = time.perf_counter()
     plan = plan_retrieval(query, None, reference, config.timezone)
     plan.latency_ms = (time.perf_counter() - tp) * 1000
-    if plan.strategy == "skip":
+    if plan.strategy == "skip":  # a greeting: no database, no LLM (spec: "instant response")
         trace.add("planner", plan.latency_ms, **plan.to_dict())
         result.strategy = "skip"
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
         return result
+    if entity_keys is not None and not [k for k in entity_keys if k.strip()]:
+        # An empty filter selects no entity. Chosen: nothing is searched (a filter that widened
+        # to everything when a caller's key list came out empty would leak out-of-scope facts),
+        # and the caller is told how to search everything.
+        result.warnings.append("entity_keys is empty: it selects no entity, so nothing was retrieved; "
+                               "pass entity_keys=None to search every entity")
+        trace.add("planner", plan.latency_ms, **plan.to_dict(), skipped="empty entity_keys")
+        result.duration_ms = (time.perf_counter() - t0) * 1000
+        result.pipeline = trace if verbose else None
+        return result
+    ready = getattr(client, "_ready", None)
+    if ready is not None:  # schema check / migration, only once a query needs the database
+        await ready()
     embed_errors: list[str] = []
     embed_task = asyncio.create_task(_embed_query(client.embeddings, query, embed_errors))
 
@@ -144,6 +157,7 @@ async def retrieve(
         trace.add("embedding", 0.0, error=err)
     ranked: list[FactCandidate] = state["ranked"]
     pool = ranked[: 2 * config.topk_facts]
+    reranked = False
     if client.llm is not None and config.enable_reranker and pool:
         tr = time.perf_counter()
         outcome = await rerank(client.llm, query, pool, config)
@@ -151,8 +165,9 @@ async def retrieve(
                   error=outcome.error, scored=outcome.scored, vetoed=outcome.vetoed)
         if outcome.error:
             result.warnings.append(f"reranker skipped: {outcome.error}")
+        reranked = outcome.applied
         ranked = order(ranked)
-    final = _select(ranked, config)
+    final = _select(ranked, config, relative_floor=not reranked)
     result.facts = [_scored_fact(c) for c in final]
     result.events = state["events"]
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
@@ -294,15 +309,22 @@ async def _rank_facts(
 RELATIVE_RELEVANCE = 0.5
 
 
-def _select(ranked: list[FactCandidate], config: MemoryConfig) -> list[FactCandidate]:
-    """min_score, then a relative relevance floor: with the spec's additive formula a fresh,
-    important but unrelated fact scores ~0.3 (recency + importance alone) and would pass
-    min_score; keeping only facts at least half as relevant as the best one keeps the answer on
-    topic without a fixed similarity threshold (MiniLM's cosine scale varies by language)."""
+def _select(ranked: list[FactCandidate], config: MemoryConfig, relative_floor: bool = True,
+            limit: int | None = None) -> list[FactCandidate]:
+    """min_score (the spec's only cut), then, when no reranker judged the pool, a relative
+    relevance floor: with the spec's additive formula a fresh, important but unrelated fact
+    scores ~0.3 (recency + importance alone) and would pass min_score; keeping only facts at
+    least half as relevant as the best one keeps the answer on topic without a fixed similarity
+    threshold (MiniLM's cosine scale varies by language). With a reranker the spec's blend and
+    veto decide alone. Facts reached by spreading activation are exempt: they are related
+    context by design (activation = seed x edge strength x decay^hop, always well under half the
+    seed) and still need min_score."""
     kept = [c for c in ranked if c.score >= config.min_score and c.score > 0]
-    best = max((c.scores.get("relevance", 0.0) for c in kept), default=0.0)
-    floor = RELATIVE_RELEVANCE * best
-    return [c for c in kept if c.scores.get("relevance", 0.0) >= floor][: config.topk_facts]
+    if relative_floor:
+        best = max((c.scores.get("relevance", 0.0) for c in kept), default=0.0)
+        floor = RELATIVE_RELEVANCE * best
+        kept = [c for c in kept if c.scores.get("relevance", 0.0) >= floor or c.scores.get("spreading", 0.0) > 0]
+    return kept[: config.topk_facts if limit is None else min(limit, config.topk_facts)]
 
 
 def _graph_signal(c: FactCandidate, ctx: ExecContext, folded_query: str, reference: datetime) -> None:

@@ -16,11 +16,21 @@ from datetime import datetime
 
 from arandu_pipelines.read.temporal import TimeAnchor, TimeWindow, has_temporal_intent, parse_time
 
+_GREETING_PHRASES = (
+    # English
+    r"hi|hello|hey|hiya|yo|howdy|sup|good (?:morning|afternoon|evening|night)|thanks(?: a lot| so much)?|"
+    r"thank you(?: so much| very much)?|thx|ty|ok(?:ay)?|bye|goodbye|see you(?: later| soon)?|cheers|"
+    r"how are you(?: doing)?|how(?:'s| is) it going|how are things|what'?s up|wh?at'?s new|"
+    r"(?:nice|good|great) to (?:meet|see) you|"
+    # Portuguese
+    r"oi|ol[aá]|e a[ií]|ea[ií]|bom dia|boa tarde|boa noite|(?:muito )?obrigad[oa]|valeu|tchau|"
+    r"at[eé] mais|at[eé] logo|tudo (?:bem|bom|certo|tranquilo|joia|jóia|ok)|beleza|blz|fala|"
+    r"como (?:vai|vais|est[aá]|estamos|anda|andam|tem passado|voc[eê] (?:est[aá]|vai))"
+)
 _GREETING = re.compile(
-    r"^\s*(?:(?:hi|hello|hey|hiya|yo|howdy|good (?:morning|afternoon|evening|night)|thanks|thank you|"
-    r"thx|ok(?:ay)?|bye|goodbye|see you|cheers|oi|ol[aá]|e a[ií]|bom dia|boa tarde|boa noite|"
-    r"obrigad[oa]|valeu|tchau|at[eé] mais|tudo bem|tudo bom|beleza|fala)"
-    r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|tudo bem|tudo bom))?[\s!.,?;:)(\-~*]*)+"
+    rf"^\s*(?:(?:{_GREETING_PHRASES})"
+    r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|você|voce|vc|man|mate|buddy|amigo|amiga))?"
+    r"[\s!.,?;:)(\-~*]*)+"
     r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$",
     re.I,
 )

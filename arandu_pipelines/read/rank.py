@@ -8,10 +8,13 @@ Then, per fact (spec formula, with the lexical and graph signals folded into rel
     relevance  = 1 - (1 - hybrid) * (1 - g * graph)              g   = score_weights["graph"]   (0.5)
                  then also noisy-OR with 0.5 * aggregation-pattern hits, max with spreading
                  activation, x1.2 inside a query time window (capped at 1)
-    formula    = w_sem * relevance + w_rec * recency + w_imp * importance     (0.70/0.20/0.10)
-                 + pattern (reinforcement boost, up to +0.10)
-                 x (0.7 + 0.3 * effective confidence)                          (confidence decay)
-                 x status penalty (stale 0.5; contradicted 0.3, OpenMem)
+    formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
+                        + pattern)                     (reinforcement boost, up to +0.10)
+                 x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
+
+Confidence is not in the formula (spec: "present in the scores dict for debugging, but NOT part of
+the weighted formula"): `scores["confidence"]` is the decayed value, the stored one is the
+min_confidence filter.
 
 Conflict resolution (OpenMem): two active candidates giving different values of one single-valued
 attribute of one entity contradict each other; the weaker (confidence x recency x reinforcement)
@@ -155,7 +158,7 @@ def score_facts(
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
-        formula = (w_sem * relevance + w_rec * recency + w_imp * importance + pattern) * (0.7 + 0.3 * eff_conf)
+        formula = min(1.0, w_sem * relevance + w_rec * recency + w_imp * importance + pattern)
         status = STALE_PENALTY if c.is_stale else 1.0
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
