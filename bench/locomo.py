@@ -30,6 +30,12 @@ import os
 # Run with OMP_WAIT_POLICY=ACTIVE to see the difference.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+# Measure the checkout this script belongs to, not whichever copy the interpreter has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import argparse
 import asyncio
 import json

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from tests.test_read_pipeline import VERTIX_WORLD, FakeLLM, write_all
 
 NOW = datetime.now(timezone.utc).replace(second=0, microsecond=0)
@@ -100,3 +102,115 @@ async def test_empty_entity_keys_warns_and_retrieves_nothing(memory) -> None:  #
     assert any("entity_keys is empty" in w and "None" in w for w in r.warnings)
     everything = await memory.retrieve("ana", "Where does Marcos Tavares live?", entity_keys=None)
     assert everything.facts
+
+
+# ---- plan settings act on the ranking (seed 003) -------------------------------------------------
+def _plan(strategy: str = "weighted_union", weights: dict[str, float] | None = None, **combine: str):  # noqa: ANN202
+    from arandu_pipelines.read.executor import PlanStep, QueryPlan
+
+    weights = weights or {"semantic_facts": 0.65, "lexical_facts": 0.35}
+    steps = [PlanStep(i, idx, {"weight": w}, "test", combine=combine.get(idx, "union"))
+             for i, (idx, w) in enumerate(weights.items(), start=1)]
+    return QueryPlan("q", "test", steps, strategy)
+
+
+SCORES = {  # a: semantic only, b: lexical only, c: a bit of both, d: many middling hits
+    "semantic_facts": {"a": 0.9, "b": 0.0, "c": 0.5, "d": 0.6},
+    "lexical_facts": {"a": 0.0, "b": 1.0, "c": 0.6, "d": 0.55},
+}
+FACT = {"semantic_facts", "lexical_facts"}
+
+
+def _order(fused: dict[str, float]) -> list[str]:
+    return sorted(fused, key=lambda i: (-fused[i], i))
+
+
+def test_weighted_union_follows_step_weights() -> None:
+    from arandu_pipelines.read.executor import fuse_scores
+
+    sem_heavy = fuse_scores(_plan(weights={"semantic_facts": 0.9, "lexical_facts": 0.1}), SCORES, FACT)
+    lex_heavy = fuse_scores(_plan(weights={"semantic_facts": 0.1, "lexical_facts": 0.9}), SCORES, FACT)
+    assert _order(sem_heavy)[0] == "a" and _order(lex_heavy)[0] == "b"
+    assert all(0.0 <= v <= 1.0 for v in (*sem_heavy.values(), *lex_heavy.values()))
+    # the union: 1 - prod(1 - w s)
+    assert sem_heavy["c"] == pytest.approx(1 - (1 - 0.9 * 0.5) * (1 - 0.1 * 0.6))
+    off = fuse_scores(_plan(weights={"semantic_facts": 1.0, "lexical_facts": 0.0}), SCORES, FACT)
+    assert off["b"] == 0.0  # a step weighted 0 contributes nothing
+
+
+def test_rrf_ranks_by_position_not_by_score() -> None:
+    from arandu_pipelines.read.executor import fuse_scores
+
+    wu = fuse_scores(_plan("weighted_union"), SCORES, FACT)
+    rrf = fuse_scores(_plan("rrf"), SCORES, FACT)
+    assert _order(wu) != _order(rrf)
+    # d is 2nd by semantic and 3rd by lexical; c 3rd and 2nd: equal rank sums tie on weights
+    ranks = {"a": [1], "b": [1], "c": [3, 2], "d": [2, 3]}
+    expect = {i: sum((0.65 if n == 0 and i != "b" else 0.35) / (60 + r) for n, r in enumerate(rs))
+              for i, rs in ranks.items()}
+    assert rrf["a"] == pytest.approx(expect["a"] / (1 / 61))
+    assert max(rrf.values()) <= 1.0
+
+
+def test_filter_by_narrows_and_intersect_requires() -> None:
+    from arandu_pipelines.read.executor import Hit, StepResult, fuse
+
+    results = {1: StepResult(1, "semantic_facts", [Hit("fact", i, 0.5) for i in "abc"]),
+               2: StepResult(2, "lexical_facts", [Hit("fact", i, 0.5) for i in "cd"])}
+    kinds = {"semantic_facts": {"fact"}, "lexical_facts": {"fact"}}
+    union, _ = fuse(_plan(), results, kinds)
+    assert sorted(i for _, i in union) == ["a", "b", "c", "d"]
+    filt, narrowed = fuse(_plan(lexical_facts="filter_by"), results, kinds)
+    assert sorted(i for _, i in filt) == ["c"] and narrowed == {"fact": True}
+    seq, _ = fuse(_plan("sequential_filter"), results, kinds)
+    assert sorted(i for _, i in seq) == ["c"]
+    empty = {1: results[1], 2: StepResult(2, "lexical_facts", [])}
+    nothing, _ = fuse(_plan(lexical_facts="filter_by"), empty, kinds)
+    assert nothing == {}  # a filter that found nothing lets nothing through
+
+
+async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -> None:  # noqa: ANN001
+    """End to end: the deterministic plan with rrf, other weights, max_results or a filter_by
+    step gives a different answer, as each setting says."""
+    import arandu_pipelines.read.pipeline as pipeline
+    from arandu_pipelines.read.executor import PlanStep
+
+    await write_all(memory, "ana", VERTIX_WORLD)
+    q = "Who works at Vertix or Orion Tech?"
+    base = await memory.retrieve("ana", q)
+    real = pipeline.build_plan
+
+    def tweaked(change):  # noqa: ANN001, ANN202
+        def build(*a, **k):  # noqa: ANN002, ANN003, ANN202
+            plan = real(*a, **k)
+            change(plan)
+            return plan
+        return build
+
+    def setw(index: str, w: float):  # noqa: ANN202
+        def change(plan) -> None:  # noqa: ANN001
+            for s in plan.steps:
+                if s.index == index:
+                    s.params["weight"] = w
+        return change
+
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: setattr(p, "max_results", 2)))
+    two = await memory.retrieve("ana", q)
+    assert len(two.facts) == 2 and len(base.facts) > 2
+
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: setattr(p, "combination_strategy", "rrf")))
+    rrf = await memory.retrieve("ana", q)
+    assert [f.scores["relevance"] for f in rrf.facts] != [f.scores["relevance"] for f in base.facts]
+
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(setw("semantic_facts", 0.0)))
+    no_sem = await memory.retrieve("ana", q)
+    for f in no_sem.facts:  # relevance without the semantic step: lexical (+graph) evidence only
+        bound = 1 - (1 - 0.35 * f.scores["keyword"]) * (1 - 0.5 * f.scores.get("graph", 0))
+        assert f.scores["relevance"] <= max(bound, f.scores.get("spreading", 0)) + 1e-6, f.scores
+
+    def only_orion(plan) -> None:  # noqa: ANN001
+        plan.steps.append(PlanStep(len(plan.steps) + 1, "graph", {"entities": ["organization:orion_tech"]},
+                                   "filter", combine="filter_by"))
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(only_orion))
+    orion = await memory.retrieve("ana", q)
+    assert orion.facts and all("Orion" in f.fact_text for f in orion.facts), [f.fact_text for f in orion.facts]

@@ -167,7 +167,7 @@ async def retrieve(
             result.warnings.append(f"reranker skipped: {outcome.error}")
         reranked = outcome.applied
         ranked = order(ranked)
-    final = _select(ranked, config, relative_floor=not reranked)
+    final = _select(ranked, config, relative_floor=not reranked, limit=state.get("max_results"))
     result.facts = [_scored_fact(c) for c in final]
     result.events = state["events"]
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
@@ -261,7 +261,8 @@ async def _gather(
         facts_state = await facts_path(conn)
     elif has_events:
         events, n_events = await events_path(conn)
-    return {**facts_state, "events": events, "events_scored": n_events}
+    return {**facts_state, "events": events, "events_scored": n_events,
+            "max_results": execution.plan.max_results}
 
 
 async def _rank_facts(
@@ -276,7 +277,9 @@ async def _rank_facts(
     for c in cands:
         c.signals = {k: v[c.id] for k, v in fact_signals.items() if c.id in v}
         _graph_signal(c, ctx, folded_query, reference)
-    score_facts(cands, terms, config, reference, ctx.windows)
+    plan = execution.plan
+    fact_indexes = {n for n, a in DEFAULT_REGISTRY.adapters.items() if "fact" in getattr(a, "kinds", ())}
+    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes)
     ranked = order(cands)
     if trace is not _NO_TRACE:
         trace.add("merge_rank", (time.perf_counter() - tm) * 1000, candidates=len(cands),
@@ -285,7 +288,8 @@ async def _rank_facts(
     seeds = [(c.id, c.entity_key, c.score) for c in ranked if c.score >= config.min_score][:5]
     spread = await spread_activation(conn, scope, seeds if terms.has_relationships else [], config)
     known = {c.id for c in cands}
-    new_ids = sorted(i for i in spread.activation if i not in known)
+    allowed = execution.allowed("fact")  # a plan's filter_by / intersect binds spreading too
+    new_ids = sorted(i for i in spread.activation if i not in known and (allowed is None or i in allowed))
     if spread.activation:
         extra = await load_candidates(conn, scope, new_ids, terms, emb) if new_ids else []
         for c in extra:
@@ -294,7 +298,7 @@ async def _rank_facts(
         for c in cands:
             if c.id in spread.activation:
                 c.signals["spreading"] = spread.activation[c.id]
-        score_facts(cands, terms, config, reference, ctx.windows)
+        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes)
         ranked = order(cands)
     trace.add("spreading", (time.perf_counter() - tsp) * 1000,
               spreading_candidates_returned=len(spread.activation),

@@ -4,10 +4,11 @@ The candidates of all steps are loaded in one statement that also computes each 
 similarity and BM25 (so a fact found only through the graph still gets its semantic score).
 Then, per fact (spec formula, with the lexical and graph signals folded into relevance):
 
-    hybrid     = (1 - lam) * semantic + lam * keyword           lam = score_weights["keyword"] (0.35)
-    relevance  = 1 - (1 - hybrid) * (1 - g * graph)              g   = score_weights["graph"]   (0.5)
-                 then also noisy-OR with 0.5 * aggregation-pattern hits, max with spreading
-                 activation, x1.2 inside a query time window (capped at 1)
+    relevance  = the plan's fusion of the candidate's score on each fact index of the plan
+                 (executor.fuse_scores; by default the weighted union
+                 1 - (1 - (1-lam) semantic)(1 - lam keyword)(1 - g graph)(1 - 0.5 aggregation),
+                 lam = score_weights["keyword"] (0.35), g = score_weights["graph"] (0.5)),
+                 max with spreading activation, x1.2 inside a query time window (capped at 1)
     formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
                         + pattern)                     (reinforcement boost, up to +0.10)
                  x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
@@ -31,6 +32,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.read.executor import PlanStep, QueryPlan, fuse_scores
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
@@ -126,28 +128,59 @@ def _days(a: datetime, b: datetime | None) -> float:
     return max((a - b).total_seconds() / 86400.0, 0.0)
 
 
+FACT_INDEXES = frozenset({"semantic_facts", "lexical_facts", "graph", "pattern_query"})
+AGGREGATION_WEIGHT = 0.5
+
+
+def default_weights(config: MemoryConfig) -> dict[str, float]:
+    """Step weights when a plan does not set them: semantic 1 - lam, lexical lam (lam =
+    score_weights["keyword"]), graph score_weights["graph"], aggregation hits 0.5."""
+    w = config.score_weights
+    lam = float(w.get("keyword", DEFAULT_KEYWORD_SHARE))
+    return {"semantic_facts": 1 - lam, "lexical_facts": lam,
+            "graph": float(w.get("graph", DEFAULT_GRAPH_WEIGHT)), "pattern_query": AGGREGATION_WEIGHT}
+
+
+def default_plan(config: MemoryConfig) -> QueryPlan:
+    """The fact steps of the deterministic plan (for callers that rank without executing one)."""
+    weights = default_weights(config)
+    steps = [PlanStep(i, idx, {"weight": weights[idx]}, "default") for i, idx in
+             enumerate(("lexical_facts", "semantic_facts", "graph", "pattern_query"), start=1)]
+    return QueryPlan("", "default", steps, "weighted_union")
+
+
 def score_facts(
     cands: list[FactCandidate],
     terms: QueryTerms,
     config: MemoryConfig,
     reference: datetime,
     windows: list[TimeWindow],
+    plan: QueryPlan | None = None,
+    fact_indexes: frozenset[str] | set[str] = frozenset(),
 ) -> None:
-    """Fill scores/formula/score of every candidate (in place) per the module docstring."""
+    """Fill scores/formula/score of every candidate (in place) per the module docstring.
+    Relevance is the plan's fusion (executor.fuse_scores) of every candidate's score on every
+    fact index of the plan; `fact_indexes` names extra (registered) indexes returning facts."""
     w = config.score_weights
-    lam = float(w.get("keyword", DEFAULT_KEYWORD_SHARE))
-    g = float(w.get("graph", DEFAULT_GRAPH_WEIGHT))
     w_sem, w_rec, w_imp = float(w.get("semantic", 0.7)), float(w.get("recency", 0.2)), float(w.get("importance", 0.1))
     _, _, ideal = terms.weights("f")
     half_life = max(float(config.recency_half_life_days), 1e-6)
+    if plan is None:
+        plan = default_plan(config)
+    per_index: dict[str, dict[str, float]] = {"semantic_facts": {}, "lexical_facts": {}, "graph": {},
+                                              "pattern_query": {}}
     for c in cands:
-        keyword = min(c.kw / ideal, 1.0) if ideal else 0.0
+        for idx, v in c.signals.items():
+            if idx != "spreading":
+                per_index.setdefault(idx, {})[c.id] = v
+        per_index["semantic_facts"][c.id] = c.semantic  # every candidate's cosine and BM25, not
+        per_index["lexical_facts"][c.id] = min(c.kw / ideal, 1.0) if ideal else 0.0  # only hits'
+    fused = fuse_scores(plan, per_index, fact_indexes | FACT_INDEXES, default_weights(config))
+    for c in cands:
+        keyword = per_index["lexical_facts"][c.id]
         graph = c.signals.get("graph", 0.0)
-        hybrid = (1 - lam) * c.semantic + lam * keyword
-        relevance = 1 - (1 - hybrid) * (1 - g * graph)
         aggregation = c.signals.get("pattern_query", 0.0)
-        if aggregation:
-            relevance = 1 - (1 - relevance) * (1 - 0.5 * aggregation)
+        relevance = fused.get(c.id, 0.0)
         spreading = c.signals.get("spreading", 0.0)
         relevance = max(relevance, spreading)
         in_window = any(win.contains(c.valid_from) or win.contains(c.event_date) for win in windows)
