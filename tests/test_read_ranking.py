@@ -214,3 +214,39 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
     monkeypatch.setattr(pipeline, "build_plan", tweaked(only_orion))
     orion = await memory.retrieve("ana", q)
     assert orion.facts and all("Orion" in f.fact_text for f in orion.facts), [f.fact_text for f in orion.facts]
+
+
+# ---- validity and supersession (issue item 9; the spec's Rafael walkthrough) -------------------
+RAFAEL = [
+    "My name is Rafael and I live in São Paulo. I work at Acme Corp as a backend engineer.",
+    "I just moved to Rio de Janeiro. Still working at Acme though.",
+    "My girlfriend Ana is a UX designer. We have a cat named Pixel.",
+    "I've been learning Rust lately, mostly on weekends.",
+    "I started a new job at TechCorp today!",
+    "My manager's name is Sarah. She seems great.",
+    "The office is in downtown with a nice view.",
+]
+
+
+async def _rafael(memory) -> None:  # noqa: ANN001
+    start = NOW - timedelta(days=30)
+    for i, msg in enumerate(RAFAEL):
+        r = await memory.write("rafael", msg, speaker_name="Rafael", occurred_at=start + timedelta(days=3 * i))
+        assert r.success, r.error
+
+
+async def test_now_question_ranks_the_current_employer_over_stale_work_facts(memory) -> None:  # noqa: ANN001
+    await _rafael(memory)
+    r = await memory.retrieve("rafael", "Where does Rafael work now?")
+    texts = [f.fact_text for f in r.facts]
+    techcorp = next(i for i, t in enumerate(texts) if "TechCorp" in t)
+    assert techcorp == 0, texts
+    for i, f in enumerate(r.facts):
+        if "backend engineer" in f.fact_text or "Acme" in f.fact_text:
+            assert i > techcorp and f.scores["status_penalty"] == 0.5 and f.scores["superseded"] == 1.0
+    pt = await memory.retrieve("rafael", "Onde o Rafael trabalha atualmente?")
+    assert any("TechCorp" in f.fact_text for f in pt.facts[:2]), [f.fact_text for f in pt.facts]
+    # without "now" the history is not penalised: the older work facts keep their own score
+    plain = await memory.retrieve("rafael", "Where did Rafael work as a backend engineer?")
+    backend = next(f for f in plain.facts if "backend engineer" in f.fact_text)
+    assert "superseded" not in backend.scores and plain.facts[0] is backend

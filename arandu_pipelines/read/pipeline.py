@@ -279,7 +279,8 @@ async def _rank_facts(
         _graph_signal(c, ctx, folded_query, reference)
     plan = execution.plan
     fact_indexes = {n for n, a in DEFAULT_REGISTRY.adapters.items() if "fact" in getattr(a, "kinds", ())}
-    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes)
+    present = bool(getattr(ctx.plan, "present_intent", False))
+    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
     ranked = order(cands)
     if trace is not _NO_TRACE:
         trace.add("merge_rank", (time.perf_counter() - tm) * 1000, candidates=len(cands),
@@ -298,7 +299,7 @@ async def _rank_facts(
         for c in cands:
             if c.id in spread.activation:
                 c.signals["spreading"] = spread.activation[c.id]
-        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes)
+        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
         ranked = order(cands)
     trace.add("spreading", (time.perf_counter() - tsp) * 1000,
               spreading_candidates_returned=len(spread.activation),

@@ -40,6 +40,13 @@ _BROAD = re.compile(
     r"tudo (?:sobre|que voc[eê] sabe)|me (?:conte|fale|diga) tudo|o que voc[eê] sabe sobre|resum[oa])\b",
     re.I,
 )
+# The query asks about the present state ("where does Rafael work now?"): the newest fact of a
+# topic is the answer, older ones of the same topic are treated as superseded (rank.py).
+_PRESENT = re.compile(
+    r"\b(?:now|right now|currently|current|these days|nowadays|at the moment|at present|still|"
+    r"atualmente|agora|hoje em dia|no momento|ainda|atual|atuais)\b",
+    re.I,
+)
 _AGG_CUE = re.compile(
     r"\b(?:who are|which (?:are|of)|list|all (?:of )?my|name (?:all|my)|how many|quais s[aã]o|"
     r"quem s[aã]o|liste|listar|todos os meus|todas as minhas|quantos|quantas|meus|minhas)\b",
@@ -85,6 +92,7 @@ class RetrievalPlan:
     time_windows: list[TimeWindow] = field(default_factory=list)
     time_anchors: list[TimeAnchor] = field(default_factory=list)
     temporal_intent: bool = False
+    present_intent: bool = False
     aggregation_prefixes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
@@ -97,6 +105,7 @@ class RetrievalPlan:
             "time_windows": [w.to_dict() for w in self.time_windows],
             "time_anchors": [a.phrase for a in self.time_anchors],
             "temporal_intent": self.temporal_intent,
+            "present_intent": self.present_intent,
             "max_facts": self.max_facts,
         }
 
@@ -142,4 +151,5 @@ def plan_retrieval(
             plan.reason = "broad"
     plan.time_windows, plan.time_anchors = parse_time(query_text, reference, timezone)
     plan.temporal_intent = has_temporal_intent(query_text) or bool(plan.time_windows)
+    plan.present_intent = bool(_PRESENT.search(query_text))
     return plan

@@ -17,6 +17,13 @@ Confidence is not in the formula (spec: "present in the scores dict for debuggin
 the weighted formula"): `scores["confidence"]` is the decayed value, the stored one is the
 min_confidence filter.
 
+Supersession (OpenMem status "superseded", x0.5): facts whose validity closed before the reference
+time (only reachable through a caller's scope), and, when the query asks about the present ("now",
+"currently", "atualmente"...), every fact of an entity's topic older than that topic's newest
+fact. A topic is a family of single-valued attributes (work = employer/occupation/school, home =
+location, partner = partner/relationship_status), inferred from the text for facts stored
+without an attribute ("still working at Acme" is about work).
+
 Conflict resolution (OpenMem): two active candidates giving different values of one single-valued
 attribute of one entity contradict each other; the weaker (confidence x recency x reinforcement)
 is multiplied by 0.3. Ties are broken on ids, never on set order.
@@ -25,6 +32,7 @@ is multiplied by 0.3. Ties are broken on ids, never on set order.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -44,7 +52,18 @@ DEFAULT_KEYWORD_SHARE = 0.35
 DEFAULT_GRAPH_WEIGHT = 0.5
 STALE_PENALTY = 0.5
 CONTRADICTED_PENALTY = 0.3
+SUPERSEDED_PENALTY = 0.5
 WINDOW_BOOST = 0.2
+TOPIC_OF_ATTRIBUTE = {"employer": "work", "occupation": "work", "school": "work", "job": "work",
+                      "location": "home", "partner": "partner", "relationship_status": "partner"}
+_TOPIC_CUES = [  # (topic, words in a fact stored without an attribute), EN + PT
+    ("work", re.compile(r"\b(?:work(?:s|ed|ing)?|job|employ\w*|hired|company|engineer|developer|"
+                        r"trabalh\w*|emprego|empresa|contratad[oa])\b", re.I)),
+    ("home", re.compile(r"\b(?:lives?|lived|living|moved (?:to|into)|relocated|mora\w*|mudou|"
+                        r"reside\w*)\b", re.I)),
+    ("partner", re.compile(r"\b(?:girlfriend|boyfriend|wife|husband|married|partner|namorad[oa]|"
+                           r"casad[oa]|esposa|marido)\b", re.I)),
+]
 MAX_PATTERN_BOOST = 0.10
 
 
@@ -157,6 +176,7 @@ def score_facts(
     windows: list[TimeWindow],
     plan: QueryPlan | None = None,
     fact_indexes: frozenset[str] | set[str] = frozenset(),
+    present: bool = False,
 ) -> None:
     """Fill scores/formula/score of every candidate (in place) per the module docstring.
     Relevance is the plan's fusion (executor.fuse_scores) of every candidate's score on every
@@ -193,6 +213,8 @@ def score_facts(
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
         formula = min(1.0, w_sem * relevance + w_rec * recency + w_imp * importance + pattern)
         status = STALE_PENALTY if c.is_stale else 1.0
+        if c.valid_to is not None and c.valid_to <= reference:
+            status = min(status, SUPERSEDED_PENALTY)
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
         if graph:
@@ -210,7 +232,38 @@ def score_facts(
         c.formula = formula * status
         c.scores["formula"] = c.formula
         c.score = c.formula
+    if present:
+        _supersede_older(cands)
     _resolve_conflicts(cands, reference)
+
+
+def topic(c: FactCandidate) -> str | None:
+    """The single-valued topic a fact speaks about (see the module docstring), or None."""
+    if c.attribute_key:
+        return TOPIC_OF_ATTRIBUTE.get(c.attribute_key)
+    for name, rx in _TOPIC_CUES:
+        if rx.search(c.fact_text):
+            return name
+    return None
+
+
+def _supersede_older(cands: list[FactCandidate]) -> None:
+    """For a query about the present: within each (entity, topic), facts older than the newest
+    one are superseded (x SUPERSEDED_PENALTY), the newest keeps its score."""
+    groups: dict[tuple[str, str], list[FactCandidate]] = {}
+    for c in cands:
+        t = topic(c)
+        if t is not None and c.valid_to is None:
+            groups.setdefault((c.entity_key, t), []).append(c)
+    for members in groups.values():
+        newest = max(m.valid_from for m in members)
+        for m in members:
+            if m.valid_from < newest and "superseded" not in m.scores:
+                m.score *= SUPERSEDED_PENALTY
+                m.formula = m.score
+                m.scores["superseded"] = 1.0
+                m.scores["status_penalty"] = m.scores.get("status_penalty", 1.0) * SUPERSEDED_PENALTY
+                m.scores["formula"] = m.formula
 
 
 def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
