@@ -250,3 +250,113 @@ async def test_now_question_ranks_the_current_employer_over_stale_work_facts(mem
     plain = await memory.retrieve("rafael", "Where did Rafael work as a backend engineer?")
     backend = next(f for f in plain.facts if "backend engineer" in f.fact_text)
     assert "superseded" not in backend.scores and plain.facts[0] is backend
+
+
+# ---- dynamic importance (spec 001) ---------------------------------------------------------------
+def test_compute_dynamic_importance_components() -> None:
+    from arandu_pipelines.read.importance import compute_dynamic_importance as dyn
+
+    now = datetime(2025, 6, 1, tzinfo=timezone.utc)
+    assert dyn(0.5, 0, None, 0, False, now) == 0.5  # never used: the write-time importance
+    used = [dyn(0.5, n, None, 0, False, now) for n in (1, 10, 100, 1000)]
+    assert used == sorted(used) and used[0] > 0.5
+    assert used[3] - used[2] < used[1] - used[0] + 0.2  # log: saturates gradually
+    fresh = dyn(0.5, 3, now - timedelta(hours=5), 0, False, now)
+    week = dyn(0.5, 3, now - timedelta(days=7), 0, False, now)
+    old = dyn(0.5, 3, now - timedelta(days=90), 0, False, now)
+    assert fresh > week > old > dyn(0.5, 3, None, 0, False, now) - 1e-9
+    assert (fresh - old) == pytest.approx(2 * (week - old), rel=0.05)  # half-life 7 days
+    assert dyn(0.5, 0, None, 2, False, now) == pytest.approx(0.5 * 0.8 ** 2)
+    assert dyn(0.5, 0, None, 0, True, now) == pytest.approx(0.65)
+    assert dyn(0.01, 0, None, 9, False, now) == 0.05 and dyn(2.9, 10**6, now, 0, True, now) == 3.0
+
+
+async def test_dynamic_importance_is_reported_not_ranked(memory) -> None:  # noqa: ANN001
+    """Importance after use shows in the scores; the ranking keeps the stored value so a repeated
+    question gets the same answer (the retrieves write the counters it reads)."""
+    await write_all(memory, "ana", VERTIX_WORLD)
+    q = "Where does Marcos Tavares live?"
+    first = await memory.retrieve("ana", q)
+    top = first.facts[0]
+    assert "importance_dynamic" not in top.scores
+    for _ in range(5):
+        await memory.retrieve("ana", q)
+    await memory._counters.flush(memory.engine)
+    again = await memory.retrieve("ana", q)
+    same = next(f for f in again.facts if f.fact_id == top.fact_id)
+    assert same.scores["importance_dynamic"] > same.scores["importance"] == top.scores["importance"]
+    assert [f.fact_id for f in again.facts] == [f.fact_id for f in first.facts]
+
+
+# ---- graph depth, hubs, spreading hops, event_max_scan (issue item 5) ------------------------------
+CHAIN = [("Lucas Prado plays chess.", "Ana"), ("Marina Souza is a nurse.", "Ana"),
+         ("Otavio Reis is a dentist.", "Ana"), ("Helena Dias plays tennis.", "Ana")]
+CHAIN_KEYS = ["person:lucas_prado", "person:marina_souza", "person:otavio_reis", "person:helena_dias"]
+
+
+async def _chain(memory) -> dict[str, str]:  # noqa: ANN001
+    """Four people linked in a line by strong relationships; returns entity key -> its fact id."""
+    import psycopg
+
+    await write_all(memory, "ana", CHAIN)
+    with psycopg.connect(memory._database_url, autocommit=True) as conn:
+        for a, b in zip(CHAIN_KEYS, CHAIN_KEYS[1:]):
+            conn.execute("INSERT INTO memory_entity_relationships (agent_id, source_entity_key, target_entity_key, "
+                         "rel_type, strength) VALUES ('ana', %s, %s, 'friend_of', 0.9)", (a, b))
+        got = conn.execute("SELECT entity_key, id::text FROM memory_facts WHERE agent_id = 'ana' "
+                           "AND entity_key = ANY(%s)", (CHAIN_KEYS,)).fetchall()
+    facts = dict(got)
+    assert set(facts) == set(CHAIN_KEYS), facts
+    return facts
+
+
+async def test_graph_adds_facts_of_entities_two_hops_away(memory) -> None:  # noqa: ANN001
+    from arandu_pipelines.read.graph import retrieve_graph_facts
+    from arandu_pipelines.read.registry import connect
+    from arandu_pipelines.read.scope import Scope
+
+    facts = await _chain(memory)
+    async with connect(memory.engine) as conn:
+        res = await retrieve_graph_facts(conn, Scope("ana"), ["person:lucas_prado"], {}, "What about Lucas Prado?",
+                                         NOW, 0.5)
+    assert facts["person:otavio_reis"] in res.facts  # hop 2
+    assert res.facts[facts["person:otavio_reis"]] < res.facts[facts["person:marina_souza"]]  # hop-2 decay
+    assert facts["person:helena_dias"] not in res.facts  # 3 hops: beyond the graph signal
+
+
+async def test_spreading_activation_hops_three_is_three(memory) -> None:  # noqa: ANN001
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.read.registry import connect
+    from arandu_pipelines.read.scope import Scope
+    from arandu_pipelines.read.spreading import spread_activation
+
+    facts = await _chain(memory)
+    seeds = [(facts["person:lucas_prado"], "person:lucas_prado", 0.9)]
+    async with connect(memory.engine) as conn:
+        two = await spread_activation(conn, Scope("ana"), seeds, MemoryConfig(spreading_activation_hops=2))
+        three = await spread_activation(conn, Scope("ana"), seeds, MemoryConfig(spreading_activation_hops=3))
+    helena = facts["person:helena_dias"]
+    assert helena not in two.activation and helena in three.activation
+    assert three.hop3_count == 1
+    assert three.activation[helena] == pytest.approx(0.9 * 0.9 ** 3 * 0.5 ** 3)
+
+
+async def test_hub_entity_adds_a_few_of_its_facts(memory) -> None:  # noqa: ANN001
+    from arandu_pipelines.read.graph import HUB_FACT_CAP, HUB_FACTS, retrieve_graph_facts
+    from arandu_pipelines.read.registry import connect
+    from arandu_pipelines.read.scope import Scope
+
+    hobbies = [f"I collect item number {i}." for i in range(HUB_FACTS + 5)]
+    await write_all(memory, "ana", [(h, "Ana") for h in hobbies])
+    async with connect(memory.engine) as conn:
+        res = await retrieve_graph_facts(conn, Scope("ana"), ["person:ana"], {}, "What does Ana collect?", NOW, 0.5)
+    assert 0 < len(res.facts) <= HUB_FACT_CAP
+
+
+async def test_event_max_scan_bounds_the_messages_scored(memory) -> None:  # noqa: ANN001
+    await write_all(memory, "ana", VERTIX_WORLD)
+    wide = await memory.retrieve("ana", "Where does Marcos Tavares live?", verbose=True)
+    narrow = await memory.retrieve("ana", "Where does Marcos Tavares live?", verbose=True,
+                                   config_overrides={"event_max_scan": 6})
+    assert wide.pipeline.get("events").data["scored"] > 6
+    assert 0 < narrow.pipeline.get("events").data["scored"] <= 6

@@ -83,9 +83,11 @@ async def rank_events(
     speakers: list[str],
     windows: list[TimeWindow],
     limit: int,
+    max_scan: int = 200,
 ) -> tuple[list[ScoredEvent], int]:
-    """(top `limit` events, number of messages scored)."""
-    seeds = _seed_ids(signals, MAX_SEEDS)
+    """(top `limit` events, number of messages scored). At most `max_scan` messages are scored
+    (`event_max_scan`): a seed brings its two neighbouring turns, so max_scan // 3 seeds."""
+    seeds = _seed_ids(signals, min(MAX_SEEDS, max(1, max_scan // 3)))
     if not seeds:
         return [], 0
     where_x = scope.events("x")
@@ -127,6 +129,7 @@ async def rank_events(
         return [], 0
     _score(rows, terms, signals.get("recent_session", {}), speakers, windows)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
+    scored = len(rows)
     top = rows[0].score if rows else 0.0
     rows = [r for r in rows if r.score >= RELATIVE_FLOOR * top]
     out = [
@@ -135,7 +138,7 @@ async def rank_events(
                     round(r.score, 6), {k: round(v, 6) for k, v in sorted(r.parts.items())})
         for r in rows[:limit]
     ]
-    return out, len(rows)
+    return out, scored
 
 
 def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],

@@ -244,7 +244,7 @@ async def _gather(
     async def events_path(c: AsyncConnection) -> tuple[list[ScoredEvent], int]:
         te = time.perf_counter()
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
-                                      ctx.windows, config.topk_events)
+                                      ctx.windows, config.topk_events, config.event_max_scan)
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
@@ -304,7 +304,7 @@ async def _rank_facts(
     trace.add("spreading", (time.perf_counter() - tsp) * 1000,
               spreading_candidates_returned=len(spread.activation),
               spreading_candidates_unique=len(new_ids), entities_explored=spread.entities_explored,
-              hop1_count=spread.hop1_count, hop2_count=spread.hop2_count)
+              hop1_count=spread.hop1_count, hop2_count=spread.hop2_count, hop3_count=spread.hop3_count)
     pool = ranked[: config.topk_facts]
     patterns = await _patterns(conn, scope.agent_id, [c.id for c in pool],
                                sorted({c.entity_key for c in pool})) if terms.has_patterns else []

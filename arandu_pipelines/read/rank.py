@@ -9,6 +9,7 @@ Then, per fact (spec formula, with the lexical and graph signals folded into rel
                  1 - (1 - (1-lam) semantic)(1 - lam keyword)(1 - g graph)(1 - 0.5 aggregation),
                  lam = score_weights["keyword"] (0.35), g = score_weights["graph"] (0.5)),
                  max with spreading activation, x1.2 inside a query time window (capped at 1)
+    importance = the stored importance (scores["importance_dynamic"]: read/importance.py)
     formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
                         + pattern)                     (reinforcement boost, up to +0.10)
                  x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
@@ -41,6 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.executor import PlanStep, QueryPlan, fuse_scores
+from arandu_pipelines.read.importance import compute_dynamic_importance
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
@@ -87,6 +89,9 @@ class FactCandidate:
     reinforcement_count: int
     is_stale: bool
     last_confirmed_at: datetime | None
+    times_retrieved: int = 0
+    last_retrieved_at: datetime | None = None
+    user_correction_count: int = 0
     semantic: float = 0.0
     kw: float = 0.0
     links: list[str] = field(default_factory=list)
@@ -115,7 +120,8 @@ async def load_candidates(
                ev.message_id AS source_message_id, ev.metadata::text AS src_meta,
                ev.session_id AS src_session, ev.speaker AS src_speaker, ev.occurred_at AS src_at,
                ev.text AS src_text, t.speaker, t.session_id, t.reinforcement_count,
-               t.is_stale, t.last_confirmed_at, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
+               t.is_stale, t.last_confirmed_at, t.times_retrieved, t.last_retrieved_at,
+               t.user_correction_count, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
                ARRAY(SELECT l.entity_key FROM memory_fact_entity_links l WHERE l.fact_id = t.id
                      ORDER BY l.entity_key) AS links
         FROM memory_facts t LEFT JOIN memory_events ev ON ev.id = t.source_event_id
@@ -131,6 +137,7 @@ async def load_candidates(
             float(r.confidence), float(r.importance), r.valid_from, r.valid_to, r.event_date,
             r.source_event_id, r.source_message_id, r.speaker, r.session_id,
             int(r.reinforcement_count or 0), bool(r.is_stale), r.last_confirmed_at,
+            int(r.times_retrieved or 0), r.last_retrieved_at, int(r.user_correction_count or 0),
             max(float(r.sim), 0.0) if r.sim is not None else 0.0, float(r.kw or 0.0),
             sorted(set(r.links or []) | {r.entity_key}),
             (r.src_meta, r.src_session, r.src_speaker, r.src_at, r.src_text) if r.source_event_id else None,
@@ -207,7 +214,11 @@ def score_facts(
         if in_window:
             relevance = min(1.0, relevance * (1 + WINDOW_BOOST))
         recency = 2 ** (-_days(reference, c.valid_from) / half_life)
+        # the stored importance (spec: "raw importance value from the database"); the dynamic
+        # value is reported beside it, not ranked on: see read/importance.py for why
         importance = min(max(c.importance, 0.0), 1.0)
+        dynamic = compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
+                                             c.user_correction_count, False, reference)
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
@@ -217,6 +228,8 @@ def score_facts(
             status = min(status, SUPERSEDED_PENALTY)
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
+        if dynamic != importance:
+            c.scores["importance_dynamic"] = dynamic
         if graph:
             c.scores["graph"] = graph
         if aggregation:

@@ -420,7 +420,7 @@ def build_plan(
         return len(steps)
 
     fact_k = max(config.topk_facts * 2, plan.max_facts)
-    event_k = max(config.topk_events * 5, 40)
+    event_k = max(1, min(max(config.topk_events * 5, 40), config.event_max_scan))
     weights = default_weights(config)
     if has_facts:
         add("lexical_facts", {"top_k": fact_k, "weight": weights["lexical_facts"]}, "exact and rare words in facts")
