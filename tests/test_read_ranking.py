@@ -360,3 +360,25 @@ async def test_event_max_scan_bounds_the_messages_scored(memory) -> None:  # noq
                                    config_overrides={"event_max_scan": 6})
     assert wide.pipeline.get("events").data["scored"] > 6
     assert 0 < narrow.pipeline.get("events").data["scored"] <= 6
+
+
+# ---- formatting (spec stage 5: hot tier in full, warm tier summarised) -------------------------------
+def test_context_hot_tier_in_full_warm_tier_summarised() -> None:
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.read.format import HOT_MAX, WARM_WORDS, compress_context
+    from arandu_pipelines.read.types import ScoredFact
+
+    facts = [ScoredFact(f"f{i}", "person:ana", "Ana", None,
+                        f"Ana mentioned that fact number {i} is a rather long statement about many things",
+                        1 - i / 100, valid_from=datetime(2024, 1, 1, tzinfo=timezone.utc)) for i in range(15)]
+    ctx, stats = compress_context(facts, [], [], MemoryConfig(), dated=False)
+    lines = ctx.splitlines()
+    assert lines[0] == "Known facts:"
+    full = [ln for ln in lines[1:] if not ln.startswith("- Also: ")]
+    assert len(full) == HOT_MAX == stats["hot_count"]
+    assert full[0] == "- " + facts[0].fact_text and "(2024" not in ctx  # no dates unless asked
+    also = next(ln for ln in lines if ln.startswith("- Also: "))
+    clauses = also.removeprefix("- Also: ").split("; ")
+    assert len(clauses) == 15 - HOT_MAX == stats["warm_count"]
+    assert all(len(c.rstrip("…").split()) <= WARM_WORDS and "mentioned that" not in c for c in clauses)
+    assert clauses[0].startswith(f"fact number {HOT_MAX}")
