@@ -208,6 +208,10 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
         bound = 1 - (1 - 0.35 * f.scores["keyword"]) * (1 - 0.5 * f.scores.get("graph", 0))
         assert f.scores["relevance"] <= max(bound, f.scores.get("spreading", 0)) + 1e-6, f.scores
 
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(setw("semantic_events", 0.0)))
+    lexical_messages = await memory.retrieve("ana", q)
+    assert [(e.event_id, e.score) for e in lexical_messages.events] != [(e.event_id, e.score) for e in base.events]
+
     def only_orion(plan) -> None:  # noqa: ANN001
         plan.steps.append(PlanStep(len(plan.steps) + 1, "graph", {"entities": ["organization:orion_tech"]},
                                    "filter", combine="filter_by"))

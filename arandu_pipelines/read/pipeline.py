@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
-from arandu_pipelines.read.events import rank_events
+from arandu_pipelines.read.events import lexical_share_of, rank_events
 from arandu_pipelines.read.format import Pattern, compress_context
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
@@ -244,7 +244,8 @@ async def _gather(
     async def events_path(c: AsyncConnection) -> tuple[list[ScoredEvent], int]:
         te = time.perf_counter()
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
-                                      ctx.windows, config.topk_events, config.event_max_scan)
+                                      ctx.windows, config.topk_events, config.event_max_scan,
+                                      lexical_share_of(execution.plan))
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n

@@ -436,8 +436,8 @@ def build_plan(
     if not has_events:
         analysis = f"{plan.reason}; entities={plan.entities or '-'}; no messages stored"
         return QueryPlan(query, analysis, steps, "weighted_union", "text", config.topk_facts)
-    add("lexical_events", {"top_k": event_k}, "messages sharing the query's words")
-    add("semantic_events", {"top_k": event_k}, "messages close in meaning")
+    add("lexical_events", {"top_k": event_k, "weight": 0.5}, "messages sharing the query's words")
+    add("semantic_events", {"top_k": event_k, "weight": 0.5}, "messages close in meaning")
     anchors = [add("temporal_anchor", {"phrase": a.phrase, "anchor_text": a.anchor_text,
                                        "offset_days": a.offset_days, "span_days": a.span_days},
                    f"date of the event '{a.anchor_text}'") for a in plan.time_anchors]
