@@ -386,3 +386,27 @@ def test_context_hot_tier_in_full_warm_tier_summarised() -> None:
     assert len(clauses) == 15 - HOT_MAX == stats["warm_count"]
     assert all(len(c.rstrip("…").split()) <= WARM_WORDS and "mentioned that" not in c for c in clauses)
     assert clauses[0].startswith(f"fact number {HOT_MAX}")
+
+
+# ---- OpenMem conflicts beyond single-valued attributes (seed 002) ----------------------------------
+def test_negated_statement_contradicts_and_the_weaker_is_demoted() -> None:
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.read.lexical import CorpusStats, QueryTerms
+    from arandu_pipelines.read.rank import FactCandidate, order, score_facts
+
+    t = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+    def cand(i: str, text: str, when: datetime, key: str = "person:ana") -> FactCandidate:
+        c = FactCandidate(i, key, "Ana", "person", None, text, 0.9, 0.5, when, None, None, None, None, None,
+                          None, 0, False, None)
+        c.semantic = 0.8
+        return c
+
+    old = cand("a", "Ana likes sushi", t)
+    new = cand("b", "Ana doesn't like sushi anymore", t + timedelta(days=60))
+    other = cand("c", "Bruno doesn't like sushi", t, key="person:bruno")  # another entity: no conflict
+    cands = [old, new, other]
+    score_facts(cands, QueryTerms([], CorpusStats(), CorpusStats()), MemoryConfig(), t + timedelta(days=61), [])
+    assert old.scores["contradicted"] == 1.0 and old.scores["status_penalty"] == pytest.approx(0.3)
+    assert "contradicted" not in new.scores and "contradicted" not in other.scores
+    assert order(cands)[0] is new

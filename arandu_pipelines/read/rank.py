@@ -25,9 +25,11 @@ fact. A topic is a family of single-valued attributes (work = employer/occupatio
 location, partner = partner/relationship_status), inferred from the text for facts stored
 without an attribute ("still working at Acme" is about work).
 
-Conflict resolution (OpenMem): two active candidates giving different values of one single-valued
-attribute of one entity contradict each other; the weaker (confidence x recency x reinforcement)
-is multiplied by 0.3. Ties are broken on ids, never on set order.
+Conflict resolution (OpenMem `contradicts`, found at read time: the schema has no fact-to-fact
+edges): two active candidates giving different values of one single-valued attribute of one
+entity, or two active statements about one entity that differ only by a negation ("Ana likes
+sushi" / "Ana doesn't like sushi"), contradict each other; the weaker (confidence x recency x
+reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
 """
 
 from __future__ import annotations
@@ -279,26 +281,61 @@ def _supersede_older(cands: list[FactCandidate]) -> None:
                 m.scores["formula"] = m.formula
 
 
-def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
-    groups: dict[tuple[str, str], list[FactCandidate]] = {}
+_NEGATION = re.compile(
+    r"\b(?:not|never|no longer|doesn't|don't|didn't|isn't|wasn't|aren't|won't|can't|cannot|hates?|"
+    r"dislikes?|n[aã]o|nunca|jamais|odeia)\b|n't\b", re.I)
+_POLAR_STOP = re.compile(r"\b(?:does|do|did|is|was|are|will|can|likes?|loves?|enjoys?|gosta|ama|adora|"
+                         r"de|of|the|a|an|any|anymore|mais|more)\b", re.I)
+
+
+def polarity_key(text: str) -> tuple[str, bool]:
+    """(the statement with negation and polarity verbs removed, whether it was negated): "Ana
+    doesn't like sushi" and "Ana likes sushi" share the key and differ in polarity."""
+    negated = bool(_NEGATION.search(text))
+    core = _POLAR_STOP.sub(" ", _NEGATION.sub(" ", text.lower()))
+    return " ".join(normalize_fact_text(core).split()), negated
+
+
+def _conflict_groups(cands: list[FactCandidate]) -> list[list[FactCandidate]]:
+    """Candidates that contradict each other (OpenMem `contradicts` edges, found at read time):
+    active values of one single-valued attribute of one entity, and active statements about one
+    entity that differ only by a negation ("likes sushi" / "doesn't like sushi")."""
+    by_attr: dict[tuple[str, str], list[FactCandidate]] = {}
+    by_polarity: dict[tuple[str, str], list[FactCandidate]] = {}
     for c in cands:
-        if c.attribute_key in SINGLE_VALUED_ATTRIBUTES and c.valid_to is None:
-            groups.setdefault((c.entity_key, c.attribute_key), []).append(c)
-    for members in groups.values():
-        if len({normalize_fact_text(m.fact_text) for m in members}) < 2:
+        if c.valid_to is not None:
             continue
+        if c.attribute_key in SINGLE_VALUED_ATTRIBUTES:
+            by_attr.setdefault((c.entity_key, c.attribute_key), []).append(c)
+        key, _ = polarity_key(c.fact_text)
+        if key:
+            by_polarity.setdefault((c.entity_key, key), []).append(c)
+    out = [m for m in by_attr.values() if len({normalize_fact_text(x.fact_text) for x in m}) > 1]
+    out += [m for m in by_polarity.values() if len({polarity_key(x.fact_text)[1] for x in m}) > 1]
+    return out
 
-        def strength(m: FactCandidate) -> tuple[float, float, str]:
-            rec = math.exp(-_days(reference, m.valid_from) / 180.0)
-            return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
 
+def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
+    """The weaker side of each conflict (effective strength = confidence x recency x
+    reinforcement, OpenMem) is multiplied by CONTRADICTED_PENALTY (once, however many conflicts)."""
+
+    def strength(m: FactCandidate) -> tuple[float, float, str]:
+        rec = math.exp(-_days(reference, m.valid_from) / 180.0)
+        return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
+
+    losers: dict[str, FactCandidate] = {}
+    for members in _conflict_groups(cands):
         winner = max(members, key=strength)
+        wkey = (normalize_fact_text(winner.fact_text), polarity_key(winner.fact_text))
         for m in members:
-            if m is not winner and normalize_fact_text(m.fact_text) != normalize_fact_text(winner.fact_text):
-                m.score *= CONTRADICTED_PENALTY
-                m.formula = m.score
-                m.scores["status_penalty"] = CONTRADICTED_PENALTY
-                m.scores["formula"] = m.formula
+            if m is not winner and (normalize_fact_text(m.fact_text), polarity_key(m.fact_text)) != wkey:
+                losers[m.id] = m
+    for m in losers.values():
+        m.score *= CONTRADICTED_PENALTY
+        m.formula = m.score
+        m.scores["status_penalty"] = m.scores.get("status_penalty", 1.0) * CONTRADICTED_PENALTY
+        m.scores["contradicted"] = 1.0
+        m.scores["formula"] = m.formula
 
 
 def order(cands: list[FactCandidate]) -> list[FactCandidate]:
