@@ -183,19 +183,23 @@ SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
         WHERE t.agent_id = :a AND t.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
     ) x
 ) y
-WHERE y.rn <= :per_entity
+JOIN unnest(CAST(:keys AS text[]), CAST(:caps AS int[])) AS k(key, cap) ON k.key = y.key
+WHERE y.rn <= k.cap
 """
 
 
 async def linked_facts(
-    conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int
+    conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int,
+    caps: dict[str, int] | None = None,
 ) -> list[tuple[str, str, datetime, str | None]]:
-    """(fact id, entity key, valid_from, entity display name) for up to `per_entity` most
-    important facts of each entity."""
+    """(fact id, entity key, valid_from, entity display name) for up to `per_entity` (or
+    `caps[key]`) most important facts of each entity, in one statement."""
     if not keys:
         return []
+    ordered = sorted(keys)
     rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
-                       {**scope.params(), "keys": sorted(keys), "per_entity": per_entity},
+                       {**scope.params(), "keys": ordered,
+                        "caps": [int((caps or {}).get(k, per_entity)) for k in ordered]},
                        stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
 
@@ -252,9 +256,8 @@ async def retrieve_graph_facts(
     per_entity = limit if broad_query else 10
     keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
     hubs = sorted(k for k in near if not broad_query and reach[k].fact_count > HUB_FACTS)
-    pairs = await linked_facts(conn, scope, keys, per_entity) if keys else []
-    if hubs:
-        pairs += await linked_facts(conn, scope, hubs, HUB_FACT_CAP)
+    caps = {k: HUB_FACT_CAP for k in hubs}
+    pairs = await linked_facts(conn, scope, keys + hubs, per_entity, caps) if keys or hubs else []
     folded_query = f" {fold(query_text)} "
     for fid, key, valid_from, _ in pairs:
         score = score_links([key], valid_from, reach, folded_query, reference)
