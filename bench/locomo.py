@@ -4,7 +4,7 @@
         [--topk-events 20] [--no-extract] [--json out.json] [--keep]
 
 Each conversation is imported (message_id = the turn's dia_id) into a database of its own,
-`arandu_bench_locomo`, dropped and created again on every run, on DATABASE_URL's server when set,
+`arandu_bench_locomo` (or $ARANDU_BENCH_LOCOMO_DB), dropped and created again on every run, on DATABASE_URL's server when set,
 else on the embedded server. Every question of categories 1-4 is asked with `retrieve()`; a
 question's recall at k is the share of its evidence dia_ids among the message_ids of the top k
 `sources`. Printed: Recall@1/5/10/20 overall and per category for each conversation, the mean

@@ -410,3 +410,21 @@ def test_negated_statement_contradicts_and_the_weaker_is_demoted() -> None:
     assert old.scores["contradicted"] == 1.0 and old.scores["status_penalty"] == pytest.approx(0.3)
     assert "contradicted" not in new.scores and "contradicted" not in other.scores
     assert order(cands)[0] is new
+
+
+def test_bench_answer_in_context_normalises_dates_and_words() -> None:
+    """bench/locomo.py's answer-in-context rate: content words of the gold answer, dates in ISO
+    forms on both sides, within the context's first 400 words."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "locomo.py"
+    spec = importlib.util.spec_from_file_location("bench_locomo", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    ctx = "Relevant conversations:\n- (2023-05-07) Caroline: I researched adoption agencies, two of them"
+    assert mod.answer_in_context("7 May 2023", ctx) and mod.answer_in_context("May 2023", ctx)
+    assert mod.answer_in_context("Adoption agency", ctx) and mod.answer_in_context(2, ctx)
+    assert not mod.answer_in_context("8 May 2023", ctx) and not mod.answer_in_context("Sweden", ctx)
+    assert not mod.answer_in_context("Likely yes", ctx)  # nothing but framing words: not countable
+    assert not mod.answer_in_context("agencies", "filler " * 400 + ctx)  # beyond the 400-word cut
