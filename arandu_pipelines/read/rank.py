@@ -38,6 +38,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -219,8 +220,9 @@ def score_facts(
         # the stored importance (spec: "raw importance value from the database"); the dynamic
         # value is reported beside it, not ranked on: see read/importance.py for why
         importance = min(max(c.importance, 0.0), 1.0)
-        dynamic = compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
-                                             c.user_correction_count, False, reference)
+        dynamic = importance if not (c.times_retrieved or c.user_correction_count) else \
+            compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
+                                       c.user_correction_count, False, reference)
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
@@ -288,6 +290,12 @@ _POLAR_STOP = re.compile(r"\b(?:does|do|did|is|was|are|will|can|likes?|loves?|en
                          r"de|of|the|a|an|any|anymore|mais|more)\b", re.I)
 
 
+@lru_cache(maxsize=1 << 16)
+def _is_negated(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+@lru_cache(maxsize=1 << 14)
 def polarity_key(text: str) -> tuple[str, bool]:
     """(the statement with negation and polarity verbs removed, whether it was negated): "Ana
     doesn't like sushi" and "Ana likes sushi" share the key and differ in polarity."""
@@ -302,14 +310,17 @@ def _conflict_groups(cands: list[FactCandidate]) -> list[list[FactCandidate]]:
     entity that differ only by a negation ("likes sushi" / "doesn't like sushi")."""
     by_attr: dict[tuple[str, str], list[FactCandidate]] = {}
     by_polarity: dict[tuple[str, str], list[FactCandidate]] = {}
+    # only entities with a negated statement can hold a polarity conflict (cheap test first)
+    negated = {c.entity_key for c in cands if c.valid_to is None and _is_negated(c.fact_text)}
     for c in cands:
         if c.valid_to is not None:
             continue
         if c.attribute_key in SINGLE_VALUED_ATTRIBUTES:
             by_attr.setdefault((c.entity_key, c.attribute_key), []).append(c)
-        key, _ = polarity_key(c.fact_text)
-        if key:
-            by_polarity.setdefault((c.entity_key, key), []).append(c)
+        if c.entity_key in negated:
+            key, _ = polarity_key(c.fact_text)
+            if key:
+                by_polarity.setdefault((c.entity_key, key), []).append(c)
     out = [m for m in by_attr.values() if len({normalize_fact_text(x.fact_text) for x in m}) > 1]
     out += [m for m in by_polarity.values() if len({polarity_key(x.fact_text)[1] for x in m}) > 1]
     return out
@@ -326,9 +337,9 @@ def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
     losers: dict[str, FactCandidate] = {}
     for members in _conflict_groups(cands):
         winner = max(members, key=strength)
-        wkey = (normalize_fact_text(winner.fact_text), polarity_key(winner.fact_text))
+        wkey = (normalize_fact_text(winner.fact_text), polarity_key(winner.fact_text)[1])
         for m in members:
-            if m is not winner and (normalize_fact_text(m.fact_text), polarity_key(m.fact_text)) != wkey:
+            if m is not winner and (normalize_fact_text(m.fact_text), polarity_key(m.fact_text)[1]) != wkey:
                 losers[m.id] = m
     for m in losers.values():
         m.score *= CONTRADICTED_PENALTY
