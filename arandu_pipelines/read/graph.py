@@ -204,6 +204,26 @@ async def linked_facts(
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
 
 
+_HUB_FACTS = """
+SELECT h.id, h.entity_key AS key, h.valid_from FROM unnest(CAST(:keys AS text[])) AS k(key)
+CROSS JOIN LATERAL (
+    SELECT t.id, t.entity_key, t.valid_from FROM memory_facts t
+    WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
+    ORDER BY t.importance DESC, t.valid_from DESC, t.id LIMIT :cap
+) h
+"""
+
+
+async def hub_facts(
+    conn: AsyncConnection, scope: Scope, keys: list[str], cap: int
+) -> list[tuple[str, str, datetime, str | None]]:
+    """The `cap` most important facts whose primary subject is each hub: read through the
+    (agent, entity) index, not by ranking every fact linked to the hub (hundreds for a speaker)."""
+    rows = await fetch(conn, _HUB_FACTS.format(facts=scope.facts("t")),
+                       {**scope.params(), "keys": sorted(keys), "cap": cap}, stable_plan=True)
+    return sorted((str(r.id), r.key, r.valid_from, None) for r in rows)
+
+
 def score_links(
     links: list[str], valid_from: datetime | None, reach: dict[str, Reach], folded_query: str,
     reference: datetime,
@@ -256,8 +276,9 @@ async def retrieve_graph_facts(
     per_entity = limit if broad_query else 10
     keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
     hubs = sorted(k for k in near if not broad_query and reach[k].fact_count > HUB_FACTS)
-    caps = {k: HUB_FACT_CAP for k in hubs}
-    pairs = await linked_facts(conn, scope, keys + hubs, per_entity, caps) if keys or hubs else []
+    pairs = await linked_facts(conn, scope, keys, per_entity) if keys else []
+    if hubs:
+        pairs += await hub_facts(conn, scope, hubs, HUB_FACT_CAP)
     folded_query = f" {fold(query_text)} "
     for fid, key, valid_from, _ in pairs:
         score = score_links([key], valid_from, reach, folded_query, reference)
