@@ -428,3 +428,22 @@ def test_bench_answer_in_context_normalises_dates_and_words() -> None:
     assert not mod.answer_in_context("8 May 2023", ctx) and not mod.answer_in_context("Sweden", ctx)
     assert not mod.answer_in_context("Likely yes", ctx)  # nothing but framing words: not countable
     assert not mod.answer_in_context("agencies", "filler " * 400 + ctx)  # beyond the 400-word cut
+
+
+async def test_broad_query_context_is_built_from_clusters(memory) -> None:  # noqa: ANN001
+    """Spec 001 compress_broad_context: a broad query's facts come grouped by their clusters."""
+    import psycopg
+
+    await write_all(memory, "ana", VERTIX_WORLD)
+    with psycopg.connect(memory._database_url, autocommit=True) as conn:
+        cid = conn.execute("INSERT INTO memory_clusters (agent_id, label, summary_text, fact_count) VALUES "
+                           "('ana', 'Vertix people', 'Who joined, founded and left Vertix', 3) RETURNING id::text"
+                           ).fetchone()[0]
+        conn.execute("UPDATE memory_facts SET cluster_id = %s WHERE agent_id = 'ana' AND fact_text ILIKE '%%Vertix%%'",
+                     (cid,))
+    r = await memory.retrieve("ana", "Tell me everything about Vertix", verbose=True)
+    assert r.context.startswith("Known facts:\n- Vertix people: Who joined, founded and left Vertix ("), r.context
+    assert r.pipeline.get("format").data["clusters"] == 1
+    assert not any("Vertix" in ln and "Vertix people" not in ln for ln in r.context.split("\n\n")[0].splitlines())
+    narrow = await memory.retrieve("ana", "Who left Vertix?")
+    assert "Vertix people" not in narrow.context  # only broad queries are cluster-first

@@ -49,6 +49,56 @@ class Pattern:
     text: str
 
 
+@dataclass
+class Cluster:
+    """An active fact cluster (background clustering): label, summary, size."""
+
+    id: str
+    label: str
+    summary_text: str | None
+    fact_count: int
+
+
+def compress_broad_context(
+    facts: list[ScoredFact],
+    clusters: dict[str, Cluster],
+    fact_cluster: dict[str, str],
+    events: list[ScoredEvent],
+    patterns: list[Pattern],
+    config: MemoryConfig,
+    dated: bool,
+) -> tuple[str, dict[str, Any]]:
+    """Context for a broad query ("tell me everything about Ana"), clusters first (spec 001
+    `compress_broad_context`): one line per cluster that holds returned facts — its label and
+    summary (or its best fact) — in the order of its best fact, then the facts no cluster holds,
+    then patterns and conversations as in `compress_context`. Without clusters it is
+    `compress_context`."""
+    grouped: dict[str, list[ScoredFact]] = {}
+    loose: list[ScoredFact] = []
+    for f in facts:
+        cid = fact_cluster.get(f.fact_id)
+        if cid in clusters:
+            grouped.setdefault(cid, []).append(f)
+        else:
+            loose.append(f)
+    if not grouped:
+        return compress_context(facts, events, patterns, config, dated)
+    lines = []
+    for cid, members in grouped.items():  # insertion order = order of each cluster's best fact
+        c = clusters[cid]
+        body = (c.summary_text or "").strip() or warm_clause(members[0], dated)
+        lines.append(f"- {c.label.strip()}: {body} ({len(members)} of {c.fact_count} facts)")
+    head = "Known facts:\n" + "\n".join(lines)
+    rest, stats = compress_context(loose, events, patterns, config, dated)
+    if rest.startswith("Known facts:\n"):
+        rest = rest[len("Known facts:\n"):]
+        context = head + "\n" + rest
+    else:
+        context = head + ("\n\n" + rest if rest else "")
+    stats = {**stats, "clusters": len(grouped), "total_tokens": tokens(context)}
+    return context, stats
+
+
 def fact_line(f: ScoredFact, dated: bool) -> str:
     line = f"- {f.fact_text.strip()}"
     when = f.event_date or (f.valid_from if dated else None)

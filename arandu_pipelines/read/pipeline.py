@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
-from arandu_pipelines.read.format import Pattern, compress_context
+from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
 from arandu_pipelines.read.planner_llm import plan_and_execute
@@ -173,7 +173,14 @@ async def retrieve(
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
     tf = time.perf_counter()
     dated = plan.temporal_intent
-    result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
+    fact_cluster = {c.id: c.cluster_id for c in final if c.cluster_id}
+    if plan.broad_query and fact_cluster:
+        async with connect(client.engine) as conn:
+            clusters = await _clusters(conn, agent_id, sorted(set(fact_cluster.values())))
+        result.context, fstats = compress_broad_context(result.facts, clusters, fact_cluster, result.events,
+                                                        state["patterns"], config, dated)
+    else:
+        result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
     trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
     result.total_candidates = len(ranked) + state["events_scored"]
     if result.facts and as_of is None:
@@ -365,6 +372,14 @@ async def _patterns(conn: AsyncConnection, agent_id: str, fact_ids: list[str], k
         ORDER BY importance * confidence DESC, times_reinforced DESC, id LIMIT 3
         """, {"a": agent_id, "f": fact_ids, "k": keys})
     return [Pattern(r.title, r.text) for r in rows]
+
+
+async def _clusters(conn: AsyncConnection, agent_id: str, ids: list[str]) -> dict[str, Cluster]:
+    """Active clusters by id (broad queries only)."""
+    rows = await fetch(conn, "SELECT id::text AS id, label, summary_text, fact_count FROM memory_clusters "
+                       "WHERE agent_id = :a AND is_active AND id = ANY(CAST(:ids AS uuid[]))",
+                       {"a": agent_id, "ids": ids})
+    return {r.id: Cluster(r.id, r.label, r.summary_text, int(r.fact_count or 0)) for r in rows}
 
 
 def _scored_fact(c: FactCandidate) -> ScoredFact:

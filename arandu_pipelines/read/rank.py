@@ -95,6 +95,7 @@ class FactCandidate:
     times_retrieved: int = 0
     last_retrieved_at: datetime | None = None
     user_correction_count: int = 0
+    cluster_id: str | None = None
     semantic: float = 0.0
     kw: float = 0.0
     links: list[str] = field(default_factory=list)
@@ -124,7 +125,7 @@ async def load_candidates(
                ev.session_id AS src_session, ev.speaker AS src_speaker, ev.occurred_at AS src_at,
                ev.text AS src_text, t.speaker, t.session_id, t.reinforcement_count,
                t.is_stale, t.last_confirmed_at, t.times_retrieved, t.last_retrieved_at,
-               t.user_correction_count, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
+               t.user_correction_count, t.cluster_id::text AS cluster_id, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
                ARRAY(SELECT l.entity_key FROM memory_fact_entity_links l WHERE l.fact_id = t.id
                      ORDER BY l.entity_key) AS links
         FROM memory_facts t LEFT JOIN memory_events ev ON ev.id = t.source_event_id
@@ -140,7 +141,7 @@ async def load_candidates(
             float(r.confidence), float(r.importance), r.valid_from, r.valid_to, r.event_date,
             r.source_event_id, r.source_message_id, r.speaker, r.session_id,
             int(r.reinforcement_count or 0), bool(r.is_stale), r.last_confirmed_at,
-            int(r.times_retrieved or 0), r.last_retrieved_at, int(r.user_correction_count or 0),
+            int(r.times_retrieved or 0), r.last_retrieved_at, int(r.user_correction_count or 0), r.cluster_id,
             max(float(r.sim), 0.0) if r.sim is not None else 0.0, float(r.kw or 0.0),
             sorted(set(r.links or []) | {r.entity_key}),
             (r.src_meta, r.src_session, r.src_speaker, r.src_at, r.src_text) if r.source_event_id else None,
