@@ -369,7 +369,7 @@ class MemoryClient:
         when = to_aware(as_of, config.timezone, "as_of") if as_of is not None else None
         t0 = time.perf_counter()
         try:
-            await self._ready()
+            # retrieve() calls self._ready() itself, after the greeting check (no database for "hi")
             return await retrieve(self, agent_id, query, session_id=session_id,
                                   entity_keys=entity_keys, as_of=when, config=config,
                                   warnings=warnings, verbose=verbose)

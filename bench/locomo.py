@@ -4,11 +4,17 @@
         [--topk-events 20] [--no-extract] [--json out.json] [--keep]
 
 Each conversation is imported (message_id = the turn's dia_id) into a database of its own,
-`arandu_bench_locomo`, dropped and created again on every run, on DATABASE_URL's server when set,
+`arandu_bench_locomo` (or $ARANDU_BENCH_LOCOMO_DB), dropped and created again on every run, on DATABASE_URL's server when set,
 else on the embedded server. Every question of categories 1-4 is asked with `retrieve()`; a
 question's recall at k is the share of its evidence dia_ids among the message_ids of the top k
 `sources`. Printed: Recall@1/5/10/20 overall and per category for each conversation, the mean
 over conversations, and retrieve latency p50/p95 (query embedding included).
+
+Answer-in-context rate: the share of questions whose gold answer's content words all appear in
+`context` cut to its first 400 words (see `answer_in_context`: lower case, answer framing and stop
+words dropped, a plural "s" ignored, dates normalised on both sides to ISO forms, so "7 May 2023"
+in the answer matches "(2023-05-07)" in the context, "June 2023" matches any 2023-06 date and
+"13 August" any year's 08-13).
 
 Categories: 1 multi-hop, 2 temporal, 3 open-domain/inference, 4 single-hop (5, adversarial, is
 not scored: its questions have no answer in the conversation).
@@ -24,6 +30,12 @@ import os
 # Run with OMP_WAIT_POLICY=ACTIVE to see the difference.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+# Measure the checkout this script belongs to, not whichever copy the interpreter has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import argparse
 import asyncio
 import json
@@ -37,8 +49,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 KS = (1, 5, 10, 20)
+CONTEXT_WORDS = 400
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-DB_NAME = "arandu_bench_locomo"
+DB_NAME = os.environ.get("ARANDU_BENCH_LOCOMO_DB", "arandu_bench_locomo")
 
 
 # ---- a database of its own ----------------------------------------------------------------------
@@ -89,6 +102,80 @@ def recall_at(message_ids: list[str | None], evidence: list[str], k: int) -> flo
     return sum(1 for e in evidence if e in top) / len(evidence)
 
 
+MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), 1)}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
+MONTHS["sept"] = 9
+MONTH_NAMES = dict(enumerate(
+    "january february march april may june july august september october november december".split(), 1))
+_M = r"(january|february|march|april|may|june|july|august|september|october|november|december|" \
+     r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_DATE_FORMS = [  # (regex, groups -> ISO token); longest forms first
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), lambda g: f"{g[0]}-{g[1]}-{g[2]}"),
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_M},?\s+(\d{{4}})\b"),
+     lambda g: f"{g[2]}-{MONTHS[g[1]]:02d}-{int(g[0]):02d}"),
+    (re.compile(rf"\b{_M}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"),
+     lambda g: f"{g[2]}-{MONTHS[g[0]]:02d}-{int(g[1]):02d}"),
+    (re.compile(rf"\b{_M},?\s+(\d{{4}})\b"), lambda g: f"{g[1]}-{MONTHS[g[0]]:02d}"),
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_M}\b"),
+     lambda g: f"{MONTHS[g[1]]:02d}-{int(g[0]):02d}"),
+    (re.compile(rf"\b{_M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"), lambda g: f"{MONTHS[g[0]]:02d}-{int(g[1]):02d}"),
+]
+# Words that frame an answer rather than carry it ("Likely yes", "The week before ...").
+ANSWER_STOP = frozenset("""a an the and or of in on at to for from with by as is are was were be been
+    it its she he her his they their them this that these those not no yes likely maybe probably
+    somewhat since because but also some any though before after during around""".split())
+
+
+NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS.update({"once": "1", "twice": "2"})
+
+
+def _date_tokens(iso: str) -> list[str]:
+    """A context date stands for itself and its coarser forms: 2023-05-07 -> 2023-05-07,
+    2023-05, 2023, 05-07, may."""
+    parts = iso.split("-")
+    if len(parts) == 3:
+        y, m, d = parts
+        return [iso, f"{y}-{m}", y, f"{m}-{d}", MONTH_NAMES[int(m)]]
+    if len(parts) == 2 and len(parts[0]) == 4:
+        return [iso, parts[0], MONTH_NAMES[int(parts[1])]]
+    return [iso]
+
+
+def _normal_words(text: str, expand_dates: bool) -> list[str]:
+    text = text.lower().replace("’", "'")
+    out: list[str] = []
+    for rx, iso in _DATE_FORMS:
+        def sub(m: re.Match[str]) -> str:
+            token = iso(m.groups())
+            out.extend(_date_tokens(token) if expand_dates else [token])
+            return " "
+        text = rx.sub(sub, text)
+    for w in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text):
+        w = w.removesuffix("'s")
+        if w in ANSWER_STOP or (len(w) < 2 and not w.isdigit()):
+            continue
+        w = NUMBER_WORDS.get(w, w)
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        out.append(w)
+    return out
+
+
+def answer_in_context(answer: Any, context: str, words: int = CONTEXT_WORDS) -> bool:
+    """True when every content word of the gold answer appears in the first `words` words of
+    `context` (dates normalised on both sides; see the module docstring)."""
+    wanted = set(_normal_words(str(answer), expand_dates=False))
+    if not wanted:
+        return False
+    have = set(_normal_words(" ".join(context.split()[:words]), expand_dates=True))
+    return wanted <= have
+
+
 def questions(path: Path) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     qa = data.get("qa", [])
@@ -118,6 +205,7 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
             await memory.retrieve(agent, "warm up the plan cache")
             per_k: dict[int, list[float]] = {k: [] for k in KS}
             per_cat: dict[int, dict[int, list[float]]] = defaultdict(lambda: {k: [] for k in KS})
+            in_ctx: dict[int, list[float]] = defaultdict(list)
             for q in qs:
                 t, c = time.perf_counter(), time.process_time()
                 res = await memory.retrieve(agent, q["question"],
@@ -129,19 +217,27 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
                     r = recall_at(mids, q["evidence"], k)
                     per_k[k].append(r)
                     per_cat[q["category"]][k].append(r)
+                in_ctx[q["category"]].append(float(answer_in_context(q.get("answer", ""), res.context)))
             report["conversations"][path.stem] = {
                 "questions": len(qs),
                 "events": imp.events_inserted, "facts_added": imp.facts_added,
                 "import_seconds": round(import_s, 1),
                 "recall": {k: statistics.mean(v) for k, v in per_k.items()},
-                "by_category": {CATEGORIES[c]: {"n": len(v[1]), **{k: statistics.mean(x) for k, x in v.items()}}
+                "by_category": {CATEGORIES[c]: {"n": len(v[1]), **{k: statistics.mean(x) for k, x in v.items()},
+                                                "in_context": statistics.mean(in_ctx[c])}
                                 for c, v in sorted(per_cat.items())},
+                "answer_in_context": statistics.mean(x for v in in_ctx.values() for x in v),
             }
     report["latency_ms"] = {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
                             "n": len(latencies), "cpu_per_call": cpu_ms / max(len(latencies), 1),
                             "load_average": os.getloadavg()[0]}
     convs = report["conversations"].values()
     report["mean_recall"] = {k: statistics.mean(c["recall"][k] for c in convs) for k in KS}
+    report["mean_answer_in_context"] = statistics.mean(c["answer_in_context"] for c in convs)
+    report["mean_by_category"] = {
+        name: {k: statistics.mean(c["by_category"][name][k] for c in convs if name in c["by_category"])
+               for k in (*KS, "in_context")}
+        for name in CATEGORIES.values() if any(name in c["by_category"] for c in convs)}
     if not keep:
         import psycopg
 
@@ -151,16 +247,22 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
 
 
 def print_report(report: dict[str, Any]) -> None:
-    head = "  ".join(f"R@{k:<3}" for k in KS)
+    head = "  ".join(f"R@{k:<3}" for k in KS) + "  in-ctx"
     for name, c in report["conversations"].items():
         print(f"\n{name}: {c['questions']} questions, {c['events']} messages, {c['facts_added']} facts "
               f"(import {c['import_seconds']} s)")
         print(f"  {'':14s} {'n':>4s}  {head}")
-        print(f"  {'all':14s} {c['questions']:4d}  " + "  ".join(f"{c['recall'][k]:.3f}" for k in KS))
+        print(f"  {'all':14s} {c['questions']:4d}  " + "  ".join(f"{c['recall'][k]:.3f}" for k in KS)
+              + f"  {c['answer_in_context']:.3f}")
         for cat, v in c["by_category"].items():
-            print(f"  {cat:14s} {v['n']:4d}  " + "  ".join(f"{v[k]:.3f}" for k in KS))
+            print(f"  {cat:14s} {v['n']:4d}  " + "  ".join(f"{v[k]:.3f}" for k in KS)
+                  + f"  {v['in_context']:.3f}")
     m = report["mean_recall"]
-    print("\nmean over conversations: " + "  ".join(f"R@{k}={m[k]:.3f}" for k in KS))
+    print("\nmean over conversations: " + "  ".join(f"R@{k}={m[k]:.3f}" for k in KS)
+          + f"  answer-in-context={report['mean_answer_in_context']:.3f}"
+          + f" (context cut to {CONTEXT_WORDS} words)")
+    for name, v in report["mean_by_category"].items():
+        print(f"  {name:14s} " + "  ".join(f"R@{k}={v[k]:.3f}" for k in KS) + f"  in-ctx={v['in_context']:.3f}")
     lat = report["latency_ms"]
     print(f"retrieve latency (query embedding included): p50 {lat['p50']:.1f} ms, "
           f"p95 {lat['p95']:.1f} ms over {lat['n']} calls; {lat['cpu_per_call']:.1f} ms CPU per call "

@@ -191,7 +191,7 @@ def test_plan_retrieval_and_dynamic_importance():
     base = compute_dynamic_importance(0.5, 0, None, 0, False, now)
     assert base == 0.5
     used = compute_dynamic_importance(0.5, 10, now - timedelta(days=7), 0, False, now)
-    assert used == pytest.approx(0.5 * (1 + 0.25 * 2.3979) * 1.25, rel=1e-3)
+    assert used == pytest.approx(0.5 * (1 + 0.1 * 2.3979) * (1 + 0.2 * 0.5), rel=1e-3)  # read/importance.py
     assert compute_dynamic_importance(0.5, 0, None, 2, True, now) == pytest.approx(0.5 * 0.64 * 1.3)
     assert compute_dynamic_importance(0.01, 0, None, 5, False, now) == 0.05  # floor
     assert compute_dynamic_importance(2.0, 10**6, now, 0, True, now) == 3.0  # ceiling

@@ -98,16 +98,16 @@ def _results() -> dict[int, StepResult]:
 
 
 def test_fusion_weighted_union_rrf_and_filter() -> None:
-    wu = fuse(_plan("weighted_union"), _results())
+    wu, _ = fuse(_plan("weighted_union"), _results())
     assert wu[("fact", "y")].fused == pytest.approx(0.3 / 0.9 + 1.0)
     assert wu[("fact", "y")].signals == {"a": 0.3, "b": 0.8}
     assert wu[("event", "e1")].fused == pytest.approx(1.0)
-    rrf = fuse(_plan("rrf"), _results())
+    rrf, _ = fuse(_plan("rrf"), _results())
     assert rrf[("fact", "y")].fused == pytest.approx(1 / 62 + 1 / 61)
     assert rrf[("fact", "x")].fused == pytest.approx(1 / 61)
-    seq = fuse(_plan("sequential_filter"), _results())
+    seq, _ = fuse(_plan("sequential_filter"), _results())
     assert sorted(k for k in seq) == [("event", "e1"), ("fact", "y")]
-    inter = fuse(_plan("weighted_union", combine="intersect"), _results())
+    inter, _ = fuse(_plan("weighted_union", combine="intersect"), _results())
     assert ("fact", "x") not in inter and ("fact", "y") in inter
 
 

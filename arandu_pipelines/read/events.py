@@ -5,7 +5,8 @@ the book?" is "It taught me self-acceptance", which names neither Caroline nor t
 words are in the turn before ("What did you take away from it?"). So, over the candidates of the
 lexical, semantic, temporal and recent-session steps plus their neighbouring turns:
 
-    base(t)  = 0.5 * bm25(t) / max bm25 + 0.5 * cos(t) / max cos        (hybrid, per query)
+    base(t)  = l * bm25(t) / max bm25 + (1 - l) * cos(t) / max cos        (hybrid, per query;
+               l = the plan's lexical_events weight / (lexical + semantic_events weights), 0.5)
              * (1 + SPEAKER_BOOST)  if t was said by someone the query names
              * (1 + WINDOW_BOOST)   if t happened inside a time window of the query
     score(t) = base(t) + (PREV + QUESTION * [previous turn asks something]) * base(previous turn)
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -83,9 +85,12 @@ async def rank_events(
     speakers: list[str],
     windows: list[TimeWindow],
     limit: int,
+    max_scan: int = 200,
+    lexical_share: float = LEXICAL_SHARE,
 ) -> tuple[list[ScoredEvent], int]:
-    """(top `limit` events, number of messages scored)."""
-    seeds = _seed_ids(signals, MAX_SEEDS)
+    """(top `limit` events, number of messages scored). At most `max_scan` messages are scored
+    (`event_max_scan`): a seed brings its two neighbouring turns, so max_scan // 3 seeds."""
+    seeds = _seed_ids(signals, min(MAX_SEEDS, max(1, max_scan // 3)))
     if not seeds:
         return [], 0
     where_x = scope.events("x")
@@ -125,8 +130,9 @@ async def rank_events(
     ]
     if not rows:
         return [], 0
-    _score(rows, terms, signals.get("recent_session", {}), speakers, windows)
+    _score(rows, terms, signals.get("recent_session", {}), speakers, windows, lexical_share)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
+    scored = len(rows)
     top = rows[0].score if rows else 0.0
     rows = [r for r in rows if r.score >= RELATIVE_FLOOR * top]
     out = [
@@ -135,18 +141,34 @@ async def rank_events(
                     round(r.score, 6), {k: round(v, 6) for k, v in sorted(r.parts.items())})
         for r in rows[:limit]
     ]
-    return out, len(rows)
+    return out, scored
+
+
+def lexical_share_of(plan: Any) -> float:
+    """The lexical share of the message hybrid from the plan's step weights (lexical_events vs
+    semantic_events; LEXICAL_SHARE when the plan has neither weight or only one of the steps)."""
+    w: dict[str, float] = {}
+    for step in getattr(plan, "steps", []):
+        if step.index in ("lexical_events", "semantic_events") and step.combine != "filter_by":
+            try:
+                w[step.index] = max(w.get(step.index, 0.0), float(step.params.get("weight", 1.0)))
+            except (TypeError, ValueError):
+                continue
+    if len(w) < 2:
+        return 1.0 if "lexical_events" in w else 0.0 if "semantic_events" in w else LEXICAL_SHARE
+    total = w["lexical_events"] + w["semantic_events"]
+    return w["lexical_events"] / total if total > 0 else LEXICAL_SHARE
 
 
 def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],
-           windows: list[TimeWindow]) -> None:
+           windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE) -> None:
     by_id = {r.id: r for r in rows}
     max_kw = max((r.kw for r in rows), default=0.0) or 1.0
     max_sim = max((r.sim for r in rows), default=0.0) or 1.0
     _, _, ideal = terms.weights("e")
     speaker_set = set(speakers)
     for r in rows:
-        base = LEXICAL_SHARE * r.kw / max_kw + (1 - LEXICAL_SHARE) * r.sim / max_sim
+        base = lexical_share * r.kw / max_kw + (1 - lexical_share) * r.sim / max_sim
         r.parts = {"keyword": min(r.kw / ideal, 1.0) if ideal else 0.0, "semantic": r.sim}
         if r.speaker in speaker_set:
             base *= 1 + SPEAKER_BOOST

@@ -11,12 +11,24 @@ computed in a worker thread; then the steps that need it run concurrently, each 
 connection (`ctx.fork()`). Connections are in autocommit, so a failing step is recorded (error in
 its StepResult), contributes nothing, and does not poison the other signals.
 
-Fusion of the step results into candidates (per kind, fact or event):
-- "weighted_union": sum over steps of weight * score / best score of that step;
-- "rrf": reciprocal-rank fusion, sum of 1 / (60 + rank);
-- "sequential_filter": the first step's hits, narrowed by every later step's hits.
-Every candidate keeps its per-index scores (`signals`), which is what the rankers read.
-"""
+Fusion (per kind, fact or event), in two parts:
+
+1. The candidate set (`fuse`): the union of the steps' hits, narrowed by every step whose `combine`
+   is "intersect" (its hits and scores count) or "filter_by" (a pure filter: it narrows, it adds
+   no score); with `combination_strategy = "sequential_filter"` every step after the first
+   narrows the first step's hits.
+2. The relevance of each candidate (`fuse_scores`, called by the rankers once every candidate
+   has its score on every index, so a fact found only by the graph still has its cosine):
+   - "weighted_union": a probabilistic union of weighted evidence,
+         1 - prod_i (1 - w_i * s_i)          s_i in [0, 1] the candidate's score on step i's index
+     (evidence from any step raises relevance, a step that did not find it lowers nothing);
+   - "rrf": reciprocal-rank fusion, sum_i w_i / (60 + rank_i), over the steps that scored it,
+     divided by its maximum (first in every step) so it lies in [0, 1];
+   - "sequential_filter": the weighted union over the narrowed set.
+   `w_i` is the step's `params["weight"]` (the deterministic planner sets it from
+   `score_weights`; default 1). Steps with combine "filter_by" take no part in the scores.
+`max_results` caps the facts returned (with `topk_facts`). Every candidate keeps its per-index
+scores (`signals`)."""
 
 from __future__ import annotations
 
@@ -27,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 RRF_K = 60
+RANK_DIGITS = 3
 
 
 @dataclass
@@ -36,7 +49,7 @@ class PlanStep:
     params: dict[str, Any]
     rationale: str
     depends_on: list[int] = field(default_factory=list)
-    combine: str = "union"  # union | intersect
+    combine: str = "union"  # union | intersect | filter_by
 
     def to_dict(self) -> dict[str, Any]:
         return {"step_id": self.step_id, "index": self.index, "params": _jsonable(self.params),
@@ -96,6 +109,7 @@ class ExecutionResult:
     plan: QueryPlan
     step_results: dict[int, StepResult]
     candidates: dict[tuple[str, str], Candidate]
+    filtered: dict[str, bool] = field(default_factory=dict)  # kind -> a filter step narrowed it
 
     def signals(self, kind: str) -> dict[str, dict[str, float]]:
         """index name -> {id: score} for one kind (what the rankers consume)."""
@@ -109,6 +123,13 @@ class ExecutionResult:
 
     def ids(self, kind: str) -> list[str]:
         return sorted(i for k, i in self.candidates if k == kind)
+
+    def allowed(self, kind: str) -> set[str] | None:
+        """The ids the plan's filters let through for `kind` (None: no filter on that kind), for
+        candidates added after fusion (spreading activation)."""
+        if not self.filtered.get(kind):
+            return None
+        return {i for k, i in self.candidates if k == kind}
 
 
 class IndexAdapter(Protocol):
@@ -148,7 +169,9 @@ class PlanExecutor:
             else:
                 for step in layer:
                     await self._run(step, ctx, results, on_step)
-        return ExecutionResult(plan, results, fuse(plan, results))
+        kinds = {name: set(getattr(a, "kinds", ())) for name, a in self.indexes.items()}
+        cands, filtered = fuse(plan, results, kinds)
+        return ExecutionResult(plan, results, cands, filtered)
 
     async def _run(self, step: PlanStep, ctx: Any, results: dict[int, StepResult],
                    on_step: Callable[[StepResult], Awaitable[None]] | None) -> None:
@@ -188,14 +211,29 @@ class PlanExecutor:
         return bool(getattr(adapter, "needs_embedding", False))
 
 
-def fuse(plan: QueryPlan, results: dict[int, StepResult]) -> dict[tuple[str, str], Candidate]:
+def step_weight(step: PlanStep, default: float = 1.0) -> float:
+    try:
+        return min(max(float(step.params.get("weight", default)), 0.0), 5.0)
+    except (TypeError, ValueError):
+        return default
+
+
+def fuse(plan: QueryPlan, results: dict[int, StepResult], index_kinds: dict[str, set[str]] | None = None,
+         ) -> tuple[dict[tuple[str, str], Candidate], dict[str, bool]]:
+    """The candidate set (see the module docstring) and, per kind, whether a filter narrowed it.
+    `Candidate.fused` is the step-local fusion (each step's scores over its own best), a preview
+    for the LLM evaluator; the rankers call `fuse_scores` once all signals are known."""
     strategy = plan.combination_strategy
     steps = {s.step_id: s for s in plan.steps}
     cands: dict[tuple[str, str], Candidate] = {}
     ordered = [results[s.step_id] for s in sorted(plan.steps, key=lambda s: s.step_id) if s.step_id in results]
+    first = next((r.step_id for r in ordered if steps[r.step_id].combine != "filter_by"), None)
     for res in ordered:
         step = steps[res.step_id]
-        weight = float(step.params.get("weight", 1.0))
+        if step.combine == "filter_by":
+            continue
+        adds = strategy != "sequential_filter" or res.step_id == first  # later steps only narrow
+        weight = step_weight(step)
         by_kind: dict[str, list[Hit]] = {}
         for h in res.hits:
             by_kind.setdefault(h.kind, []).append(h)
@@ -203,22 +241,69 @@ def fuse(plan: QueryPlan, results: dict[int, StepResult]) -> dict[tuple[str, str
             hits = sorted(hits, key=lambda h: (-h.score, h.id))
             top = hits[0].score if hits and hits[0].score > 0 else 1.0
             for rank, h in enumerate(hits):
+                if not adds and (kind, h.id) not in cands:
+                    continue
                 c = cands.setdefault((kind, h.id), Candidate(kind, h.id))
                 c.signals[res.index] = max(c.signals.get(res.index, 0.0), h.score)
                 if strategy == "rrf":
-                    c.fused += 1.0 / (RRF_K + rank + 1)
+                    c.fused += weight / (RRF_K + rank + 1)
                 else:
                     c.fused += weight * h.score / top
     narrowing: list[StepResult] = []
     if strategy == "sequential_filter":
-        narrowing = ordered  # the first step's hits, narrowed by each later step
+        narrowing = [r for r in ordered[1:] if steps[r.step_id].combine != "filter_by"]
     narrowing += [results[s.step_id] for s in sorted(plan.steps, key=lambda s: s.step_id)
-                  if s.combine == "intersect" and s.step_id in results and results[s.step_id] not in narrowing]
+                  if s.combine in ("intersect", "filter_by") and s.step_id in results
+                  and results[s.step_id] not in narrowing]
+    filtered: dict[str, bool] = {}
     for res in narrowing:
-        kinds = {h.kind for h in res.hits}
+        if res.error:
+            continue  # a failed filter step narrows nothing (fail-safe, like a failed signal)
+        # the kinds the step's index returns: a filter that found nothing keeps nothing of them
+        kinds = {h.kind for h in res.hits} | set((index_kinds or {}).get(res.index, ()))
         keep = {(h.kind, h.id) for h in res.hits}
         cands = {k: c for k, c in cands.items() if k[0] not in kinds or k in keep}
-    return cands
+        for kind in kinds:
+            filtered[kind] = True
+    return cands, filtered
+
+
+def fuse_scores(plan: QueryPlan, scores: dict[str, dict[str, float]], kind_indexes: set[str],
+                default_weights: dict[str, float] | None = None) -> dict[str, float]:
+    """Relevance in [0, 1] of every candidate from its score on each index (`scores`: index ->
+    {id: score in [0, 1]}), by the plan's combination strategy (module docstring). Only the
+    plan's steps over `kind_indexes` count, each with its weight; an index used by several
+    steps counts once, with the largest weight. Deterministic: ranks break ties on ids."""
+    defaults = default_weights or {}
+    weights: dict[str, float] = {}
+    for step in plan.steps:
+        if step.index in kind_indexes and step.combine != "filter_by":
+            w = step_weight(step, defaults.get(step.index, 1.0))
+            weights[step.index] = max(weights.get(step.index, 0.0), w)
+    ids = sorted({i for idx in weights for i in scores.get(idx, {})})
+    out = {i: 0.0 for i in ids}
+    if not weights:
+        return out
+    if plan.combination_strategy == "rrf":
+        best = sum(w / (RRF_K + 1) for w in weights.values()) or 1.0
+        for idx, w in weights.items():
+            per = scores.get(idx, {})
+            # competition ranking over scores rounded to RANK_DIGITS: equal evidence, equal rank
+            # (the graph gives every fact of one entity nearly the same score; ids must not decide)
+            keyed = sorted(((round(s, RANK_DIGITS), i) for i, s in per.items() if s > 0), key=lambda x: (-x[0], x[1]))
+            rank, prev = 0, None
+            for n, (s, i) in enumerate(keyed):
+                if s != prev:
+                    rank, prev = n + 1, s
+                out[i] += w / (RRF_K + rank)
+        return {i: min(v / best, 1.0) for i, v in out.items()}
+    for i in ids:
+        miss = 1.0
+        for idx, w in weights.items():
+            s = min(max(scores.get(idx, {}).get(i, 0.0), 0.0), 1.0)
+            miss *= 1.0 - min(w, 1.0) * s
+        out[i] = 1.0 - miss
+    return out
 
 
 def _jsonable(v: Any) -> Any:

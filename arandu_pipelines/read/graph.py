@@ -28,11 +28,12 @@ from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.write.keys import fold
 
-HOP_DECAY = {0: 1.0, 1: 1.0, 2: 0.5}
+HOP_DECAY = {0: 1.0, 1: 1.0, 2: 0.5, 3: 0.25}
 # An entity with more facts than this is a hub (the user, a chat's speaker): every fact is about
-# it, so listing "its facts" says nothing about the query. Hubs still lend graph scores to the
-# candidates the other signals found; they do not add graph-only facts (unless the query is broad).
+# it, so listing "its facts" says little about the query. Hubs lend graph scores to the candidates
+# the other signals found and add only their HUB_FACT_CAP most important facts (all, if broad).
 HUB_FACTS = 50
+HUB_FACT_CAP = 5
 MAX_NEIGHBOURS = 5
 QUERY_BONUS = 1.5
 GRAPH_HALF_LIFE_DAYS = 90.0
@@ -137,6 +138,38 @@ async def bfs(
     return reach, sum(1 for r in rows if r.hop > 0)
 
 
+async def bfs_hops(
+    conn: AsyncConnection,
+    scope: Scope,
+    seeds: list[str],
+    hops: int,
+    min_strength: float,
+    max_neighbors: int = 50,
+) -> tuple[dict[str, Reach], int]:
+    """`bfs` to any depth: two hops in one statement, then one more hop per statement from the
+    strongest `max_neighbors` entities of the last level (path strength multiplies, the first
+    path found to an entity is kept)."""
+    reach, seen = await bfs(conn, scope, seeds, min(hops, 2), min_strength, max_neighbors)
+    for level in range(3, hops + 1):
+        frontier = sorted((r for r in reach.values() if r.hop == level - 1),
+                          key=lambda r: (-r.strength, r.key))[:max_neighbors]
+        if not frontier:
+            break
+        nxt, n = await bfs(conn, scope, [r.key for r in frontier], 1, min_strength, max_neighbors)
+        seen += n
+        base = {r.key: r.strength for r in frontier}
+        # the strongest frontier entity reaching each new entity (the 1-hop BFS keeps one edge)
+        for key, r in sorted(nxt.items()):
+            if r.hop != 1 or key in reach:
+                continue
+            src = r.via.split(" -", 1)[0] if r.via else None
+            tgt = r.via.rsplit("-> ", 1)[-1] if r.via else None
+            origin = src if src in base else tgt
+            strength = base.get(origin or "", max(base.values())) * r.strength
+            reach[key] = Reach(key, level, strength, r.edge_time, r.via, r.fact_count, r.name)
+    return reach, seen
+
+
 _FACTS = """
 SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
     SELECT x.id, x.key, x.valid_from, row_number() OVER (PARTITION BY x.key ORDER BY x.importance DESC,
@@ -150,21 +183,45 @@ SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
         WHERE t.agent_id = :a AND t.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
     ) x
 ) y
-WHERE y.rn <= :per_entity
+JOIN unnest(CAST(:keys AS text[]), CAST(:caps AS int[])) AS k(key, cap) ON k.key = y.key
+WHERE y.rn <= k.cap
 """
 
 
 async def linked_facts(
-    conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int
+    conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int,
+    caps: dict[str, int] | None = None,
 ) -> list[tuple[str, str, datetime, str | None]]:
-    """(fact id, entity key, valid_from, entity display name) for up to `per_entity` most
-    important facts of each entity."""
+    """(fact id, entity key, valid_from, entity display name) for up to `per_entity` (or
+    `caps[key]`) most important facts of each entity, in one statement."""
     if not keys:
         return []
+    ordered = sorted(keys)
     rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
-                       {**scope.params(), "keys": sorted(keys), "per_entity": per_entity},
+                       {**scope.params(), "keys": ordered,
+                        "caps": [int((caps or {}).get(k, per_entity)) for k in ordered]},
                        stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
+
+
+_HUB_FACTS = """
+SELECT h.id, h.entity_key AS key, h.valid_from FROM unnest(CAST(:keys AS text[])) AS k(key)
+CROSS JOIN LATERAL (
+    SELECT t.id, t.entity_key, t.valid_from FROM memory_facts t
+    WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
+    ORDER BY t.importance DESC, t.valid_from DESC, t.id LIMIT :cap
+) h
+"""
+
+
+async def hub_facts(
+    conn: AsyncConnection, scope: Scope, keys: list[str], cap: int
+) -> list[tuple[str, str, datetime, str | None]]:
+    """The `cap` most important facts whose primary subject is each hub: read through the
+    (agent, entity) index, not by ranking every fact linked to the hub (hundreds for a speaker)."""
+    rows = await fetch(conn, _HUB_FACTS.format(facts=scope.facts("t")),
+                       {**scope.params(), "keys": sorted(keys), "cap": cap}, stable_plan=True)
+    return sorted((str(r.id), r.key, r.valid_from, None) for r in rows)
 
 
 def score_links(
@@ -208,13 +265,20 @@ async def retrieve_graph_facts(
     out.neighbor_keys = sorted(k for k, r in reach.items() if r.hop > 0)
     out.edges = sorted({r.via for r in reach.values() if r.via})
     limit = max_facts or (60 if broad_query else 30)
-    # Graph-only facts come from the query's own entities and their 5 strongest neighbours;
-    # hop 2 only lends scores to candidates found otherwise (it would flood a dense graph).
+    # Graph-only facts come from the query's own entities, their strongest neighbours and the
+    # strongest entities two hops away (scored with the spec's hop-2 decay); a hub (more than
+    # HUB_FACTS facts: the user, a chat's speaker) adds only its HUB_FACT_CAP most important facts
+    # (all of them would flood the pool; none at all lost the hub's own profile facts).
     hop1 = sorted((r for r in reach.values() if r.hop == 1), key=lambda r: (-r.strength, r.key))
-    near = {k for k, r in reach.items() if r.hop == 0} | {r.key for r in hop1[:MAX_NEIGHBOURS]}
-    keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
+    hop2 = sorted((r for r in reach.values() if r.hop == 2), key=lambda r: (-r.strength, r.key))
+    near = ({k for k, r in reach.items() if r.hop == 0} | {r.key for r in hop1[:MAX_NEIGHBOURS]}
+            | {r.key for r in hop2[:MAX_NEIGHBOURS]})
     per_entity = limit if broad_query else 10
+    keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
+    hubs = sorted(k for k in near if not broad_query and reach[k].fact_count > HUB_FACTS)
     pairs = await linked_facts(conn, scope, keys, per_entity) if keys else []
+    if hubs:
+        pairs += await hub_facts(conn, scope, hubs, HUB_FACT_CAP)
     folded_query = f" {fold(query_text)} "
     for fid, key, valid_from, _ in pairs:
         score = score_links([key], valid_from, reach, folded_query, reference)

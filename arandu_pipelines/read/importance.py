@@ -1,14 +1,24 @@
-"""Dynamic importance of one fact (the specification's `compute_dynamic_importance`).
+"""Dynamic importance (spec 001, `compute_dynamic_importance`): a fact's importance as it is used.
 
-A fact's stored `importance` is what extraction judged; how much it matters *now* also depends
-on use. Four factors multiply the base:
+    importance = base
+                 x (1 + RETRIEVAL_WEIGHT * ln(1 + times_retrieved))      retrieval boost, saturating
+                 x (1 + RECENT_USE_WEIGHT * 2^(-days since last use / 7))  recency of use, half-life 7 d
+                 x 0.8^user_correction_count                               correction penalty
+                 x 1.3 if the fact supports an active meta-observation     pattern boost
+    clamped to [0.05, 3.0]
 
-    retrieval   1 + 0.25 * ln(1 + times_retrieved)          (saturates gradually)
-    recency     1 + 0.5 * 2 ** (-days since last retrieval / 7)   (1 when never retrieved)
-    correction  0.8 ** user_correction_count                 (each correction costs 20%)
-    pattern     1.3 when the fact supports an active meta-observation
+The spec names the components and the clamp, not how they combine; a product keeps each one a
+relative change of the base (a never-used fact keeps its write-time importance). Days since the
+last use are whole days.
 
-and the product is clamped to [0.05, 3.0]. Pure and deterministic given `now`.
+Where it acts: the spec has it evolve the stored importance in a background job, and ranks on
+"the raw importance value from the database". Applying it inside retrieve() was tried and
+dropped: the counters it reads are written by the retrieves themselves (read/counters.py, <= 1 s
+later), so the same question asked twice a second apart got a different order (the concurrent
+retrieves test caught it), which breaks the determinism the read side promises. So retrieve()
+reports it per fact (`scores["importance_dynamic"]`, when it differs from the stored value) and
+ranks on the stored one; writing it back is a background job's work (not part of this module:
+the facts table keeps no separate base importance to recompute from).
 """
 
 from __future__ import annotations
@@ -16,12 +26,10 @@ from __future__ import annotations
 import math
 from datetime import datetime, timezone
 
-from arandu_pipelines.errors import ValidationError
-
-RETRIEVAL_WEIGHT = 0.25
-RECENCY_WEIGHT = 0.5
-RECENCY_HALF_LIFE_DAYS = 7.0
-CORRECTION_FACTOR = 0.8
+RETRIEVAL_WEIGHT = 0.1
+RECENT_USE_WEIGHT = 0.2
+RECENT_USE_HALF_LIFE_DAYS = 7.0
+CORRECTION_PENALTY = 0.8
 PATTERN_BOOST = 1.3
 MIN_IMPORTANCE, MAX_IMPORTANCE = 0.05, 3.0
 
@@ -34,23 +42,17 @@ def compute_dynamic_importance(
     is_in_active_pattern: bool,
     now: datetime | None = None,
 ) -> float:
-    """The fact's importance now (see the module docstring). Raises ValidationError for a
-    negative count."""
-    if times_retrieved < 0 or user_correction_count < 0:
-        raise ValidationError("times_retrieved and user_correction_count must be >= 0")
-    score = float(base_importance) * (1.0 + RETRIEVAL_WEIGHT * math.log1p(times_retrieved))
+    """Importance after use (module docstring), in [0.05, 3.0]."""
+    now = now or datetime.now(timezone.utc)
+    value = max(float(base_importance), 0.0)
+    value *= 1.0 + RETRIEVAL_WEIGHT * math.log1p(max(int(times_retrieved or 0), 0))
     if last_retrieved_at is not None:
-        now = now or datetime.now(timezone.utc)
-        if last_retrieved_at.tzinfo is None:
-            last_retrieved_at = last_retrieved_at.replace(tzinfo=timezone.utc)
-        if now.tzinfo is None:
-            now = now.replace(tzinfo=timezone.utc)
-        days = max(0.0, (now - last_retrieved_at).total_seconds() / 86400.0)
-        score *= 1.0 + RECENCY_WEIGHT * 2.0 ** (-days / RECENCY_HALF_LIFE_DAYS)
-    score *= CORRECTION_FACTOR ** user_correction_count
+        days = max(math.floor((now - last_retrieved_at).total_seconds() / 86400.0), 0)
+        value *= 1.0 + RECENT_USE_WEIGHT * 2 ** (-days / RECENT_USE_HALF_LIFE_DAYS)
+    value *= CORRECTION_PENALTY ** max(int(user_correction_count or 0), 0)
     if is_in_active_pattern:
-        score *= PATTERN_BOOST
-    return min(MAX_IMPORTANCE, max(MIN_IMPORTANCE, score))
+        value *= PATTERN_BOOST
+    return min(max(value, MIN_IMPORTANCE), MAX_IMPORTANCE)
 
 
 __all__ = ["compute_dynamic_importance"]

@@ -10,7 +10,8 @@ document frequencies kept by migration 0002, and a row scores
 from the GIN index `(agent_id, search_vector)` with an OR query; when a term is very common (more
 than a fifth of the agent's rows) it still scores but does not generate candidates, which bounds
 the work for big agents. `keyword` in a fact's scores is this BM25 divided by the best score a row
-could get for this query: the idf-weighted share of the query that matched, in [0, 1].
+could get for this query: the idf-weighted share of the query that matched, in [0, 1] (query
+words absent from memory count in the denominator at the idf of an unseen term).
 """
 
 from __future__ import annotations
@@ -52,11 +53,18 @@ class QueryTerms:
     has_patterns: bool = True
 
     def weights(self, kind: str) -> tuple[list[str], list[float], float]:
-        """(present lexemes, their idf, the ideal score) for kind 'e' or 'f'."""
+        """(present lexemes, their idf, the ideal score) for kind 'e' or 'f'.
+
+        The ideal is the score of a row holding every query lexeme, those memory lacks included
+        (at the idf of an unseen term): a fact matching the two names of "Which football team
+        does Bruno Almeida support?" has matched a third of the question, not all of it."""
         stats = self.events if kind == "e" else self.facts
         lex = [lx for lx in self.lexemes if stats.df.get(lx, 0) > 0]
         idf = [stats.idf(lx) for lx in lex]
-        return lex, idf, sum(idf) * (K1 + 1) / (1 + K1) if idf else 0.0
+        if not idf:
+            return lex, idf, 0.0
+        absent = sum(stats.idf(lx) for lx in self.lexemes if stats.df.get(lx, 0) <= 0)
+        return lex, idf, (sum(idf) + absent) * (K1 + 1) / (1 + K1)
 
     def generators(self, kind: str) -> list[str]:
         """Lexemes rare enough to generate candidates (at least the rarest one)."""

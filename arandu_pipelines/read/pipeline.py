@@ -30,8 +30,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
-from arandu_pipelines.read.events import rank_events
-from arandu_pipelines.read.format import Pattern, compress_context
+from arandu_pipelines.read.events import lexical_share_of, rank_events
+from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
 from arandu_pipelines.read.planner_llm import plan_and_execute
@@ -121,12 +121,25 @@ async def retrieve(
     tp = time.perf_counter()
     plan = plan_retrieval(query, None, reference, config.timezone)
     plan.latency_ms = (time.perf_counter() - tp) * 1000
-    if plan.strategy == "skip":
+    if plan.strategy == "skip":  # a greeting: no database, no LLM (spec: "instant response")
         trace.add("planner", plan.latency_ms, **plan.to_dict())
         result.strategy = "skip"
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
         return result
+    if entity_keys is not None and not [k for k in entity_keys if k.strip()]:
+        # An empty filter selects no entity. Chosen: nothing is searched (a filter that widened
+        # to everything when a caller's key list came out empty would leak out-of-scope facts),
+        # and the caller is told how to search everything.
+        result.warnings.append("entity_keys is empty: it selects no entity, so nothing was retrieved; "
+                               "pass entity_keys=None to search every entity")
+        trace.add("planner", plan.latency_ms, **plan.to_dict(), skipped="empty entity_keys")
+        result.duration_ms = (time.perf_counter() - t0) * 1000
+        result.pipeline = trace if verbose else None
+        return result
+    ready = getattr(client, "_ready", None)
+    if ready is not None:  # schema check / migration, only once a query needs the database
+        await ready()
     embed_errors: list[str] = []
     embed_task = asyncio.create_task(_embed_query(client.embeddings, query, embed_errors))
 
@@ -144,6 +157,7 @@ async def retrieve(
         trace.add("embedding", 0.0, error=err)
     ranked: list[FactCandidate] = state["ranked"]
     pool = ranked[: 2 * config.topk_facts]
+    reranked = False
     if client.llm is not None and config.enable_reranker and pool:
         tr = time.perf_counter()
         outcome = await rerank(client.llm, query, pool, config)
@@ -151,14 +165,22 @@ async def retrieve(
                   error=outcome.error, scored=outcome.scored, vetoed=outcome.vetoed)
         if outcome.error:
             result.warnings.append(f"reranker skipped: {outcome.error}")
+        reranked = outcome.applied
         ranked = order(ranked)
-    final = _select(ranked, config)
+    final = _select(ranked, config, relative_floor=not reranked, limit=state.get("max_results"))
     result.facts = [_scored_fact(c) for c in final]
     result.events = state["events"]
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
     tf = time.perf_counter()
     dated = plan.temporal_intent
-    result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
+    fact_cluster = {c.id: c.cluster_id for c in final if c.cluster_id}
+    if plan.broad_query and fact_cluster:
+        async with connect(client.engine) as conn:
+            clusters = await _clusters(conn, agent_id, sorted(set(fact_cluster.values())))
+        result.context, fstats = compress_broad_context(result.facts, clusters, fact_cluster, result.events,
+                                                        state["patterns"], config, dated)
+    else:
+        result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
     trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
     result.total_candidates = len(ranked) + state["events_scored"]
     if result.facts and as_of is None:
@@ -229,7 +251,8 @@ async def _gather(
     async def events_path(c: AsyncConnection) -> tuple[list[ScoredEvent], int]:
         te = time.perf_counter()
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
-                                      ctx.windows, config.topk_events)
+                                      ctx.windows, config.topk_events, config.event_max_scan,
+                                      lexical_share_of(execution.plan))
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
@@ -246,7 +269,8 @@ async def _gather(
         facts_state = await facts_path(conn)
     elif has_events:
         events, n_events = await events_path(conn)
-    return {**facts_state, "events": events, "events_scored": n_events}
+    return {**facts_state, "events": events, "events_scored": n_events,
+            "max_results": execution.plan.max_results}
 
 
 async def _rank_facts(
@@ -261,7 +285,10 @@ async def _rank_facts(
     for c in cands:
         c.signals = {k: v[c.id] for k, v in fact_signals.items() if c.id in v}
         _graph_signal(c, ctx, folded_query, reference)
-    score_facts(cands, terms, config, reference, ctx.windows)
+    plan = execution.plan
+    fact_indexes = {n for n, a in DEFAULT_REGISTRY.adapters.items() if "fact" in getattr(a, "kinds", ())}
+    present = bool(getattr(ctx.plan, "present_intent", False))
+    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
     ranked = order(cands)
     if trace is not _NO_TRACE:
         trace.add("merge_rank", (time.perf_counter() - tm) * 1000, candidates=len(cands),
@@ -270,7 +297,8 @@ async def _rank_facts(
     seeds = [(c.id, c.entity_key, c.score) for c in ranked if c.score >= config.min_score][:5]
     spread = await spread_activation(conn, scope, seeds if terms.has_relationships else [], config)
     known = {c.id for c in cands}
-    new_ids = sorted(i for i in spread.activation if i not in known)
+    allowed = execution.allowed("fact")  # a plan's filter_by / intersect binds spreading too
+    new_ids = sorted(i for i in spread.activation if i not in known and (allowed is None or i in allowed))
     if spread.activation:
         extra = await load_candidates(conn, scope, new_ids, terms, emb) if new_ids else []
         for c in extra:
@@ -279,12 +307,12 @@ async def _rank_facts(
         for c in cands:
             if c.id in spread.activation:
                 c.signals["spreading"] = spread.activation[c.id]
-        score_facts(cands, terms, config, reference, ctx.windows)
+        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
         ranked = order(cands)
     trace.add("spreading", (time.perf_counter() - tsp) * 1000,
               spreading_candidates_returned=len(spread.activation),
               spreading_candidates_unique=len(new_ids), entities_explored=spread.entities_explored,
-              hop1_count=spread.hop1_count, hop2_count=spread.hop2_count)
+              hop1_count=spread.hop1_count, hop2_count=spread.hop2_count, hop3_count=spread.hop3_count)
     pool = ranked[: config.topk_facts]
     patterns = await _patterns(conn, scope.agent_id, [c.id for c in pool],
                                sorted({c.entity_key for c in pool})) if terms.has_patterns else []
@@ -294,15 +322,22 @@ async def _rank_facts(
 RELATIVE_RELEVANCE = 0.5
 
 
-def _select(ranked: list[FactCandidate], config: MemoryConfig) -> list[FactCandidate]:
-    """min_score, then a relative relevance floor: with the spec's additive formula a fresh,
-    important but unrelated fact scores ~0.3 (recency + importance alone) and would pass
-    min_score; keeping only facts at least half as relevant as the best one keeps the answer on
-    topic without a fixed similarity threshold (MiniLM's cosine scale varies by language)."""
+def _select(ranked: list[FactCandidate], config: MemoryConfig, relative_floor: bool = True,
+            limit: int | None = None) -> list[FactCandidate]:
+    """min_score (the spec's only cut), then, when no reranker judged the pool, a relative
+    relevance floor: with the spec's additive formula a fresh, important but unrelated fact
+    scores ~0.3 (recency + importance alone) and would pass min_score; keeping only facts at
+    least half as relevant as the best one keeps the answer on topic without a fixed similarity
+    threshold (MiniLM's cosine scale varies by language). With a reranker the spec's blend and
+    veto decide alone. Facts reached by spreading activation are exempt: they are related
+    context by design (activation = seed x edge strength x decay^hop, always well under half the
+    seed) and still need min_score."""
     kept = [c for c in ranked if c.score >= config.min_score and c.score > 0]
-    best = max((c.scores.get("relevance", 0.0) for c in kept), default=0.0)
-    floor = RELATIVE_RELEVANCE * best
-    return [c for c in kept if c.scores.get("relevance", 0.0) >= floor][: config.topk_facts]
+    if relative_floor:
+        best = max((c.scores.get("relevance", 0.0) for c in kept), default=0.0)
+        floor = RELATIVE_RELEVANCE * best
+        kept = [c for c in kept if c.scores.get("relevance", 0.0) >= floor or c.scores.get("spreading", 0.0) > 0]
+    return kept[: config.topk_facts if limit is None else min(limit, config.topk_facts)]
 
 
 def _graph_signal(c: FactCandidate, ctx: ExecContext, folded_query: str, reference: datetime) -> None:
@@ -337,6 +372,14 @@ async def _patterns(conn: AsyncConnection, agent_id: str, fact_ids: list[str], k
         ORDER BY importance * confidence DESC, times_reinforced DESC, id LIMIT 3
         """, {"a": agent_id, "f": fact_ids, "k": keys})
     return [Pattern(r.title, r.text) for r in rows]
+
+
+async def _clusters(conn: AsyncConnection, agent_id: str, ids: list[str]) -> dict[str, Cluster]:
+    """Active clusters by id (broad queries only)."""
+    rows = await fetch(conn, "SELECT id::text AS id, label, summary_text, fact_count FROM memory_clusters "
+                       "WHERE agent_id = :a AND is_active AND id = ANY(CAST(:ids AS uuid[]))",
+                       {"a": agent_id, "ids": ids})
+    return {r.id: Cluster(r.id, r.label, r.summary_text, int(r.fact_count or 0)) for r in rows}
 
 
 def _scored_fact(c: FactCandidate) -> ScoredFact:

@@ -16,11 +16,21 @@ from datetime import datetime
 
 from arandu_pipelines.read.temporal import TimeAnchor, TimeWindow, has_temporal_intent, parse_time
 
+_GREETING_PHRASES = (
+    # English
+    r"hi|hello|hey|hiya|yo|howdy|sup|good (?:morning|afternoon|evening|night)|thanks(?: a lot| so much)?|"
+    r"thank you(?: so much| very much)?|thx|ty|ok(?:ay)?|bye|goodbye|see you(?: later| soon)?|cheers|"
+    r"how are you(?: doing)?|how(?:'s| is) it going|how are things|what'?s up|wh?at'?s new|"
+    r"(?:nice|good|great) to (?:meet|see) you|"
+    # Portuguese
+    r"oi|ol[aá]|e a[ií]|ea[ií]|bom dia|boa tarde|boa noite|(?:muito )?obrigad[oa]|valeu|tchau|"
+    r"at[eé] mais|at[eé] logo|tudo (?:bem|bom|certo|tranquilo|joia|jóia|ok)|beleza|blz|fala|"
+    r"como (?:vai|vais|est[aá]|estamos|anda|andam|tem passado|voc[eê] (?:est[aá]|vai))"
+)
 _GREETING = re.compile(
-    r"^\s*(?:(?:hi|hello|hey|hiya|yo|howdy|good (?:morning|afternoon|evening|night)|thanks|thank you|"
-    r"thx|ok(?:ay)?|bye|goodbye|see you|cheers|oi|ol[aá]|e a[ií]|bom dia|boa tarde|boa noite|"
-    r"obrigad[oa]|valeu|tchau|at[eé] mais|tudo bem|tudo bom|beleza|fala)"
-    r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|tudo bem|tudo bom))?[\s!.,?;:)(\-~*]*)+"
+    rf"^\s*(?:(?:{_GREETING_PHRASES})"
+    r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|você|voce|vc|man|mate|buddy|amigo|amiga))?"
+    r"[\s!.,?;:)(\-~*]*)+"
     r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$",
     re.I,
 )
@@ -28,6 +38,13 @@ _BROAD = re.compile(
     r"\b(?:tell me (?:everything|all)|everything (?:about|you know)|all (?:about|you know)|"
     r"what do you know about|summar(?:y|ize|ise)|overview|full picture|"
     r"tudo (?:sobre|que voc[eê] sabe)|me (?:conte|fale|diga) tudo|o que voc[eê] sabe sobre|resum[oa])\b",
+    re.I,
+)
+# The query asks about the present state ("where does Rafael work now?"): the newest fact of a
+# topic is the answer, older ones of the same topic are treated as superseded (rank.py).
+_PRESENT = re.compile(
+    r"\b(?:now|right now|currently|current|these days|nowadays|at the moment|at present|still|"
+    r"atualmente|agora|hoje em dia|no momento|ainda|atual|atuais)\b",
     re.I,
 )
 _AGG_CUE = re.compile(
@@ -75,6 +92,7 @@ class RetrievalPlan:
     time_windows: list[TimeWindow] = field(default_factory=list)
     time_anchors: list[TimeAnchor] = field(default_factory=list)
     temporal_intent: bool = False
+    present_intent: bool = False
     aggregation_prefixes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
@@ -87,6 +105,7 @@ class RetrievalPlan:
             "time_windows": [w.to_dict() for w in self.time_windows],
             "time_anchors": [a.phrase for a in self.time_anchors],
             "temporal_intent": self.temporal_intent,
+            "present_intent": self.present_intent,
             "max_facts": self.max_facts,
         }
 
@@ -132,4 +151,5 @@ def plan_retrieval(
             plan.reason = "broad"
     plan.time_windows, plan.time_anchors = parse_time(query_text, reference, timezone)
     plan.temporal_intent = has_temporal_intent(query_text) or bool(plan.time_windows)
+    plan.present_intent = bool(_PRESENT.search(query_text))
     return plan

@@ -4,30 +4,48 @@ The candidates of all steps are loaded in one statement that also computes each 
 similarity and BM25 (so a fact found only through the graph still gets its semantic score).
 Then, per fact (spec formula, with the lexical and graph signals folded into relevance):
 
-    hybrid     = (1 - lam) * semantic + lam * keyword           lam = score_weights["keyword"] (0.35)
-    relevance  = 1 - (1 - hybrid) * (1 - g * graph)              g   = score_weights["graph"]   (0.5)
-                 then also noisy-OR with 0.5 * aggregation-pattern hits, max with spreading
-                 activation, x1.2 inside a query time window (capped at 1)
-    formula    = w_sem * relevance + w_rec * recency + w_imp * importance     (0.70/0.20/0.10)
-                 + pattern (reinforcement boost, up to +0.10)
-                 x (0.7 + 0.3 * effective confidence)                          (confidence decay)
-                 x status penalty (stale 0.5; contradicted 0.3, OpenMem)
+    relevance  = the plan's fusion of the candidate's score on each fact index of the plan
+                 (executor.fuse_scores; by default the weighted union
+                 1 - (1 - (1-lam) semantic)(1 - lam keyword)(1 - g graph)(1 - 0.5 aggregation),
+                 lam = score_weights["keyword"] (0.35), g = score_weights["graph"] (0.5)),
+                 max with spreading activation, x1.2 inside a query time window (capped at 1)
+    importance = the stored importance (scores["importance_dynamic"]: read/importance.py)
+    formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
+                        + pattern)                     (reinforcement boost, up to +0.10)
+                 x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
 
-Conflict resolution (OpenMem): two active candidates giving different values of one single-valued
-attribute of one entity contradict each other; the weaker (confidence x recency x reinforcement)
-is multiplied by 0.3. Ties are broken on ids, never on set order.
+Confidence is not in the formula (spec: "present in the scores dict for debugging, but NOT part of
+the weighted formula"): `scores["confidence"]` is the decayed value, the stored one is the
+min_confidence filter.
+
+Supersession (OpenMem status "superseded", x0.5): facts whose validity closed before the reference
+time (only reachable through a caller's scope), and, when the query asks about the present ("now",
+"currently", "atualmente"...), every fact of an entity's topic older than that topic's newest
+fact. A topic is a family of single-valued attributes (work = employer/occupation/school, home =
+location, partner = partner/relationship_status), inferred from the text for facts stored
+without an attribute ("still working at Acme" is about work).
+
+Conflict resolution (OpenMem `contradicts`, found at read time: the schema has no fact-to-fact
+edges): two active candidates giving different values of one single-valued attribute of one
+entity, or two active statements about one entity that differ only by a negation ("Ana likes
+sushi" / "Ana doesn't like sushi"), contradict each other; the weaker (confidence x recency x
+reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.read.executor import PlanStep, QueryPlan, fuse_scores
+from arandu_pipelines.read.importance import compute_dynamic_importance
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
@@ -39,7 +57,18 @@ DEFAULT_KEYWORD_SHARE = 0.35
 DEFAULT_GRAPH_WEIGHT = 0.5
 STALE_PENALTY = 0.5
 CONTRADICTED_PENALTY = 0.3
+SUPERSEDED_PENALTY = 0.5
 WINDOW_BOOST = 0.2
+TOPIC_OF_ATTRIBUTE = {"employer": "work", "occupation": "work", "school": "work", "job": "work",
+                      "location": "home", "partner": "partner", "relationship_status": "partner"}
+_TOPIC_CUES = [  # (topic, words in a fact stored without an attribute), EN + PT
+    ("work", re.compile(r"\b(?:work(?:s|ed|ing)?|job|employ\w*|hired|company|engineer|developer|"
+                        r"trabalh\w*|emprego|empresa|contratad[oa])\b", re.I)),
+    ("home", re.compile(r"\b(?:lives?|lived|living|moved (?:to|into)|relocated|mora\w*|mudou|"
+                        r"reside\w*)\b", re.I)),
+    ("partner", re.compile(r"\b(?:girlfriend|boyfriend|wife|husband|married|partner|namorad[oa]|"
+                           r"casad[oa]|esposa|marido)\b", re.I)),
+]
 MAX_PATTERN_BOOST = 0.10
 
 
@@ -63,6 +92,10 @@ class FactCandidate:
     reinforcement_count: int
     is_stale: bool
     last_confirmed_at: datetime | None
+    times_retrieved: int = 0
+    last_retrieved_at: datetime | None = None
+    user_correction_count: int = 0
+    cluster_id: str | None = None
     semantic: float = 0.0
     kw: float = 0.0
     links: list[str] = field(default_factory=list)
@@ -91,7 +124,8 @@ async def load_candidates(
                ev.message_id AS source_message_id, ev.metadata::text AS src_meta,
                ev.session_id AS src_session, ev.speaker AS src_speaker, ev.occurred_at AS src_at,
                ev.text AS src_text, t.speaker, t.session_id, t.reinforcement_count,
-               t.is_stale, t.last_confirmed_at, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
+               t.is_stale, t.last_confirmed_at, t.times_retrieved, t.last_retrieved_at,
+               t.user_correction_count, t.cluster_id::text AS cluster_id, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
                ARRAY(SELECT l.entity_key FROM memory_fact_entity_links l WHERE l.fact_id = t.id
                      ORDER BY l.entity_key) AS links
         FROM memory_facts t LEFT JOIN memory_events ev ON ev.id = t.source_event_id
@@ -107,6 +141,7 @@ async def load_candidates(
             float(r.confidence), float(r.importance), r.valid_from, r.valid_to, r.event_date,
             r.source_event_id, r.source_message_id, r.speaker, r.session_id,
             int(r.reinforcement_count or 0), bool(r.is_stale), r.last_confirmed_at,
+            int(r.times_retrieved or 0), r.last_retrieved_at, int(r.user_correction_count or 0), r.cluster_id,
             max(float(r.sim), 0.0) if r.sim is not None else 0.0, float(r.kw or 0.0),
             sorted(set(r.links or []) | {r.entity_key}),
             (r.src_meta, r.src_session, r.src_speaker, r.src_at, r.src_text) if r.source_event_id else None,
@@ -123,42 +158,83 @@ def _days(a: datetime, b: datetime | None) -> float:
     return max((a - b).total_seconds() / 86400.0, 0.0)
 
 
+FACT_INDEXES = frozenset({"semantic_facts", "lexical_facts", "graph", "pattern_query"})
+AGGREGATION_WEIGHT = 0.5
+
+
+def default_weights(config: MemoryConfig) -> dict[str, float]:
+    """Step weights when a plan does not set them: semantic 1 - lam, lexical lam (lam =
+    score_weights["keyword"]), graph score_weights["graph"], aggregation hits 0.5."""
+    w = config.score_weights
+    lam = float(w.get("keyword", DEFAULT_KEYWORD_SHARE))
+    return {"semantic_facts": 1 - lam, "lexical_facts": lam,
+            "graph": float(w.get("graph", DEFAULT_GRAPH_WEIGHT)), "pattern_query": AGGREGATION_WEIGHT}
+
+
+def default_plan(config: MemoryConfig) -> QueryPlan:
+    """The fact steps of the deterministic plan (for callers that rank without executing one)."""
+    weights = default_weights(config)
+    steps = [PlanStep(i, idx, {"weight": weights[idx]}, "default") for i, idx in
+             enumerate(("lexical_facts", "semantic_facts", "graph", "pattern_query"), start=1)]
+    return QueryPlan("", "default", steps, "weighted_union")
+
+
 def score_facts(
     cands: list[FactCandidate],
     terms: QueryTerms,
     config: MemoryConfig,
     reference: datetime,
     windows: list[TimeWindow],
+    plan: QueryPlan | None = None,
+    fact_indexes: frozenset[str] | set[str] = frozenset(),
+    present: bool = False,
 ) -> None:
-    """Fill scores/formula/score of every candidate (in place) per the module docstring."""
+    """Fill scores/formula/score of every candidate (in place) per the module docstring.
+    Relevance is the plan's fusion (executor.fuse_scores) of every candidate's score on every
+    fact index of the plan; `fact_indexes` names extra (registered) indexes returning facts."""
     w = config.score_weights
-    lam = float(w.get("keyword", DEFAULT_KEYWORD_SHARE))
-    g = float(w.get("graph", DEFAULT_GRAPH_WEIGHT))
     w_sem, w_rec, w_imp = float(w.get("semantic", 0.7)), float(w.get("recency", 0.2)), float(w.get("importance", 0.1))
     _, _, ideal = terms.weights("f")
     half_life = max(float(config.recency_half_life_days), 1e-6)
+    if plan is None:
+        plan = default_plan(config)
+    per_index: dict[str, dict[str, float]] = {"semantic_facts": {}, "lexical_facts": {}, "graph": {},
+                                              "pattern_query": {}}
     for c in cands:
-        keyword = min(c.kw / ideal, 1.0) if ideal else 0.0
+        for idx, v in c.signals.items():
+            if idx != "spreading":
+                per_index.setdefault(idx, {})[c.id] = v
+        per_index["semantic_facts"][c.id] = c.semantic  # every candidate's cosine and BM25, not
+        per_index["lexical_facts"][c.id] = min(c.kw / ideal, 1.0) if ideal else 0.0  # only hits'
+    fused = fuse_scores(plan, per_index, fact_indexes | FACT_INDEXES, default_weights(config))
+    for c in cands:
+        keyword = per_index["lexical_facts"][c.id]
         graph = c.signals.get("graph", 0.0)
-        hybrid = (1 - lam) * c.semantic + lam * keyword
-        relevance = 1 - (1 - hybrid) * (1 - g * graph)
         aggregation = c.signals.get("pattern_query", 0.0)
-        if aggregation:
-            relevance = 1 - (1 - relevance) * (1 - 0.5 * aggregation)
+        relevance = fused.get(c.id, 0.0)
         spreading = c.signals.get("spreading", 0.0)
         relevance = max(relevance, spreading)
         in_window = any(win.contains(c.valid_from) or win.contains(c.event_date) for win in windows)
         if in_window:
             relevance = min(1.0, relevance * (1 + WINDOW_BOOST))
         recency = 2 ** (-_days(reference, c.valid_from) / half_life)
+        # the stored importance (spec: "raw importance value from the database"); the dynamic
+        # value is reported beside it, not ranked on: see read/importance.py for why
         importance = min(max(c.importance, 0.0), 1.0)
+        dynamic = importance if not (c.times_retrieved or c.user_correction_count) else \
+            compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
+                                       c.user_correction_count, False, reference)
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
-        formula = (w_sem * relevance + w_rec * recency + w_imp * importance + pattern) * (0.7 + 0.3 * eff_conf)
+        formula = min(1.0, w_sem * relevance + w_rec * recency + w_imp * importance + pattern)
         status = STALE_PENALTY if c.is_stale else 1.0
+        if c.valid_to is not None and c.valid_to <= reference:
+            status = min(status, SUPERSEDED_PENALTY)
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
+        if dynamic != importance:
+            c.scores["importance_dynamic"] = dynamic
         if graph:
             c.scores["graph"] = graph
         if aggregation:
@@ -174,29 +250,104 @@ def score_facts(
         c.formula = formula * status
         c.scores["formula"] = c.formula
         c.score = c.formula
+    if present:
+        _supersede_older(cands)
     _resolve_conflicts(cands, reference)
 
 
-def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
+def topic(c: FactCandidate) -> str | None:
+    """The single-valued topic a fact speaks about (see the module docstring), or None."""
+    if c.attribute_key:
+        return TOPIC_OF_ATTRIBUTE.get(c.attribute_key)
+    for name, rx in _TOPIC_CUES:
+        if rx.search(c.fact_text):
+            return name
+    return None
+
+
+def _supersede_older(cands: list[FactCandidate]) -> None:
+    """For a query about the present: within each (entity, topic), facts older than the newest
+    one are superseded (x SUPERSEDED_PENALTY), the newest keeps its score."""
     groups: dict[tuple[str, str], list[FactCandidate]] = {}
     for c in cands:
-        if c.attribute_key in SINGLE_VALUED_ATTRIBUTES and c.valid_to is None:
-            groups.setdefault((c.entity_key, c.attribute_key), []).append(c)
+        t = topic(c)
+        if t is not None and c.valid_to is None:
+            groups.setdefault((c.entity_key, t), []).append(c)
     for members in groups.values():
-        if len({normalize_fact_text(m.fact_text) for m in members}) < 2:
-            continue
-
-        def strength(m: FactCandidate) -> tuple[float, float, str]:
-            rec = math.exp(-_days(reference, m.valid_from) / 180.0)
-            return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
-
-        winner = max(members, key=strength)
+        newest = max(m.valid_from for m in members)
         for m in members:
-            if m is not winner and normalize_fact_text(m.fact_text) != normalize_fact_text(winner.fact_text):
-                m.score *= CONTRADICTED_PENALTY
+            if m.valid_from < newest and "superseded" not in m.scores:
+                m.score *= SUPERSEDED_PENALTY
                 m.formula = m.score
-                m.scores["status_penalty"] = CONTRADICTED_PENALTY
+                m.scores["superseded"] = 1.0
+                m.scores["status_penalty"] = m.scores.get("status_penalty", 1.0) * SUPERSEDED_PENALTY
                 m.scores["formula"] = m.formula
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|never|no longer|doesn't|don't|didn't|isn't|wasn't|aren't|won't|can't|cannot|hates?|"
+    r"dislikes?|n[aã]o|nunca|jamais|odeia)\b|n't\b", re.I)
+_POLAR_STOP = re.compile(r"\b(?:does|do|did|is|was|are|will|can|likes?|loves?|enjoys?|gosta|ama|adora|"
+                         r"de|of|the|a|an|any|anymore|mais|more)\b", re.I)
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_negated(text: str) -> bool:
+    return bool(_NEGATION.search(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def polarity_key(text: str) -> tuple[str, bool]:
+    """(the statement with negation and polarity verbs removed, whether it was negated): "Ana
+    doesn't like sushi" and "Ana likes sushi" share the key and differ in polarity."""
+    negated = bool(_NEGATION.search(text))
+    core = _POLAR_STOP.sub(" ", _NEGATION.sub(" ", text.lower()))
+    return " ".join(normalize_fact_text(core).split()), negated
+
+
+def _conflict_groups(cands: list[FactCandidate]) -> list[list[FactCandidate]]:
+    """Candidates that contradict each other (OpenMem `contradicts` edges, found at read time):
+    active values of one single-valued attribute of one entity, and active statements about one
+    entity that differ only by a negation ("likes sushi" / "doesn't like sushi")."""
+    by_attr: dict[tuple[str, str], list[FactCandidate]] = {}
+    by_polarity: dict[tuple[str, str], list[FactCandidate]] = {}
+    # only entities with a negated statement can hold a polarity conflict (cheap test first)
+    negated = {c.entity_key for c in cands if c.valid_to is None and _is_negated(c.fact_text)}
+    for c in cands:
+        if c.valid_to is not None:
+            continue
+        if c.attribute_key in SINGLE_VALUED_ATTRIBUTES:
+            by_attr.setdefault((c.entity_key, c.attribute_key), []).append(c)
+        if c.entity_key in negated:
+            key, _ = polarity_key(c.fact_text)
+            if key:
+                by_polarity.setdefault((c.entity_key, key), []).append(c)
+    out = [m for m in by_attr.values() if len({normalize_fact_text(x.fact_text) for x in m}) > 1]
+    out += [m for m in by_polarity.values() if len({polarity_key(x.fact_text)[1] for x in m}) > 1]
+    return out
+
+
+def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
+    """The weaker side of each conflict (effective strength = confidence x recency x
+    reinforcement, OpenMem) is multiplied by CONTRADICTED_PENALTY (once, however many conflicts)."""
+
+    def strength(m: FactCandidate) -> tuple[float, float, str]:
+        rec = math.exp(-_days(reference, m.valid_from) / 180.0)
+        return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
+
+    losers: dict[str, FactCandidate] = {}
+    for members in _conflict_groups(cands):
+        winner = max(members, key=strength)
+        wkey = (normalize_fact_text(winner.fact_text), polarity_key(winner.fact_text)[1])
+        for m in members:
+            if m is not winner and (normalize_fact_text(m.fact_text), polarity_key(m.fact_text)[1]) != wkey:
+                losers[m.id] = m
+    for m in losers.values():
+        m.score *= CONTRADICTED_PENALTY
+        m.formula = m.score
+        m.scores["status_penalty"] = m.scores.get("status_penalty", 1.0) * CONTRADICTED_PENALTY
+        m.scores["contradicted"] = 1.0
+        m.scores["formula"] = m.formula
 
 
 def order(cands: list[FactCandidate]) -> list[FactCandidate]:

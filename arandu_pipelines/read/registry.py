@@ -26,6 +26,7 @@ from arandu_pipelines.read.executor import Hit, PlanStep, QueryPlan, StepResult
 from arandu_pipelines.read.graph import retrieve_graph_facts
 from arandu_pipelines.read.lexical import QueryTerms
 from arandu_pipelines.read.planner import RetrievalPlan
+from arandu_pipelines.read.rank import default_weights
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.sql import fetch, fetch_one
 from arandu_pipelines.read.temporal import TimeAnchor, TimeWindow
@@ -157,6 +158,7 @@ def _p(name: str, type_: str, required: bool, description: str, default: Any = N
 class SemanticFacts:
     name = "semantic_facts"
     needs_embedding = True
+    kinds = ("fact",)
     descriptor = IndexDescriptor(
         name, "pgvector cosine similarity between the query and fact embeddings (HNSW, or exact for "
         "small agents).", ["general recall", "paraphrases", "conceptual similarity"],
@@ -180,6 +182,7 @@ class SemanticFacts:
 class LexicalFacts:
     name = "lexical_facts"
     needs_embedding = False
+    kinds = ("fact",)
     descriptor = IndexDescriptor(
         name, "BM25 over the facts' full-text vectors (english stemming, per-agent idf).",
         ["proper nouns", "exact terms", "numbers", "rare words"],
@@ -200,6 +203,7 @@ class LexicalFacts:
 class EntityGraph:
     name = "graph"
     needs_embedding = False
+    kinds = ("fact",)
     descriptor = IndexDescriptor(
         name, "BFS up to 2 hops over entity relationships from the query's entities; facts through "
         "entity links (a fact about Clara that mentions Vertix is found from Vertix).",
@@ -226,6 +230,7 @@ class EntityGraph:
 class PatternQueryIndex:
     name = "pattern_query"
     needs_embedding = False
+    kinds = ("fact",)
     descriptor = IndexDescriptor(
         name, "Facts whose entity key matches SQL LIKE patterns from an aggregation query "
         "('who are my friends?' -> person:%), most important first.",
@@ -251,6 +256,7 @@ class PatternQueryIndex:
 class SemanticEvents:
     name = "semantic_events"
     needs_embedding = True
+    kinds = ("event",)
     descriptor = IndexDescriptor(
         name, "pgvector cosine similarity between the query and the raw messages.",
         ["what was said", "paraphrased content", "anything not extracted as a fact"],
@@ -270,6 +276,7 @@ class SemanticEvents:
 class LexicalEvents:
     name = "lexical_events"
     needs_embedding = False
+    kinds = ("event",)
     descriptor = IndexDescriptor(
         name, "BM25 over the raw messages (speaker + text, english stemming, per-agent idf).",
         ["exact words", "names", "rare terms"],
@@ -287,6 +294,7 @@ class LexicalEvents:
 class TemporalAnchorIndex:
     name = "temporal_anchor"
     needs_embedding = False
+    kinds = ("event",)
     descriptor = IndexDescriptor(
         name, "Finds the event an anchored time expression refers to ('two weeks before the trip' "
         "-> the best message about 'trip') and turns the expression into a window around its date.",
@@ -316,6 +324,7 @@ class TemporalAnchorIndex:
 class TemporalEvents:
     name = "temporal_events"
     needs_embedding = False
+    kinds = ("event",)
     descriptor = IndexDescriptor(
         name, "Messages inside the query's time windows (absolute, relative or anchored), best "
         "lexical match first.", ["when questions", "what happened in <period>"],
@@ -347,6 +356,7 @@ class TemporalEvents:
 class RecentSession:
     name = "recent_session"
     needs_embedding = False
+    kinds = ("event",)
     descriptor = IndexDescriptor(
         name, "The latest messages of the current session (working memory).",
         ["follow-up questions", "what we just discussed"],
@@ -410,23 +420,24 @@ def build_plan(
         return len(steps)
 
     fact_k = max(config.topk_facts * 2, plan.max_facts)
-    event_k = max(config.topk_events * 5, 40)
+    event_k = max(1, min(max(config.topk_events * 5, 40), config.event_max_scan))
+    weights = default_weights(config)
     if has_facts:
-        add("lexical_facts", {"top_k": fact_k}, "exact and rare words in facts")
-        add("semantic_facts", {"top_k": fact_k, "min_similarity": config.min_similarity},
-            "facts close in meaning")
+        add("lexical_facts", {"top_k": fact_k, "weight": weights["lexical_facts"]}, "exact and rare words in facts")
+        add("semantic_facts", {"top_k": fact_k, "min_similarity": config.min_similarity,
+                               "weight": weights["semantic_facts"]}, "facts close in meaning")
     if plan.entities and has_facts:
         add("graph", {"entities": plan.entities, "broad_query": plan.broad_query,
-                      "max_facts": 60 if plan.broad_query else 30},
+                      "max_facts": 60 if plan.broad_query else 30, "weight": weights["graph"]},
             "facts of the named entities and their neighbours")
     if plan.pattern_queries and has_facts:
-        add("pattern_query", {"patterns": [p.entity_pattern for p in plan.pattern_queries], "top_k": fact_k},
-            "aggregation over entity types")
+        add("pattern_query", {"patterns": [p.entity_pattern for p in plan.pattern_queries], "top_k": fact_k,
+                              "weight": weights["pattern_query"]}, "aggregation over entity types")
     if not has_events:
         analysis = f"{plan.reason}; entities={plan.entities or '-'}; no messages stored"
         return QueryPlan(query, analysis, steps, "weighted_union", "text", config.topk_facts)
-    add("lexical_events", {"top_k": event_k}, "messages sharing the query's words")
-    add("semantic_events", {"top_k": event_k}, "messages close in meaning")
+    add("lexical_events", {"top_k": event_k, "weight": 0.5}, "messages sharing the query's words")
+    add("semantic_events", {"top_k": event_k, "weight": 0.5}, "messages close in meaning")
     anchors = [add("temporal_anchor", {"phrase": a.phrase, "anchor_text": a.anchor_text,
                                        "offset_days": a.offset_days, "span_days": a.span_days},
                    f"date of the event '{a.anchor_text}'") for a in plan.time_anchors]
