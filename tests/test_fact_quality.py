@@ -218,3 +218,17 @@ def test_no_fragments_or_verdict_openers():
             addressee="John")
     assert not any(t.startswith("Whenever") for t in texts(r)), texts(r)
     assert texts(run("Great to chat with Mel again about the new garden.", addressee="Melanie")) == []
+
+
+@pytest.mark.parametrize(("text", "fact", "org"), [
+    ("Ricardo Gomes is co-founder of Vertix.", "Ricardo Gomes is co-founder of Vertix", "Vertix"),
+    ("Ana Lima is the CEO of Orion Tech.", "Ana Lima is the CEO of Orion Tech", "Orion Tech"),
+    ("Pedro Alves é fundador da Stone.", "Pedro Alves é fundador da Stone", "Stone"),
+])
+def test_a_role_at_an_organisation_is_kept_with_both_ends(text, fact, org):
+    """A founder / officer statement is a fact about a person and an organisation (it was lost
+    when generic restatements went: nothing else extracted it)."""
+    r = run(text, speaker="Rafael")
+    assert [(f.fact_text, f.attribute_key, f.value) for f in r.facts] == [(fact, "employer", org)]
+    assert ents(r)[org] == "organization" and ents(r)[fact.split(" é ")[0].split(" is ")[0]] == "person"
+    assert [(x.rel_type, x.target) for x in r.relations] == [("works_at", org)]

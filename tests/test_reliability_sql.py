@@ -50,6 +50,12 @@ WHITELIST: dict[tuple[str, str], str] = {
     ("background/summaries.py", "_refresh_sql(kind)"): "SQL built from literals by kind",
     ("store/status.py", "sql"): "preview(): callers pass their own literal SQL (params bound)",
     ("store/embedded.py", "name"): "database name checked against _SAFE_DB_NAME before use",
+    ("store/migrations/versions/0006_agent_keys.py", "_fk_name(table, column)"):
+        "constraint name from the migration's literal FOREIGN_KEYS tuple",
+    ("store/migrations/versions/0006_agent_keys.py", "server_version_num // 10000"):
+        "an error message (it names ON DELETE SET NULL), never executed",
+    ("validate.py", "field"): "ValidationError messages (they mention words like 'limit'), not SQL",
+    ("validate.py", "i"): "a list index in a ValidationError message, not SQL",
     # SQL fragments built by helpers from literals and numeric arguments
     ("background/health.py", "_scope('l')"): "table alias literal -> literal predicate",
     ("background/health.py", "_scope('r')"): "table alias literal -> literal predicate",

@@ -37,6 +37,11 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "Stone is a Brazilian fintech, founded in 2012": a fact about Stone, an organisation
     ("is_organization", re.compile(
         rf"(?:^|(?<=[.!?] ))(?P<s>{_NAME}) (?:is|was|é|era) (?:an?|uma?) (?:[\w-]+ ){{0,3}}?(?:{_ORG_NOUNS})\b[^.!?\n]*")),
+    # "Ricardo Gomes is co-founder of Vertix", "Ana is the CEO at Orion Tech": a role at an organisation
+    ("role_of", re.compile(
+        rf"(?:^|(?<=[.!?] ))(?P<s>{_NAME}) (?:is|was|é|era) (?:the |a |an |o |a )?"
+        rf"(?P<role>(?:co-?)?founder|(?:co-?)?owner|CEO|CTO|COO|CFO|president|chair(?:man|woman)?|"
+        rf"(?:co-?)?fundador[a]?|dono|dona|presidente|diretor[a]?) (?:of|at|da|do|de) (?P<o>{_NAME})")),
     # "Marcos Tavares is married to Carolina" / "Marcos é casado com a Carolina"
     ("married_to", re.compile(
         rf"(?:(?<![\w])[OA] )?(?P<s>{_NAME}) (?:is|got|has been|é|está) (?:married to |casad[oa] com (?:[oa] )?)"
@@ -115,6 +120,21 @@ def _married_to(result: ExtractionResult, m: re.Match[str], speaker: str, text: 
     result.relations.append(ExtractedRelation(s, "partner_of", o))  # the project's spouse/partner edge
 
 
+def _role_of(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
+    s, o = m.group("s"), m.group("o")
+    if s == speaker or any(e.name == s and e.entity_type not in ("person", "other") for e in result.entities):
+        return
+    _entity(result, s, "person")
+    _entity(result, o, "organization")
+    fact = m.group(0).strip().rstrip(".!")
+    # the sentence's generic restatement or its bare occupation ("X is the CEO") is this fact, half-read
+    result.facts = [f for f in result.facts
+                    if not (f.subject == s and fact.casefold().startswith(f.fact_text.casefold()))]
+    _add_fact(result, ExtractedFact(s, fact, "employer", o, "biographical_milestone",
+                                    mentions=[o], source_text=_sentence_of(text, m.start())))
+    result.relations.append(ExtractedRelation(s, "works_at", o))
+
+
 def _still_works(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
     o = m.group("o")
     _entity(result, o, "organization")
@@ -190,6 +210,7 @@ BUILDERS: dict[str, Callable[[ExtractionResult, re.Match[str], str, str], None]]
     "is_organization": _is_organization,
     "married_to": _married_to,
     "still_works": _still_works,
+    "role_of": _role_of,
     "pt_left_for": _pt_left_for,
     "pt_hired_pronoun": _pt_hired_pronoun,
 }
