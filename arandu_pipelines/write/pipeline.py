@@ -206,9 +206,14 @@ class WritePipeline:
                              unresolved=len(pending))
         with trace.step("embedding") as step:
             ready = await prefetch.take(events) if prefetch is not None else {}
-            vectors = await self._embed(prepared, pending, step.data, config, ready)
+            vectors, unembedded = await self._embed_isolating(prepared, pending, step.data, config, ready)
         if prefetch is not None and then:
             prefetch.start(then)
+        if unembedded:  # kept without facts, marked failed below: extract_pending retries them
+            prepared = [_embedding_failed(p, unembedded[i]) if i in unembedded else p
+                        for i, p in enumerate(prepared)]
+            resolver = ChunkResolver(agent_id, aliases, config)
+            exact, pending = self._resolve_exact(resolver, prepared)
         outcome = ChunkOutcome([MessageOutcome(p.event, p.extraction) for p in prepared], trace, tokens)
         chunk = _Chunk(agent_id, config, resolver, prepared, exact, pending, vectors, outcome)
         if dry_run:
@@ -241,6 +246,9 @@ class WritePipeline:
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         if self.load_knowledge is None and self.tag_emotion is None:
+            sync = getattr(self.extractor, "sync", None)
+            if sync is not None:  # CPU-bound: in a worker thread, never on the loop serving reads
+                return await asyncio.to_thread(self._prepare_offline, sync, events, known, config, tokens)
             names, types = dict(known[0]), dict(known[1])
             out: list[_Prepared] = []
             for e in events:
@@ -257,6 +265,27 @@ class WritePipeline:
 
         return list(await asyncio.gather(*(one(e, c) for e, c in zip(events, contexts, strict=True))))
 
+    def _prepare_offline(
+        self, extract: Callable[[str, ExtractionContext], ExtractionResult], events: list[EventInput],
+        known: tuple[dict[str, str], dict[str, str]], config: MemoryConfig, tokens: TokenUsage,
+    ) -> list[_Prepared]:
+        """The chunk's extraction by a synchronous extractor (the rules), run in a worker thread
+        by `_prepare_all`: a long message's extraction takes CPU-seconds, which on the event loop
+        stalled every `retrieve()` of the process. Same steps and results as the async path."""
+        names, types = dict(known[0]), dict(known[1])
+        out: list[_Prepared] = []
+        for e in events:
+            ctx = self._new_context(e, (names, types), config)
+            try:
+                result = extract(e.text, ctx)
+            except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+                result = ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
+            e.emotion = None  # no tagger on this path
+            p = self._finish(e, result, config, tokens)
+            _learn_names(p, names, types)
+            out.append(p)
+        return out
+
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, tokens: TokenUsage,
@@ -268,7 +297,18 @@ class WritePipeline:
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig,
     ) -> ExtractionContext:
-        ctx = ExtractionContext(
+        ctx = self._new_context(event, known, config)
+        if self.load_knowledge is not None:
+            try:
+                await self.load_knowledge(conn, ctx, event.text, config)
+            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
+                ctx.knowledge = ""
+        return ctx
+
+    def _new_context(
+        self, event: EventInput, known: tuple[dict[str, str], dict[str, str]], config: MemoryConfig,
+    ) -> ExtractionContext:
+        return ExtractionContext(
             speaker_name=event.speaker,
             occurred_at=event.occurred_at,
             timezone=config.timezone,
@@ -278,12 +318,6 @@ class WritePipeline:
             if isinstance(event.metadata.get("_recent_messages"), list) else [],
             agent_id=event.agent_id,
         )
-        if self.load_knowledge is not None:
-            try:
-                await self.load_knowledge(conn, ctx, event.text, config)
-            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
-                ctx.knowledge = ""
-        return ctx
 
     async def _extract(
         self, event: EventInput, ctx: ExtractionContext, config: MemoryConfig, tokens: TokenUsage
@@ -303,6 +337,12 @@ class WritePipeline:
                 return ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
 
         event.emotion, result = await asyncio.gather(emotion(), extract())
+        return self._finish(event, result, config, tokens)
+
+    def _finish(
+        self, event: EventInput, result: ExtractionResult, config: MemoryConfig, tokens: TokenUsage
+    ) -> _Prepared:
+        """An extraction's result as the chunk uses it: facts capped, aliases grouped, mentions."""
         tokens.add(result.tokens_in, result.tokens_out)
         result.facts = result.facts[: config.max_facts_per_event]
         canonical = _alias_groups(result)
@@ -383,18 +423,16 @@ class WritePipeline:
             data["encoded_ahead"] = sum(len(u) for u, v in per_message if v is not None)
         if not texts and not per_message:
             return {}
-        try:
-            if packs:  # one call: the messages' units, then each text as a plain unit
-                got = await self.embeddings.embed_units(  # type: ignore[attr-defined]
-                    whole + [("", [t]) for t in texts]) if whole or texts else []
-                encoded = iter(got[:len(whole)])
-                out = [vs[0] for vs in got[len(whole):]]
-            else:
-                out = list(await self.embeddings.embed(texts)) if texts else []
-                encoded = iter([])
-        except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
-            data["error"] = f"{type(exc).__name__}: {exc}"
-            return {}
+        if packs:  # one call: the messages' units, then each text as a plain unit
+            got = await self.embeddings.embed_units(  # type: ignore[attr-defined]
+                whole + [("", [t]) for t in texts]) if whole or texts else []
+            encoded = iter(got[:len(whole)])
+            out = [vs[0] for vs in got[len(whole):]]
+        else:
+            out = list(await self.embeddings.embed(texts)) if texts else []
+            encoded = iter([])
+        if len(out) != len(texts):
+            raise ValueError(f"the embedding provider returned {len(out)} vectors for {len(texts)} texts")
         for units, vecs in per_message:
             for unit, v in zip(units, vecs if vecs is not None else next(encoded), strict=True):
                 texts.append(unit)
@@ -411,6 +449,35 @@ class WritePipeline:
             mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
             vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
         return vectors
+
+    async def _embed_isolating(
+        self,
+        prepared: list[_Prepared],
+        pending: list[tuple[int, Mention]],
+        data: dict[str, Any],
+        config: MemoryConfig,
+        ready: dict[Units, list[list[float]]] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[int, str]]:
+        """`_embed` for the chunk; if that fails, once per message, so a message the provider
+        cannot embed (a provider error, out of memory) costs only itself. Returns the vectors
+        and, per message that could not be embedded, the error: such a message must not be
+        stored as extracted without vectors (it is marked failed and retried, see `run`)."""
+        try:
+            return await self._embed(prepared, pending, data, config, ready), {}
+        except Exception as exc:
+            data["error"] = f"{type(exc).__name__}: {exc}"[:500]
+            if len(prepared) == 1:
+                return {}, {0: data["error"]}
+        vectors: dict[str, np.ndarray] = {}
+        failed: dict[int, str] = {}
+        for i, p in enumerate(prepared):
+            try:
+                vectors.update(await self._embed([p], [(0, m) for j, m in pending if j == i], {},
+                                                 config, ready))
+            except Exception as exc:
+                failed[i] = f"{type(exc).__name__}: {exc}"[:500]
+        data["failed_messages"] = len(failed)
+        return vectors, failed
 
     # ------------------------------------------------------------------------------------------
     async def _resolve_all(self, conn: AsyncConnection, c: _Chunk) -> list[dict[str, Resolved]]:
@@ -540,6 +607,14 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
         )
     ).all()
     return {str(r.id) for r in rows}
+
+
+def _embedding_failed(p: _Prepared, error: str) -> _Prepared:
+    """`p` with nothing to write: its event is marked failed (extraction is retried as a whole,
+    vectors included) instead of stored as extracted with no vectors."""
+    result = ExtractionResult(mode="failed", error=f"embedding failed: {error}",
+                              sentences=p.extraction.sentences)
+    return _Prepared(p.event, result, _mentions(result, p.event.speaker, {}), {}, [])
 
 
 def _learn_names(p: _Prepared, names: dict[str, str], types: dict[str, str]) -> None:

@@ -561,7 +561,7 @@ _SENT_END_IN_GAP = re.compile(r"[.!?]\s|\n")
 
 
 def _at_sentence_start(text: str, lo: int) -> bool:
-    """Whether `text[:lo]` ends a sentence: nothing but non-word characters since the start, or
+    r"""Whether `text[:lo]` ends a sentence: nothing but non-word characters since the start, or
     since a newline or a [.!?] followed by whitespace (what `(?:^|[.!?]\s+|\n)\W*$` matched).
     Looks only at the non-word run before `lo`, so it costs that run, not the whole prefix (the
     regex searched the prefix from every position: quadratic in a message of many dates or of
