@@ -433,22 +433,13 @@ class WritePipeline:
             encoded = iter([])
         if len(out) != len(texts):
             raise ValueError(f"the embedding provider returned {len(out)} vectors for {len(texts)} texts")
-        for units, vecs in per_message:
-            for unit, v in zip(units, vecs if vecs is not None else next(encoded), strict=True):
-                texts.append(unit)
-                out.append(v)
-        arr = np.asarray(out, dtype=np.float32)
-        norms = np.linalg.norm(arr, axis=1, keepdims=True)
-        arr = arr / np.where(norms == 0, 1, norms)
-        vectors = {t: arr[i] for i, t in enumerate(texts)}
-        for p, sentences in zip(prepared, units_of, strict=True):
-            if len(sentences) == 1:
-                vectors[_event_key(p.event)] = vectors[sentences[0]]
-                continue
-            weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
-            mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
-            vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
-        return vectors
+        encoded_all = list(encoded)
+        n_units = len(out) + sum(len(u) for u, _ in per_message)
+        if n_units <= _INLINE_UNITS:
+            return _chunk_vectors(texts, out, per_message, encoded_all, prepared, units_of)
+        # a long message's thousands of vectors: the arrays are built off the event loop
+        return await asyncio.to_thread(_chunk_vectors, texts, out, per_message, encoded_all,
+                                       prepared, units_of)
 
     async def _embed_isolating(
         self,
@@ -607,6 +598,36 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
         )
     ).all()
     return {str(r.id) for r in rows}
+
+
+# Up to this many vectors a chunk's arrays are built on the event loop (well under a millisecond);
+# above, in a worker thread: a 50,000-character message's ~600 vectors took ~70 ms of the loop.
+_INLINE_UNITS = 256
+
+
+def _chunk_vectors(
+    texts: list[str], out: list[list[float]], per_message: list[tuple[list[str], list[list[float]] | None]],
+    encoded: list[list[list[float]]], prepared: list[_Prepared], units_of: list[list[str]],
+) -> dict[str, np.ndarray]:
+    """The normalised vector of every text and unit, and of every message (the length-weighted
+    mean of its units), keyed as `WritePipeline._embed` returns them."""
+    fresh = iter(encoded)
+    for units, vecs in per_message:
+        for unit, v in zip(units, vecs if vecs is not None else next(fresh), strict=True):
+            texts.append(unit)
+            out.append(v)
+    arr = np.asarray(out, dtype=np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    arr = arr / np.where(norms == 0, 1, norms)
+    vectors = {t: arr[i] for i, t in enumerate(texts)}
+    for p, sentences in zip(prepared, units_of, strict=True):
+        if len(sentences) == 1:
+            vectors[_event_key(p.event)] = vectors[sentences[0]]
+            continue
+        weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
+        mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
+        vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
+    return vectors
 
 
 def _embedding_failed(p: _Prepared, error: str) -> _Prepared:
