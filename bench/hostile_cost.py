@@ -7,10 +7,12 @@ For each pattern (English prose and pathological inputs) and message length it p
 - extract_s: `extract_offline` on the message (the rules extractor, in this thread);
 - embed_s / embed_rss_mb: `LocalEmbeddings.encode_units` of the message's sentences as the write
   pipeline embeds them, and the peak RSS growth while it ran (sampled every 2 ms);
-- write_s / stall_ms: a real `MemoryClient.write()` of the message (embedded Postgres or
-  DATABASE_URL's server, database `arandu_bench_hostile`), while a task on the same event loop
-  ticks every 10 ms: the longest time past its due tick, i.e. the longest the loop was blocked
-  (what every concurrent `retrieve()` of the process would wait).
+- write_s / stall_ms / loop_cpu_ms: a real `MemoryClient.write()` of the message (embedded
+  Postgres or DATABASE_URL's server, database `arandu_bench_hostile`), while a task on the same
+  event loop ticks every 10 ms: the longest time past its due tick, i.e. the longest the loop was
+  blocked (what every concurrent `retrieve()` of the process would wait), and the most CPU the
+  loop's thread spent between two ticks (its own work; the stall adds waiting for the GIL and,
+  on a loaded machine, for a core). An idle-loop row gives the machine's noise floor.
 Linear cost shows as time growing 10x from 10k to 100k characters, not 100x; the loop is never
 blocked long when CPU-heavy stages run off it. Run it against another checkout with
 PYTHONPATH=/path/to/checkout to compare (it prints which package it measured).
@@ -78,17 +80,20 @@ def _rss() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, float]:
-    """(seconds of the write, longest event-loop stall in ms seen by a 10 ms ticker)."""
+async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, float, float]:
+    """(seconds of the write, longest event-loop stall in ms seen by a 10 ms ticker, longest CPU
+    time in ms the loop's thread spent between two ticks). The stall is wall time, so on a
+    loaded machine it includes waiting for a core; the CPU figure is the loop's own work."""
     stop = asyncio.Event()
-    worst = 0.0
+    worst = worst_cpu = 0.0
 
     async def ticker() -> None:
-        nonlocal worst
+        nonlocal worst, worst_cpu
         while not stop.is_set():
-            due = time.perf_counter() + 0.01
+            due, cpu = time.perf_counter() + 0.01, time.thread_time()
             await asyncio.sleep(0.01)
             worst = max(worst, time.perf_counter() - due)
+            worst_cpu = max(worst_cpu, time.thread_time() - cpu)
 
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0.03)
@@ -99,7 +104,7 @@ async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, floa
     await task
     if not result.success:
         print(f"    write failed: {result.error}", flush=True)
-    return elapsed, worst * 1000
+    return elapsed, worst * 1000, worst_cpu * 1000
 
 
 async def _idle_stall(seconds: float) -> float:
@@ -141,7 +146,7 @@ async def main() -> None:
         print(f"idle event loop, 2 s: longest stall {idle:.1f} ms (this machine's scheduling noise floor)")
     ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime.now(timezone.utc))
     print(f"{'pattern':<11}{'chars':>8}{'sents':>7}{'extract_s':>11}{'embed_s':>9}"
-          f"{'embed_rss_mb':>14}{'write_s':>9}{'stall_ms':>10}", flush=True)
+          f"{'embed_rss_mb':>14}{'write_s':>9}{'stall_ms':>10}{'loop_cpu_ms':>13}", flush=True)
     try:
         for name in args.patterns.split(","):
             for n in lengths:
@@ -154,11 +159,11 @@ async def main() -> None:
                     t0 = time.perf_counter()
                     embeddings.encode_units([("Rafael", sentences)])
                     embed_s = time.perf_counter() - t0
-                write_s = stall = float("nan")
+                write_s = stall = loop_cpu = float("nan")
                 if memory is not None:
-                    write_s, stall = await _write_with_ticker(memory, f"{name}-{n}", text)
+                    write_s, stall, loop_cpu = await _write_with_ticker(memory, f"{name}-{n}", text)
                 print(f"{name:<11}{len(text):>8}{len(sentences):>7}{extract_s:>11.3f}{embed_s:>9.2f}"
-                      f"{rss.delta_mb:>14.0f}{write_s:>9.2f}{stall:>10.1f}", flush=True)
+                      f"{rss.delta_mb:>14.0f}{write_s:>9.2f}{stall:>10.1f}{loop_cpu:>13.1f}", flush=True)
     finally:
         if memory is not None:
             await memory.close()

@@ -386,37 +386,12 @@ class WritePipeline:
         eager model's per-call overhead). Keys of the returned map: texts, plus
         `_event_key(event)` for each message's vector.
         """
-        texts: list[str] = []
-        seen: set[str] = set()
-
-        def want(t: str | None) -> None:
-            if t and t not in seen:
-                seen.add(t)
-                texts.append(t)
-
         packs = self._packs_units(config)
-        whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
-        # per message, in order: its units and their vectors (None: in `whole`, encoded below)
-        per_message: list[tuple[list[str], list[list[float]] | None]] = []
-        units_of: list[list[str]] = []
-        for p in prepared:
-            key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
-            units = [f"{key[0]}: {s}" for s in key[1]]  # each sentence attributed to its speaker
-            units_of.append(units)
-            if not packs:
-                for unit in units:
-                    want(unit)
-            else:
-                per_message.append((units, (ready or {}).get(key)))
-                if per_message[-1][1] is None:
-                    whole.append((key[0], list(key[1])))
-                seen.update(units)
-            for f in p.extraction.facts:
-                want(_fact_unit(p, f))
-            for _, f in p.mirrors:
-                want(f.fact_text)
-        for _, m in pending:
-            want(m.name)
+        args = (prepared, pending, packs, ready)
+        if sum(len(p.extraction.sentences) for p in prepared) <= _INLINE_UNITS:
+            texts, whole, per_message, units_of = _embedding_inputs(*args)
+        else:  # a long message's thousands of units: listed off the event loop
+            texts, whole, per_message, units_of = await asyncio.to_thread(_embedding_inputs, *args)
         data["texts"] = len(texts) + sum(len(u) for u, _ in per_message)
         data["mode"] = "packed" if packs else "sentences"
         if ready:
@@ -600,6 +575,47 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
     return {str(r.id) for r in rows}
 
 
+def _embedding_inputs(
+    prepared: list[_Prepared], pending: list[tuple[int, Mention]], packs: bool,
+    ready: dict[Units, list[list[float]]] | None,
+) -> tuple[list[str], list[tuple[str, list[str]]], list[tuple[list[str], list[list[float]] | None]],
+           list[list[str]]]:
+    """What `WritePipeline._embed` encodes: distinct texts (facts, names, and in sentence mode the
+    units), the messages to encode as units (packed mode), per message its units and any vectors
+    encoded ahead, and per message its units (for its mean vector)."""
+    texts: list[str] = []
+    seen: set[str] = set()
+
+    def want(t: str | None) -> None:
+        if t and t not in seen:
+            seen.add(t)
+            texts.append(t)
+
+    whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
+    # per message, in order: its units and their vectors (None: in `whole`, encoded below)
+    per_message: list[tuple[list[str], list[list[float]] | None]] = []
+    units_of: list[list[str]] = []
+    for p in prepared:
+        key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
+        units = [f"{key[0]}: {s}" for s in key[1]]  # each sentence attributed to its speaker
+        units_of.append(units)
+        if not packs:
+            for unit in units:
+                want(unit)
+        else:
+            per_message.append((units, (ready or {}).get(key)))
+            if per_message[-1][1] is None:
+                whole.append((key[0], list(key[1])))
+            seen.update(units)
+        for f in p.extraction.facts:
+            want(_fact_unit(p, f))
+        for _, f in p.mirrors:
+            want(f.fact_text)
+    for _, m in pending:
+        want(m.name)
+    return texts, whole, per_message, units_of
+
+
 # Up to this many vectors a chunk's arrays are built on the event loop (well under a millisecond);
 # above, in a worker thread: a 50,000-character message's ~600 vectors took ~70 ms of the loop.
 _INLINE_UNITS = 256
@@ -616,7 +632,10 @@ def _chunk_vectors(
         for unit, v in zip(units, vecs if vecs is not None else next(fresh), strict=True):
             texts.append(unit)
             out.append(v)
-    arr = np.asarray(out, dtype=np.float32)
+    # in slices: one asarray over tens of thousands of vectors holds the GIL (and so the event
+    # loop) for hundreds of milliseconds
+    arr = np.concatenate([np.asarray(out[i:i + _INLINE_UNITS], dtype=np.float32).reshape(-1, len(out[0]))
+                          for i in range(0, len(out), _INLINE_UNITS)]) if out else np.zeros((0, 1), np.float32)
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     arr = arr / np.where(norms == 0, 1, norms)
     vectors = {t: arr[i] for i, t in enumerate(texts)}
