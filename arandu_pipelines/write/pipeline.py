@@ -404,6 +404,7 @@ class WritePipeline:
             encoded = iter(got[:len(whole)])
             out = [vs[0] for vs in got[len(whole):]]
         else:
+            got = []
             out = list(await self.embeddings.embed(texts)) if texts else []
             encoded = iter([])
         if len(out) != len(texts):
@@ -412,9 +413,13 @@ class WritePipeline:
         n_units = len(out) + sum(len(u) for u, _ in per_message)
         if n_units <= _INLINE_UNITS:
             return _chunk_vectors(texts, out, per_message, encoded_all, prepared, units_of)
-        # a long message's thousands of vectors: the arrays are built off the event loop
-        return await asyncio.to_thread(_chunk_vectors, texts, out, per_message, encoded_all,
-                                       prepared, units_of)
+        # A long message's thousands of vectors: arrayed off the event loop, and the provider's
+        # lists (millions of floats: ~70 ms to free for 25,000 units) freed there too, so the
+        # worker holds their last reference.
+        box = [out, encoded_all]
+        del got, encoded, out, encoded_all
+        return await asyncio.to_thread(_chunk_vectors_boxed, box, texts, per_message, prepared,
+                                       units_of)
 
     async def _embed_isolating(
         self,
@@ -647,6 +652,14 @@ def _chunk_vectors(
         mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
         vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
     return vectors
+
+
+def _chunk_vectors_boxed(box: list[Any], texts: list[str], per_message: list[Any],
+                         prepared: list[_Prepared], units_of: list[list[str]]) -> dict[str, np.ndarray]:
+    """`_chunk_vectors` over the lists in `box`, emptied so they are freed in this thread."""
+    out, encoded = box
+    box.clear()
+    return _chunk_vectors(texts, out, per_message, encoded, prepared, units_of)
 
 
 def _embedding_failed(p: _Prepared, error: str) -> _Prepared:
