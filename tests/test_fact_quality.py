@@ -232,3 +232,16 @@ def test_a_role_at_an_organisation_is_kept_with_both_ends(text, fact, org):
     assert [(f.fact_text, f.attribute_key, f.value) for f in r.facts] == [(fact, "employer", org)]
     assert ents(r)[org] == "organization" and ents(r)[fact.split(" é ")[0].split(" is ")[0]] == "person"
     assert [(x.rel_type, x.target) for x in r.relations] == [("works_at", org)]
+
+
+def test_spacy_gets_bounded_pieces_without_punctuation_runs():
+    """spaCy's tokenizer peels punctuation one mark at a time holding the GIL: 20,000 '!' in one
+    message froze the event loop ~50 s from the worker thread. It now sees runs cut to three and
+    pieces of at most PIECE_CHARS characters, and still types the names."""
+    text = "!" * 20_000 + " I met Ana Lima in Lisbon. " * 200 + "," * 20_000
+    pieces = nlp.pieces_of(text)
+    assert max(len(p) for p in pieces) <= nlp.PIECE_CHARS
+    assert "!!!!" not in "".join(pieces) and ",,,," not in "".join(pieces)
+    assert "".join(pieces).count("Ana Lima") == 200
+    labels = nlp.ner_labels(["I met Ana Lima in Lisbon."])[0]
+    assert labels is not None and labels.get("lisbon") == "GPE"

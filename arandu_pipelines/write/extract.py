@@ -18,10 +18,18 @@ from arandu_pipelines.types import TokenUsage
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
 
-async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionResult:
+def _extract_rules_sync(text: str, ctx: ExtractionContext) -> ExtractionResult:
     from arandu_pipelines.write.extract_rules import extract_offline
 
     return extract_offline(text, ctx)
+
+
+async def extract_with_rules(text: str, ctx: ExtractionContext) -> ExtractionResult:
+    return _extract_rules_sync(text, ctx)
+
+
+# CPU-bound and synchronous: the write pipeline runs it in a worker thread (WritePipeline._prepare_all)
+extract_with_rules.sync = _extract_rules_sync  # type: ignore[attr-defined]
 
 
 def rules_sentences(text: str) -> list[str]:

@@ -75,6 +75,7 @@ confidence is 0.95 explicit, 0.60 for "I think/probably/acho que", 0.40 for
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -213,22 +214,30 @@ _LEAD_ADV = frozenset(
 # Sentence splitting
 # =============================================================================================
 
-_SENT_BOUND_RE = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|\n+")
+# Linear time: a boundary is only tried where a run of terminators starts (the lookbehind), and
+# the run and its closing quotes are taken whole (possessive). Tried at every position of a run
+# not followed by a space, the former pattern rescanned the rest of the run each time: 40,000
+# "!" cost ~40 s of the event loop.
+_SENT_BOUND_RE = re.compile(r"(?<![.!?…])[.!?…]++[\"'”’)\]]*+(?=\s)|\n+")
 _ABBREV = frozenset(
     "mr mrs ms dr prof sr sra srta st jr vs etc e.g i.e a.k.a aka no dept approx av fig p.s".split()
 )
+_ABBREV_LOOKBACK = 16  # longer than any abbreviation (with its opening quote or bracket)
+# The longest sentence the rules see. Rules run per sentence and some regexes backtrack within
+# it, so a bound on its length bounds the work per sentence and keeps a message's cost linear in
+# its length, whatever it holds. Longer runs of text are cut (at a space when there is one) into
+# pieces of at most this many characters, each a sentence of its own.
+MAX_SENTENCE_CHARS = 1000
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences of `text`, stripped, in order (fragments with no letter
-    or digit are dropped)."""
+    or digit are dropped; a sentence over MAX_SENTENCE_CHARS is cut into pieces). Linear time."""
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENT_BOUND_RE.finditer(text):
         if m.group(0)[0] == ".":
-            before = text[start:m.start()].rsplit(None, 1)
-            last = before[-1].lower().strip("(\"'") if before else ""
-            if last in _ABBREV or (len(last) == 1 and last.isalpha()):
+            if _abbreviation_before(text, start, m.start()):
                 continue
         spans.append((start, m.end()))
         start = m.end()
@@ -240,7 +249,42 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if not stripped or not any(ch.isalnum() for ch in stripped):
             continue
         lead = len(seg) - len(seg.lstrip())
-        out.append((a + lead, a + lead + len(stripped)))
+        out.extend(_windows(text, a + lead, a + lead + len(stripped)))
+    return out
+
+
+def _abbreviation_before(text: str, start: int, dot: int) -> bool:
+    """Whether the word before the "." at `dot` (within the sentence from `start`) is an
+    abbreviation or a single letter. Looks back a bounded distance, so a long run of skipped
+    dots ("a. a. a. ...") does not rescan the sentence at each dot."""
+    lo = max(start, dot - _ABBREV_LOOKBACK)
+    before = text[lo:dot].rsplit(None, 1)
+    if not before:
+        return False
+    if lo > start and len(before) == 1 and len(before[0]) == dot - lo:
+        return False  # a word longer than the look-back: no abbreviation is that long
+    last = before[-1].lower().strip("(\"'")
+    return last in _ABBREV or (len(last) == 1 and last.isalpha())
+
+
+def _windows(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """[a, b) as pieces of at most MAX_SENTENCE_CHARS, cut at the last whitespace of each piece
+    when it has one in its second half, each stripped (pieces with no letter or digit dropped)."""
+    if b - a <= MAX_SENTENCE_CHARS:
+        return [(a, b)]
+    out: list[tuple[int, int]] = []
+    while a < b:
+        end = min(b, a + MAX_SENTENCE_CHARS)
+        if end < b:
+            cut = max(text.rfind(" ", a + MAX_SENTENCE_CHARS // 2, end),
+                      text.rfind("\t", a + MAX_SENTENCE_CHARS // 2, end))
+            end = cut if cut > a else end
+        seg = text[a:end]
+        stripped = seg.strip()
+        if stripped and any(ch.isalnum() for ch in stripped):
+            lead = len(seg) - len(seg.lstrip())
+            out.append((a + lead, a + lead + len(stripped)))
+        a = end
     return out
 
 
@@ -287,7 +331,7 @@ _GREET_STRIP = (
 )
 _DISC = _alt([m for m in L.DISCOURSE_MARKERS]) + "|" + _GREET_STRIP
 _LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.I)
-_AND_I_RE = re.compile(r"\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w])")
+_AND_I_RE = re.compile(r"(?<!\s)(?:\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w]))")  # run starts: linear
 _PERSON_CTX_RE = re.compile(
     r"(?i)(?<![\w'’])(?:with|met|meet|meeting|told|tell|asked|texted|called|hugged|thanked|married|dating|visiting\s+my"
     r"|com(?:\s+[oa])?|conheci(?:\s+[oa])?|encontrei(?:\s+[oa])?|liguei\s+(?:pro|pra|para\s+[oa])|falei\s+com(?:\s+[oa])?"
@@ -296,7 +340,8 @@ _PERSON_CTX_RE = re.compile(
 _SECOND_PERSON_RE = re.compile(r"(?i)(?<![\w'’])(?:you|your|you're|you've|ya|você|voce|vc|seu|sua)(?![\w'’])")
 _LEAD_VOC_COMMA_RE = re.compile(rf"^(?P<n>{_PROPER})\s*,\s*")
 _LEAD_VOC_RE = re.compile(rf"^(?P<n>{_PROPER})\s*(?:[,!.…]+\s*|$)")
-_TRAIL_VOC_RE = re.compile(rf"[,\s]*,\s*(?P<n>{_PROPER})\s*(?P<p>[!.?…]*)\s*$")
+# Tried only where a run of commas/spaces starts, its tail taken whole (possessive): linear.
+_TRAIL_VOC_RE = re.compile(rf"(?<![,\s])[,\s]*,\s*(?P<n>{_PROPER})\s*+(?P<p>[!.?…]*+)\s*+$")
 _DROP_RE = re.compile(
     r"^(?:thanks|thank\s+you|thx|ty|many\s+thanks|appreciate\s+(?:it|that|you|your)|congrats|congratulations"
     r"|cheers|bye|goodbye|see\s+you|see\s+ya|take\s+care|talk\s+(?:to\s+you\s+)?(?:soon|later)|ttyl"
@@ -336,7 +381,7 @@ _HEDGE_PREFIX_RE = re.compile(
 )
 _HEDGE_WEAK_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_WEAK_EN + L.HEDGE_WEAK_PT)})(?![\w'’])", re.I)
 _HEDGE_MID_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_MID_EN + L.HEDGE_MID_PT)})(?![\w'’])", re.I)
-_TRAIL_RE = re.compile(r"[\s.!…;:,~\-–—]+$")
+_TRAIL_RE = re.compile(r"(?<![\s.!…;:,~\-–—])[\s.!…;:,~\-–—]++$")  # run starts only: linear
 
 _IMPORTANCE_RES = tuple(
     (cat, re.compile(rf"(?<![\w'’])(?:{_alt(cues)})(?![\w'’])", re.I)) for cat, cues in L.IMPORTANCE_CUES
@@ -1272,6 +1317,37 @@ def _overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(a[0] < e and s < a[1] for s, e in spans)
 
 
+class _SpanSet:
+    """Spans taken so far in a sentence, answering `_overlaps` in O(log n) instead of O(n).
+
+    Kept sorted by start, spans that strictly overlap merged into one, so no span starts before
+    the previous one ends and ends are sorted too: a query [a, b) overlaps a span iff the last
+    span starting before b ends after a. Same answers as `_overlaps` over the added spans
+    (an empty span inside a query counts, as there). A sentence with thousands of names made the
+    list scan quadratic."""
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, span: tuple[int, int]) -> bool:
+        i = bisect.bisect_left(self.starts, span[1]) - 1
+        return i >= 0 and self.ends[i] > span[0]
+
+    def add(self, span: tuple[int, int]) -> None:
+        a, b = span
+        lo = bisect.bisect_left(self.ends, a + 1)  # spans from lo on end after a
+        hi = bisect.bisect_left(self.starts, b)  # spans before hi start before b
+        if lo < hi:  # [lo, hi) overlap the new span: one span covers them all
+            a, b = min(a, self.starts[lo]), max(b, self.ends[hi - 1])
+            del self.starts[lo:hi], self.ends[lo:hi]
+        at = min(lo, hi)
+        self.starts.insert(at, a)
+        self.ends.insert(at, b)
+
+
 def _lower_first(s: str, keep: bool) -> str:
     if keep or not s:
         return s
@@ -1283,6 +1359,14 @@ def _lower_first(s: str, keep: bool) -> str:
 # =============================================================================================
 
 
+# A message longer than this is extracted in windows of whole sentences of at most this many
+# characters, each with its own message state (entities, mentions, pronoun antecedents), and the
+# windows' results merged. Some of that state is scanned per sentence, so one window's cost grows
+# with the square of its length: bounded windows keep a message's cost linear in its length.
+# Ordinary messages (one window) are unaffected.
+MAX_WINDOW_CHARS = 10_000
+
+
 def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     """Entities, facts and relations of one message by deterministic rules (see module docstring)."""
     result = ExtractionResult(mode="rules")
@@ -1292,6 +1376,61 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
+    windows = _sentence_windows(spans)
+    if len(windows) == 1:
+        return _extract_spans(text, spans, ctx, lang)
+    return _merged([_extract_spans(text, w, ctx, lang) for w in windows])
+
+
+def _sentence_windows(spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Consecutive sentences grouped into windows spanning at most MAX_WINDOW_CHARS."""
+    windows: list[list[tuple[int, int]]] = [[]]
+    for a, b in spans:
+        if windows[-1] and b - windows[-1][0][0] > MAX_WINDOW_CHARS:
+            windows.append([])
+        windows[-1].append((a, b))
+    return windows
+
+
+def _merged(parts: list[ExtractionResult]) -> ExtractionResult:
+    """The windows' results as one: sentences in order, entities by folded name (aliases joined,
+    a specific type over "other"), facts and relations once each, facts up to MAX_FACTS."""
+    result = ExtractionResult(mode="rules")
+    ents: dict[str, ExtractedEntity] = {}
+    aliases: dict[str, set[str]] = {}
+    facts: set[str] = set()
+    rels: set[tuple[str, str, str, bool]] = set()
+    for part in parts:
+        result.sentences.extend(part.sentences)
+        for e in part.entities:
+            k = fold(e.name)
+            have = ents.get(k)
+            if have is None:
+                ents[k] = e
+                aliases[k] = {k, *(fold(x) for x in e.aliases)}
+                result.entities.append(e)
+                continue
+            for x in e.aliases:
+                if fold(x) not in aliases[k]:
+                    aliases[k].add(fold(x))
+                    have.aliases.append(x)
+            if have.entity_type == "other" and e.entity_type != "other":
+                have.entity_type = e.entity_type
+        for f in part.facts:
+            if len(result.facts) < MAX_FACTS and f.fact_text.casefold() not in facts:
+                facts.add(f.fact_text.casefold())
+                result.facts.append(f)
+        for r in part.relations:
+            rk = (fold(r.source), r.rel_type, fold(r.target), r.retracts)
+            if rk not in rels:
+                rels.add(rk)
+                result.relations.append(r)
+    return result
+
+
+def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext, lang: str) -> ExtractionResult:
+    """The rules over the sentences `spans` of `text`, with one message state."""
+    result = ExtractionResult(mode="rules")
     ms = _Msg(text, ctx, lang)
     sents = [_prepare_sentence(ms, a, text[a:b]) for a, b in spans]
     result.sentences = [s.text for s in sents]
@@ -1375,7 +1514,7 @@ def _first_word_start(body: str) -> int:
 def _scan_entities(ms: _Msg, s: _Sent) -> None:
     body, base = s.body, s.start + s.body_off
     first = _first_word_start(body)
-    taken: list[tuple[int, int]] = []
+    taken = _SpanSet()
     # known aliases (any case, any position)
     if ms.ctx.known_aliases:
         for a, b, surface in _known_alias_spans(ms, body):
@@ -1385,13 +1524,13 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             ms.add_entity(display, ms.known_types.get(display), _RANK_KNOWN, base + a)
             if fold(display) != fold(surface):
                 ms._add_alias(ms.key(display), surface)
-            taken.append((a, b))
+            taken.add((a, b))
     for m in _PROPER_RE.finditer(body):
         raw = m.group(0)
         name = _trim_name(raw)
         a = m.start() + raw.find(name)
         b = a + len(name)
-        if _overlaps((a, b), taken) or not _is_name(name):
+        if taken.overlaps((a, b)) or not _is_name(name):
             continue
         follows_verb = _looks_verb_follow(body, b)
         if a == first or (a < first + 2 and body[:a].strip(" \"'“(") == ""):
@@ -1403,7 +1542,7 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             follows_verb = True  # "with Ana", "met Carlos", "conversei com o Pedro"
         etype = "person" if follows_verb else None
         ms.add_entity(name, etype, _RANK_PERSONVERB if etype else _RANK_OTHER, base + a)
-        taken.append((a, b))
+        taken.add((a, b))
 
 
 _NGRAM_STOP_RE = re.compile(r"[.!?,;]")
@@ -1570,10 +1709,10 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
     body, base = s.body, s.start + s.body_off
     pt = ms.lang == "pt"
     rxs = _RELTERM_PT if pt else _RELTERM_EN
-    done: list[tuple[int, int]] = []
+    done = _SpanSet()
     for idx, rx in enumerate(rxs):
         for m in rx.finditer(body):
-            if _overlaps((m.start(), m.end()), done):
+            if done.overlaps((m.start(), m.end())):
                 continue
             gd = m.groupdict()
             term = m.group("term").lower()
@@ -1605,7 +1744,7 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
             is_pet = term in _PET_TERMS
             rel = "owns" if is_pet else _REL_TERMS.get(term, "related_to")
             is_ex = any(w in _EX_ADJ for w in adj.split()) or term.startswith("ex-")
-            done.append((m.start(), m.end()))
+            done.add((m.start(), m.end()))
             s.covered.append((m.start(), m.end()))
             term_text = (adj + " " + m.group("term")).strip() if adj else m.group("term")
             for nm in names:
@@ -1633,7 +1772,7 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 ms.add_fact(_fact(ms, s, nm, text, attr, value, imp, c, [owner_surface]))
     # "a dog named Max", "um cachorro chamado Rex"
     for m in _PET_NAMED_RE.finditer(body):
-        if _overlaps((m.start(), m.end()), done):
+        if done.overlaps((m.start(), m.end())):
             continue
         nm = _trim_name(m.group("name"))
         if not _is_name(nm):
@@ -1799,7 +1938,7 @@ def _subject_implicit(ms: _Msg, s: _Sent, lo: int, masked: str, verb_start: int,
 def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
     body = s.body
     pt = ms.lang == "pt"
-    used: list[tuple[int, int]] = []
+    used = _SpanSet()
     low = body.lower()
     present = {g for g in _ALL_RULE_GATES if g in low}
     hits: list[tuple[int, int, str, re.Match[str]]] = []
@@ -1817,10 +1956,10 @@ def _verb_rules(ms: _Msg, s: _Sent, conf: float) -> None:
     # in text order (a clause's subject is known before "... and joined X" inherits it); at one
     # position the table's order decides
     for _, _, kind, m in sorted(hits, key=lambda h: (h[0], h[1])):
-        if _overlaps((m.start("verb"), m.end()), used):
+        if used.overlaps((m.start("verb"), m.end())):
             continue
         if _apply_rule(ms, s, kind, m, conf):
-            used.append((m.start("verb"), m.end()))
+            used.add((m.start("verb"), m.end()))
 
 
 @dataclass

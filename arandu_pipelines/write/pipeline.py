@@ -230,9 +230,14 @@ class WritePipeline:
                              unresolved=len(pending))
         with trace.step("embedding") as step:
             ready = await prefetch.take(events) if prefetch is not None else {}
-            vectors = await self._embed(prepared, pending, step.data, config, ready)
+            vectors, unembedded = await self._embed_isolating(prepared, pending, step.data, config, ready)
         if prefetch is not None and then:
             prefetch.start(then)
+        if unembedded:  # kept without facts, marked failed below: extract_pending retries them
+            prepared = [_embedding_failed(p, unembedded[i]) if i in unembedded else p
+                        for i, p in enumerate(prepared)]
+            resolver = ChunkResolver(agent_id, aliases, config)
+            exact, pending = self._resolve_exact(resolver, prepared)
         outcome = ChunkOutcome([MessageOutcome(p.event, p.extraction) for p in prepared], trace, tokens)
         chunk = _Chunk(agent_id, config, resolver, prepared, exact, pending, vectors, outcome)
         if dry_run:
@@ -268,8 +273,12 @@ class WritePipeline:
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
         if self.load_knowledge is None and self.tag_emotion is None:
-            names, types = dict(known[0]), dict(known[1])
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
+            sync = getattr(self.extractor, "sync", None)
+            if sync is not None:  # CPU-bound: in a worker thread, never on the loop serving reads
+                return await asyncio.to_thread(self._prepare_offline, sync, events, known, config, tokens,
+                                               addressees, seen)
+            names, types = dict(known[0]), dict(known[1])
             labels = await asyncio.to_thread(ner_labels, [e.text for e in events], config.spacy_model, seen)
             out: list[_Prepared] = []
             for e, to, ner in zip(events, addressees, labels, strict=True):
@@ -287,6 +296,31 @@ class WritePipeline:
 
         return list(await asyncio.gather(*(one(e, c) for e, c in zip(events, contexts, strict=True))))
 
+    def _prepare_offline(
+        self, extract: Callable[[str, ExtractionContext], ExtractionResult], events: list[EventInput],
+        known: tuple[dict[str, str], dict[str, str]], config: MemoryConfig, tokens: TokenUsage,
+        addressees: list[str | None], seen: frozenset[str],
+    ) -> list[_Prepared]:
+        """The chunk's extraction by a synchronous extractor (the rules), run in a worker thread
+        by `_prepare_all`: a long message's extraction takes CPU-seconds, which on the event loop
+        stalled every `retrieve()` of the process. Same steps and results as the async path
+        (addressee and spaCy labels included; spaCy runs here too, off the loop)."""
+        names, types = dict(known[0]), dict(known[1])
+        labels = ner_labels([e.text for e in events], config.spacy_model, seen)
+        out: list[_Prepared] = []
+        for e, to, ner in zip(events, addressees, labels, strict=True):
+            ctx = self._new_context(e, (names, types), config, to)
+            ctx.ner = ner
+            try:
+                result = extract(e.text, ctx)
+            except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+                result = ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
+            e.emotion = None  # no tagger on this path
+            p = self._finish(e, result, config, tokens)
+            _learn_names(p, names, types)
+            out.append(p)
+        return out
+
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, tokens: TokenUsage, addressee: str | None = None,
@@ -300,7 +334,19 @@ class WritePipeline:
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, addressee: str | None = None,
     ) -> ExtractionContext:
-        ctx = ExtractionContext(
+        ctx = self._new_context(event, known, config, addressee)
+        if self.load_knowledge is not None:
+            try:
+                await self.load_knowledge(conn, ctx, event.text, config)
+            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
+                ctx.knowledge = ""
+        return ctx
+
+    def _new_context(
+        self, event: EventInput, known: tuple[dict[str, str], dict[str, str]], config: MemoryConfig,
+        addressee: str | None = None,
+    ) -> ExtractionContext:
+        return ExtractionContext(
             speaker_name=event.speaker,
             occurred_at=event.occurred_at,
             timezone=config.timezone,
@@ -311,12 +357,6 @@ class WritePipeline:
             agent_id=event.agent_id,
             addressee=addressee,
         )
-        if self.load_knowledge is not None:
-            try:
-                await self.load_knowledge(conn, ctx, event.text, config)
-            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
-                ctx.knowledge = ""
-        return ctx
 
     async def _extract(
         self, event: EventInput, ctx: ExtractionContext, config: MemoryConfig, tokens: TokenUsage
@@ -336,6 +376,12 @@ class WritePipeline:
                 return ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
 
         event.emotion, result = await asyncio.gather(emotion(), extract())
+        return self._finish(event, result, config, tokens)
+
+    def _finish(
+        self, event: EventInput, result: ExtractionResult, config: MemoryConfig, tokens: TokenUsage
+    ) -> _Prepared:
+        """An extraction's result as the chunk uses it: facts capped, aliases grouped, mentions."""
         tokens.add(result.tokens_in, result.tokens_out)
         result.facts = result.facts[: config.max_facts_per_event]
         canonical = _alias_groups(result)
@@ -379,71 +425,69 @@ class WritePipeline:
         eager model's per-call overhead). Keys of the returned map: texts, plus
         `_event_key(event)` for each message's vector.
         """
-        texts: list[str] = []
-        seen: set[str] = set()
-
-        def want(t: str | None) -> None:
-            if t and t not in seen:
-                seen.add(t)
-                texts.append(t)
-
         packs = self._packs_units(config)
-        whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
-        # per message, in order: its units and their vectors (None: in `whole`, encoded below)
-        per_message: list[tuple[list[str], list[list[float]] | None]] = []
-        units_of: list[list[str]] = []
-        for p in prepared:
-            key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
-            units = [f"{key[0]}: {s}" for s in key[1]]  # each sentence attributed to its speaker
-            units_of.append(units)
-            if not packs:
-                for unit in units:
-                    want(unit)
-            else:
-                per_message.append((units, (ready or {}).get(key)))
-                if per_message[-1][1] is None:
-                    whole.append((key[0], list(key[1])))
-                seen.update(units)
-            for f in p.extraction.facts:
-                want(_fact_unit(p, f))
-            for _, f in p.mirrors:
-                want(f.fact_text)
-        for _, m in pending:
-            want(m.name)
+        args = (prepared, pending, packs, ready)
+        if sum(len(p.extraction.sentences) for p in prepared) <= _INLINE_UNITS:
+            texts, whole, per_message, units_of = _embedding_inputs(*args)
+        else:  # a long message's thousands of units: listed off the event loop
+            texts, whole, per_message, units_of = await asyncio.to_thread(_embedding_inputs, *args)
         data["texts"] = len(texts) + sum(len(u) for u, _ in per_message)
         data["mode"] = "packed" if packs else "sentences"
         if ready:
             data["encoded_ahead"] = sum(len(u) for u, v in per_message if v is not None)
         if not texts and not per_message:
             return {}
+        if packs:  # one call: the messages' units, then each text as a plain unit
+            got = await self.embeddings.embed_units(  # type: ignore[attr-defined]
+                whole + [("", [t]) for t in texts]) if whole or texts else []
+            encoded = iter(got[:len(whole)])
+            out = [vs[0] for vs in got[len(whole):]]
+        else:
+            got = []
+            out = list(await self.embeddings.embed(texts)) if texts else []
+            encoded = iter([])
+        if len(out) != len(texts):
+            raise ValueError(f"the embedding provider returned {len(out)} vectors for {len(texts)} texts")
+        encoded_all = list(encoded)
+        n_units = len(out) + sum(len(u) for u, _ in per_message)
+        if n_units <= _INLINE_UNITS:
+            return _chunk_vectors(texts, out, per_message, encoded_all, prepared, units_of)
+        # A long message's thousands of vectors: arrayed off the event loop, and the provider's
+        # lists (millions of floats: ~70 ms to free for 25,000 units) freed there too, so the
+        # worker holds their last reference.
+        box = [out, encoded_all]
+        del got, encoded, out, encoded_all
+        return await asyncio.to_thread(_chunk_vectors_boxed, box, texts, per_message, prepared,
+                                       units_of)
+
+    async def _embed_isolating(
+        self,
+        prepared: list[_Prepared],
+        pending: list[tuple[int, Mention]],
+        data: dict[str, Any],
+        config: MemoryConfig,
+        ready: dict[Units, list[list[float]]] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[int, str]]:
+        """`_embed` for the chunk; if that fails, once per message, so a message the provider
+        cannot embed (a provider error, out of memory) costs only itself. Returns the vectors
+        and, per message that could not be embedded, the error: such a message must not be
+        stored as extracted without vectors (it is marked failed and retried, see `run`)."""
         try:
-            if packs:  # one call: the messages' units, then each text as a plain unit
-                got = await self.embeddings.embed_units(  # type: ignore[attr-defined]
-                    whole + [("", [t]) for t in texts]) if whole or texts else []
-                encoded = iter(got[:len(whole)])
-                out = [vs[0] for vs in got[len(whole):]]
-            else:
-                out = list(await self.embeddings.embed(texts)) if texts else []
-                encoded = iter([])
-        except Exception as exc:  # fail-safe: store without vectors, resolve by string similarity
-            data["error"] = f"{type(exc).__name__}: {exc}"
-            return {}
-        for units, vecs in per_message:
-            for unit, v in zip(units, vecs if vecs is not None else next(encoded), strict=True):
-                texts.append(unit)
-                out.append(v)
-        arr = np.asarray(out, dtype=np.float32)
-        norms = np.linalg.norm(arr, axis=1, keepdims=True)
-        arr = arr / np.where(norms == 0, 1, norms)
-        vectors = {t: arr[i] for i, t in enumerate(texts)}
-        for p, sentences in zip(prepared, units_of, strict=True):
-            if len(sentences) == 1:
-                vectors[_event_key(p.event)] = vectors[sentences[0]]
-                continue
-            weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
-            mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
-            vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
-        return vectors
+            return await self._embed(prepared, pending, data, config, ready), {}
+        except Exception as exc:
+            data["error"] = f"{type(exc).__name__}: {exc}"[:500]
+            if len(prepared) == 1:
+                return {}, {0: data["error"]}
+        vectors: dict[str, np.ndarray] = {}
+        failed: dict[int, str] = {}
+        for i, p in enumerate(prepared):
+            try:
+                vectors.update(await self._embed([p], [(0, m) for j, m in pending if j == i], {},
+                                                 config, ready))
+            except Exception as exc:
+                failed[i] = f"{type(exc).__name__}: {exc}"[:500]
+        data["failed_messages"] = len(failed)
+        return vectors, failed
 
     # ------------------------------------------------------------------------------------------
     async def _resolve_all(self, conn: AsyncConnection, c: _Chunk) -> list[dict[str, Resolved]]:
@@ -626,6 +670,96 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
         )
     ).all()
     return {str(r.id) for r in rows}
+
+
+def _embedding_inputs(
+    prepared: list[_Prepared], pending: list[tuple[int, Mention]], packs: bool,
+    ready: dict[Units, list[list[float]]] | None,
+) -> tuple[list[str], list[tuple[str, list[str]]], list[tuple[list[str], list[list[float]] | None]],
+           list[list[str]]]:
+    """What `WritePipeline._embed` encodes: distinct texts (facts, names, and in sentence mode the
+    units), the messages to encode as units (packed mode), per message its units and any vectors
+    encoded ahead, and per message its units (for its mean vector)."""
+    texts: list[str] = []
+    seen: set[str] = set()
+
+    def want(t: str | None) -> None:
+        if t and t not in seen:
+            seen.add(t)
+            texts.append(t)
+
+    whole: list[tuple[str, list[str]]] = []  # messages to encode now: (speaker, sentences)
+    # per message, in order: its units and their vectors (None: in `whole`, encoded below)
+    per_message: list[tuple[list[str], list[list[float]] | None]] = []
+    units_of: list[list[str]] = []
+    for p in prepared:
+        key = (p.event.speaker, message_sentences(p.extraction.sentences, p.event.text))
+        units = [f"{key[0]}: {s}" for s in key[1]]  # each sentence attributed to its speaker
+        units_of.append(units)
+        if not packs:
+            for unit in units:
+                want(unit)
+        else:
+            per_message.append((units, (ready or {}).get(key)))
+            if per_message[-1][1] is None:
+                whole.append((key[0], list(key[1])))
+            seen.update(units)
+        for f in p.extraction.facts:
+            want(_fact_unit(p, f))
+        for _, f in p.mirrors:
+            want(f.fact_text)
+    for _, m in pending:
+        want(m.name)
+    return texts, whole, per_message, units_of
+
+
+# Up to this many vectors a chunk's arrays are built on the event loop (well under a millisecond);
+# above, in a worker thread: a 50,000-character message's ~600 vectors took ~70 ms of the loop.
+_INLINE_UNITS = 256
+
+
+def _chunk_vectors(
+    texts: list[str], out: list[list[float]], per_message: list[tuple[list[str], list[list[float]] | None]],
+    encoded: list[list[list[float]]], prepared: list[_Prepared], units_of: list[list[str]],
+) -> dict[str, np.ndarray]:
+    """The normalised vector of every text and unit, and of every message (the length-weighted
+    mean of its units), keyed as `WritePipeline._embed` returns them."""
+    fresh = iter(encoded)
+    for units, vecs in per_message:
+        for unit, v in zip(units, vecs if vecs is not None else next(fresh), strict=True):
+            texts.append(unit)
+            out.append(v)
+    # in slices: one asarray over tens of thousands of vectors holds the GIL (and so the event
+    # loop) for hundreds of milliseconds
+    arr = np.concatenate([np.asarray(out[i:i + _INLINE_UNITS], dtype=np.float32).reshape(-1, len(out[0]))
+                          for i in range(0, len(out), _INLINE_UNITS)]) if out else np.zeros((0, 1), np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    arr = arr / np.where(norms == 0, 1, norms)
+    vectors = {t: arr[i] for i, t in enumerate(texts)}
+    for p, sentences in zip(prepared, units_of, strict=True):
+        if len(sentences) == 1:
+            vectors[_event_key(p.event)] = vectors[sentences[0]]
+            continue
+        weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
+        mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
+        vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
+    return vectors
+
+
+def _chunk_vectors_boxed(box: list[Any], texts: list[str], per_message: list[Any],
+                         prepared: list[_Prepared], units_of: list[list[str]]) -> dict[str, np.ndarray]:
+    """`_chunk_vectors` over the lists in `box`, emptied so they are freed in this thread."""
+    out, encoded = box
+    box.clear()
+    return _chunk_vectors(texts, out, per_message, encoded, prepared, units_of)
+
+
+def _embedding_failed(p: _Prepared, error: str) -> _Prepared:
+    """`p` with nothing to write: its event is marked failed (extraction is retried as a whole,
+    vectors included) instead of stored as extracted with no vectors."""
+    result = ExtractionResult(mode="failed", error=f"embedding failed: {error}",
+                              sentences=p.extraction.sentences)
+    return _Prepared(p.event, result, _mentions(result, p.event.speaker, {}), {}, [])
 
 
 def _learn_names(p: _Prepared, names: dict[str, str], types: dict[str, str]) -> None:

@@ -37,20 +37,24 @@ class UnitPrefetch:
         self.embeddings = embeddings
         self.split = split
         self.depth = depth
-        # chunk (its events' identities) -> (items, their encode), in the order started
-        self._started: dict[tuple[int, ...], tuple[list[Units], asyncio.Future[Any]]] = {}
+        # chunk (its events' identities) -> its encode ((items, vectors) when done), in order
+        self._started: dict[tuple[int, ...], asyncio.Future[Any]] = {}
 
     def start(self, events: Sequence[EventInput]) -> None:
         """Begin encoding `events`' sentences in the background (once per chunk)."""
         key = _chunk_key(events)
-        if key in self._started:
+        if key in self._started or not events:
             return
-        items = list(dict.fromkeys(
+        self._started[key] = asyncio.ensure_future(self._encode(list(events)))
+
+    async def _encode(self, events: list[EventInput]) -> tuple[list[Units], Any]:
+        # splitting is CPU work that grows with the messages' length: off the event loop too
+        items = await asyncio.to_thread(self._items, events)
+        return items, await self.embeddings.embed_units([(speaker, list(s)) for speaker, s in items])
+
+    def _items(self, events: list[EventInput]) -> list[Units]:
+        return list(dict.fromkeys(
             (e.speaker, message_sentences(self.split(e.text), e.text)) for e in events))
-        if not items:
-            return
-        self._started[key] = (items, asyncio.ensure_future(
-            self.embeddings.embed_units([(speaker, list(s)) for speaker, s in items])))
 
     async def take(self, events: Sequence[EventInput]) -> dict[Units, list[list[float]]]:
         """The vectors started for `events`, once computed; {} if none were started or encoding
@@ -60,21 +64,23 @@ class UnitPrefetch:
         if key not in self._started:
             return {}
         while self._started:
-            k, (items, task) = next(iter(self._started.items()))
+            k, task = next(iter(self._started.items()))
             del self._started[k]
             if k == key:
                 break
             _drop(task)
         try:
-            vectors = await task
+            items, vectors = await task
         except Exception:  # the chunk embeds these itself, and reports a failure there
+            return {}
+        if len(vectors) != len(items):
             return {}
         return dict(zip(items, vectors, strict=True))
 
     async def close(self) -> None:
         """Wait for unclaimed encodes (their threads cannot be cancelled) so none outlives the run."""
         started, self._started = self._started, {}
-        for _, task in started.values():
+        for task in started.values():
             with contextlib.suppress(Exception):
                 await task
 

@@ -38,7 +38,9 @@ RELATIONSHIP_TERMS = frozenset(
      "namorada", "namorado", "esposa", "marido", "irmão", "irmã", "irmao", "irma", "mãe", "mae",
      "pai", "filho", "filha", "amigo", "amiga", "chefe", "colega"}
 )
-_HINT = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<hint>[^()]*)\)\s*$")
+# The name ends at its last non-space before "(": greedy, linear (a lazy name tried `\s*\(` from
+# every space of a long run).
+_HINT = re.compile(r"^(?P<name>[^()]*[^()\s])\s*\((?P<hint>[^()]*)\)\s*$")
 _HINT_PERSON = re.compile(
     r"\b(girlfriend|boyfriend|wife|husband|partner|brother|sister|mother|father|mom|dad|son|"
     r"daughter|friend|boss|colleague|coworker|namorad[ao]|espos[ao]|marido|irm[ãa]o?|m[ãa]e|pai|"

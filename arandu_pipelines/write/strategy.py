@@ -32,7 +32,9 @@ _SETEXT = re.compile(r"^\s{0,3}(=+|-{3,})\s*$")
 _CAPS_HEADER = re.compile(r"^[^\sa-z][^a-z]{2,60}:?\s*$")  # "EXPERIENCE", "WORK HISTORY:"
 _COLON_HEADER = re.compile(r"^[A-Z][^.!?|]{1,60}:\s*$")  # "Work history:"
 _BULLET = re.compile(r"^\s*(?:[-*•+▪◦‣]|\d{1,3}[.)]|[a-zA-Z][.)])\s+\S")
-_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$")
+# Possessive quantifiers: the adjacent optional parts cannot trade whitespace back and forth
+# (quadratic on a long line of spaces); what matches is unchanged.
+_TABLE_SEP = re.compile(r"^\s*+\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)++\|?\s*+$")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=\S)")
 
 

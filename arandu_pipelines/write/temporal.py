@@ -557,7 +557,19 @@ _PREP_BEFORE = re.compile(
     _F,
 )
 _PT_OWN_PREP = re.compile(r"^(?:n|d)?[ao]\s", _F)
-_SENT_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
+_SENT_END_IN_GAP = re.compile(r"[.!?]\s|\n")
+
+
+def _at_sentence_start(text: str, lo: int) -> bool:
+    r"""Whether `text[:lo]` ends a sentence: nothing but non-word characters since the start, or
+    since a newline or a [.!?] followed by whitespace (what `(?:^|[.!?]\s+|\n)\W*$` matched).
+    Looks only at the non-word run before `lo`, so it costs that run, not the whole prefix (the
+    regex searched the prefix from every position: quadratic in a message of many dates or of
+    newlines)."""
+    i = lo
+    while i > 0 and not (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    return i == 0 or _SENT_END_IN_GAP.search(text, i, lo) is not None
 
 
 def absolutize_with_spans(
@@ -592,7 +604,7 @@ def _replacement(text: str, m: TemporalMention) -> str:
     own_prep = m.lang == "pt" and bool(_PT_OWN_PREP.match(m.phrase))
     bare = bool(_PREP_BEFORE.search(head)) and not own_prep
     out = render(m, bare=bare)
-    if _SENT_START.search(text[:lo]):
+    if _at_sentence_start(text, lo):
         out = out[:1].upper() + out[1:]
     return out
 
