@@ -607,9 +607,15 @@ def _failed_retrieval(exc: BaseException, config: MemoryConfig, warnings: list[s
 class SyncMemoryClient:
     """Blocking facade for scripts: the same methods, run on a private event loop."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        database_url: str | None = None,
+        llm: LLMProvider | None = None,
+        embeddings: EmbeddingProvider | None = None,
+        config: MemoryConfig | None = None,
+    ) -> None:
         self._loop = asyncio.new_event_loop()
-        self._client = MemoryClient(*args, **kwargs)
+        self._client = MemoryClient(database_url, llm=llm, embeddings=embeddings, config=config)
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._client, name)

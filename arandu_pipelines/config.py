@@ -124,7 +124,7 @@ class MemoryConfig:
         for f in dataclasses.fields(self):
             check_value(f"MemoryConfig.{f.name}", f.name, getattr(self, f.name))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)

@@ -39,7 +39,7 @@ class PipelineTrace:
     def step(self, name: str) -> _StepTimer:
         return _StepTimer(self, name)
 
-    def add(self, name: str, duration_ms: float = 0.0, **data: Any) -> TraceStep:
+    def add(self, name: str, duration_ms: float = 0.0, **data: object) -> TraceStep:
         step = TraceStep(name=name, duration_ms=duration_ms, data=data)
         self.steps.append(step)
         return step
@@ -47,7 +47,7 @@ class PipelineTrace:
     def get(self, name: str) -> TraceStep | None:
         return next((s for s in self.steps if s.name == name), None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"steps": [dataclasses.asdict(s) for s in self.steps]}
 
 
@@ -266,7 +266,7 @@ class ImportReport:
         """No row rejected and none in conflict (the CLI's exit code 0 vs 1)."""
         return not self.rows_rejected and not self.conflicts
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         d = dataclasses.asdict(self)
         d["rows_rejected"] = len(self.rows_rejected)
         d["rejected_rows"] = [{"row": r.row_number, "reason": r.reason} for r in self.rows_rejected]

@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
@@ -49,6 +49,12 @@ from arandu_pipelines.background.emotion_lexicon import (
 from arandu_pipelines.background.results import EmotionalTrendsResult
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.write.keys import fold
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.protocols import LLMProvider
 
 NEUTRAL = "neutral"
 TRIGGER_MIN_INTENSITY = 0.6
@@ -124,7 +130,7 @@ def _energy(toks: list[str], emotion: str, intensity: float) -> str:
 
 
 async def tag_event_emotions(
-    engine: Any, agent_id: str, llm: Any = None, batch: int = 2000
+    engine: AsyncEngine | MemoryClient, agent_id: str, llm: LLMProvider | None = None, batch: int = 2000
 ) -> int:
     """Tag the agent's events that have no emotion yet; returns how many were tagged."""
     eng = engine_of(engine)

@@ -27,6 +27,7 @@ changes nothing. (Merging similar procedures is not implemented.)
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -49,7 +50,7 @@ def _get(fact: Any, name: str, default: Any = None) -> Any:
     return getattr(fact, name, default)
 
 
-def compute_vitality(fact: Any, now: datetime | None = None) -> float:
+def compute_vitality(fact: Mapping[str, object] | object, now: datetime | None = None) -> float:
     """Vitality of one fact (an object or dict with the memory_facts columns), 0.0 to 0.90."""
     if _get(fact, "valid_to") is not None:
         return 0.0

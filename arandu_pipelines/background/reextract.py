@@ -26,13 +26,16 @@ agent interleaves with the invalidation; the rebuild itself goes through the ord
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from arandu_pipelines.background._common import Timer, agent_transaction
 from arandu_pipelines.background.results import ReextractionResult
 from arandu_pipelines.store.status import table_counts
+
+if TYPE_CHECKING:
+    from arandu_pipelines.client import MemoryClient
 
 FACT_DERIVED_OBSERVATIONS = ("pattern", "contradiction", "trend", "community_theme")
 _TABLES = ("memory_facts", "memory_entities", "memory_entity_aliases",
@@ -46,7 +49,7 @@ async def _active_counts(engine: Any, agent_id: str) -> dict[str, int]:
 
 
 async def reextract(
-    client: Any,
+    client: MemoryClient,
     agent_id: str,
     since: datetime | None = None,
     max_events: int = 1_000_000,

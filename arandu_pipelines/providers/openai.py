@@ -32,11 +32,14 @@ import json
 import os
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.json_parse import JSONParseError, parse_json
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small"
@@ -92,7 +95,7 @@ class OpenAIProvider:
         default_headers: Mapping[str, str] | None = None,
         default_query: Mapping[str, object] | None = None,
         organization: str | None = None,
-        client: Any = None,
+        client: AsyncOpenAI | None = None,
     ) -> None:
         self.model = model
         self.embedding_model = embedding_model

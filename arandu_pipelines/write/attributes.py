@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import text
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 Action = Literal["allow", "map", "propose", "drop"]
 
@@ -257,11 +260,11 @@ async def record_attribute_keys(
 
 
 async def canonicalize_attribute_key(
-    session: Any,
+    session: AsyncSession | AsyncConnection,
     agent_id: str,
     raw_key: str,
     config: MemoryConfig,
-) -> tuple[str | None, Action, dict[str, Any]]:
+) -> tuple[str | None, Action, dict[str, object]]:
     """The spec's API: canonical key, action (allow | map | propose | drop) and metadata.
 
     `session` is an AsyncSession or AsyncConnection. Keys the agent's registry marks active count
