@@ -120,6 +120,11 @@ class MemoryClient:
             self._engine = engine
         return self._engine
 
+    @property
+    def _llm(self) -> LLMProvider | None:
+        """The spec's recipes read `memory._llm` ("reuse the SDK's provider"); it is `llm`."""
+        return self.llm
+
     async def initialize(self) -> None:
         """Create or upgrade the schema to the latest migration. Idempotent."""
         async with self._init_lock:

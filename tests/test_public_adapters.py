@@ -292,3 +292,16 @@ async def test_background_spec_positional_order(planted, sessions, fake, embeddi
         before = len(fake.requests)
         mem = await bg.run_memify(session, AGENT, llm, embeddings, cfg)
         assert mem.facts_scored > 0 and len(fake.requests) > before  # the LLM (first) was called
+
+
+def test_entity_communities_result_reads_as_the_spec_dict():
+    """The spec's detect_entity_communities returns {"communities_found", "total_entities_assigned"}."""
+    from arandu_pipelines.background.results import EntityCommunitiesResult
+
+    r = EntityCommunitiesResult(communities_found=2, total_entities_assigned=5, communities=[["a", "b"]])
+    assert r["communities_found"] == 2 and r["total_entities_assigned"] == 5
+    assert dict(r) == {"communities_found": 2, "total_entities_assigned": 5}
+    assert r == {"communities_found": 2, "total_entities_assigned": 5} and r != {"communities_found": 1}
+    assert r.communities == [["a", "b"]]  # ours keeps the members too
+    with pytest.raises(KeyError):
+        r["communities"]

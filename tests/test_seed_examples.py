@@ -44,8 +44,6 @@ NOT_RUN: dict[str, str] = {
     "004:1119": "a scoring formula, not a program (score_weights, semantic_score ... undefined)",
     "004:1556": "needs APScheduler (a third-party scheduler, not a dependency) and the reader's own "
                 "get_session()/get_active_users(); its job calls are run by 004:4093 and tests/test_public_adapters.py",
-    "004:3467": "reads the private attribute memory._llm of the spec's client (ours is the public memory.llm); "
-                "the rest of the recipe is the same as 004:455",
     "004:3873": "a template: YourProvider(...) is the reader's own class (and its write() omits the required speaker_name)",
 }
 
@@ -115,6 +113,8 @@ def llm_servers(monkeypatch):
         for server in (oa, an):
             server.on("TASK: informed_extraction", scripted_extraction)
             server.on("TASK: emotion", {"emotion": "joy", "intensity": 0.85, "energy": "high"})
+            # the cookbook's complete example generates its reply with the client's own provider
+            server.on("You are a personal assistant", "Noted: you live in Lisbon and work at Acme.")
             defaults(server)
         # Every other call is refused (HTTP 400: not retried), so the pipelines take their
         # documented fallbacks; the examples' calls still go over HTTP to these servers.

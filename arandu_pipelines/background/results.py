@@ -52,6 +52,27 @@ class EntityCommunitiesResult(_Base):
     entities_updated: int = 0  # community_key values that changed (set or cleared)
     communities: list[list[str]] = field(default_factory=list)
 
+    # The spec returns {"communities_found": int, "total_entities_assigned": int}: the result
+    # also reads as that dict (result["communities_found"], dict(result), result == {...}).
+    _SPEC_KEYS = ("communities_found", "total_entities_assigned")
+
+    def keys(self) -> tuple[str, ...]:
+        return self._SPEC_KEYS
+
+    def __getitem__(self, key: str) -> int:
+        if key not in self._SPEC_KEYS:
+            raise KeyError(key)
+        return int(getattr(self, key))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, dict):
+            return dict(self) == other
+        if isinstance(other, EntityCommunitiesResult):
+            return vars(self) == vars(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
 
 @dataclass
 class ClusteringResult(_Base):
