@@ -291,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", type=Path, help="the file to import")
     imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"],
                      help="file format (default: from the file name)")
-    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files (they have none)")
+    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files (they have none; other formats carry an "
+                     "agent_id column, so it is refused for them)")
     imp.add_argument("--no-extract", action="store_true",
                      help="store events only; leave extraction to the Dagster sensor")
     imp.add_argument("--low-priority", action="store_true",

@@ -340,7 +340,8 @@ def url_cases(good_file: Path) -> list[Case]:
     for url in BAD_URLS:
         for argv in (["stats", "someone"], ["retrieve", "someone", "q"], ["forget", "--agent", "someone"],
                      ["import", str(good_file), "--no-extract"], ["example"]):
-            cases.append(Case([*argv, "--database-url", url], USAGE, "database"))
+            cases.append(Case([*argv, "--database-url", url], USAGE,
+                              "database" if url.strip() else "--database-url is empty"))
     return cases
 
 
@@ -397,6 +398,8 @@ def test_cli_hostile_corpus(fresh_db_url, tmp_path, no_dagster):
     stored_set = {(a, m) for a, m in stored}
     assert expected - stored_set == set(), f"good rows lost: {sorted(expected - stored_set)}"
     assert len(stored) == len(stored_set)
+    print(f"good rows expected {len(expected)}, stored {len(expected & stored_set)}; "
+          f"events in the database {len(stored)}")
     # read / erase cases with hostile arguments erased nothing
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events")[0][0] == before
     # and the CLI sees what SQL sees
