@@ -75,14 +75,21 @@ def _progress(verbose: bool) -> Any:
 
 
 async def _import(args: argparse.Namespace) -> int:
-    from arandu_pipelines.client import MemoryClient
-    from arandu_pipelines.write.importer import locomo_rows, read_rows
+    from arandu_pipelines.client import MemoryClient, validate_id
+    from arandu_pipelines.write.importer import guess_format, read_rows
 
+    if args.agent_id is not None:
+        # checked here, not per row: a bad --agent-id is one usage error, not N rejected rows.
+        # It used to be ignored unless --format locomo was given (a .json file detected as
+        # LoCoMo went to locomo-<stem>, reported "already present" when that agent had it)
+        validate_id("--agent-id", args.agent_id)
+        kind = args.format if args.format != "auto" else guess_format(args.file)
+        if kind != "locomo":
+            raise UsageError(f"--agent-id names the agent of a LoCoMo file (which has none); "
+                             f"{args.file.name} is read as {kind or 'an unknown format'}, whose rows "
+                             "carry their own agent_id column")
     async with MemoryClient(args.database_url) as memory:
-        if args.format == "locomo":
-            rows = locomo_rows(args.file, agent_id=args.agent_id)
-        else:
-            rows = list(read_rows(args.file, args.format))
+        rows = list(read_rows(args.file, args.format, agent_id=args.agent_id))
         report = await memory.import_messages(rows, extract=not args.no_extract,
                                               source=f"cli:{args.file.name}"[:32],
                                               progress=_progress(args.verbose))
@@ -241,6 +248,26 @@ def _dev(args: argparse.Namespace) -> int:
     return run_dev(host=args.host, port=args.port, demo=args.command == "demo")
 
 
+def _port(value: str) -> int:
+    """A TCP port, checked here: an out-of-range port used to start the embedded server and
+    Dagster before Dagster itself failed."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a whole number 1-65535, not {value!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1-65535, not {port}")
+    return port
+
+
+def _host(value: str) -> str:
+    """An interface name or address: not empty, no whitespace or control characters."""
+    if not value or any(c.isspace() or not c.isprintable() or "\ud800" <= c <= "\udfff" for c in value):
+        raise argparse.ArgumentTypeError(f"host must be an interface name or address such as "
+                                         f"127.0.0.1, not {value!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="arandu-pipelines", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -264,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", type=Path, help="the file to import")
     imp.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "parquet", "locomo"],
                      help="file format (default: from the file name)")
-    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files (they have none)")
+    imp.add_argument("--agent-id", default=None, help="agent id for LoCoMo files (they have none; other formats carry an "
+                     "agent_id column, so it is refused for them)")
     imp.add_argument("--no-extract", action="store_true",
                      help="store events only; leave extraction to the Dagster sensor")
     imp.add_argument("--low-priority", action="store_true",
@@ -310,8 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
                            + (" and drop the sample conversation in the import directory" if name == "demo" else ""),
                            description="Start the embedded PostgreSQL and Dagster with the "
                            "repository's dagster.yaml; Ctrl-C or SIGTERM stops everything.")
-        d.add_argument("--host", default="127.0.0.1", help="interface of the UI (default: loopback only)")
-        d.add_argument("--port", type=int, default=3000, help="port of the UI (default 3000)")
+        d.add_argument("--host", type=_host, default="127.0.0.1", help="interface of the UI (default: loopback only)")
+        d.add_argument("--port", type=_port, default=3000, help="port of the UI (default 3000)")
     return p
 
 
@@ -325,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
     from arandu_pipelines.errors import MemoryError, ValidationError
 
     try:
+        if getattr(args, "database_url", None) is not None and not args.database_url.strip():
+            # an empty URL used to fall back silently to $DATABASE_URL or the embedded server
+            raise UsageError("--database-url is empty: give a PostgreSQL URL "
+                             "(postgresql://user:pass@host/db) or leave the option out")
         if args.command in ("dev", "demo"):
             return _dev(args)
         if args.command == "import" and args.low_priority:

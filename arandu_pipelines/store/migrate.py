@@ -52,6 +52,19 @@ def _upgrade_sync(connection: Connection, embedding_dimensions: int) -> None:
     command.upgrade(_alembic_config(connection, embedding_dimensions), "head")
 
 
+def _scrub(text: str, engine: AsyncEngine) -> str:
+    """`text` without the URL's password, whole or in part. An unescaped `@` in a password
+    (postgresql://u:p@ssword@host/db) makes the URL parser take the password's tail for the
+    host, and the driver then quotes it in "failed to resolve host 'ssword@host'"."""
+    url = engine.url
+    secrets = [url.password or ""]
+    if url.host and "@" in url.host:
+        secrets.append(url.host.rsplit("@", 1)[0])
+    for secret in sorted((str(s) for s in secrets if s and len(str(s)) >= 2), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
 async def upgrade(engine: AsyncEngine, embedding_dimensions: int) -> None:
     """Migrate to head. A database that cannot be reached or migrated raises DatabaseError naming
     the server without its password; the driver's exception is kept as the cause only when its
@@ -67,7 +80,7 @@ async def upgrade(engine: AsyncEngine, embedding_dimensions: int) -> None:
         raise
     except Exception as exc:
         detail = str(exc)
-        safe = redact(detail)
+        safe = _scrub(redact(detail), engine)
         where = engine.url.render_as_string(hide_password=True)
         err = DatabaseError(f"could not open or migrate the database {redact(where)!r}: "
                             f"{type(exc).__name__}: {safe[:600]}")
