@@ -22,14 +22,8 @@ from arandu_pipelines.assets import memory_extraction
 from arandu_pipelines.partitions import AGENTS
 from arandu_pipelines.sensors import agent_partitions_sensor, pending_events_sensor
 from arandu_pipelines.sensors.agents import AgentsCursor, plan_agent_partitions
-from tests.test_dagster_assets import (  # noqa: F401  (fixtures)
-    AGENT,
-    drop_dir,
-    import_sample,
-    instance,
-    make_resources,
-    resources,
-)
+from tests.conftest import make_resources
+from tests.test_dagster_assets import AGENT, import_sample
 
 CONSOLIDATION = {"entity_importance", "entity_summaries", "entity_profiles", "entity_communities",
                  "memory_clusters", "community_themes", "emotional_trends", "fact_vitality",

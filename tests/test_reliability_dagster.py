@@ -51,7 +51,7 @@ from arandu_pipelines.resources import (
     MemoryStoreResource,
 )
 from arandu_pipelines.sensors import import_sensor, pending_events_sensor
-from tests.test_reliability_crash import LINES, T0  # the same conversation
+from tests.test_reliability_crash import LINES, T0
 from tests.conftest import _admin_url, rows
 
 ROOT = Path(__file__).resolve().parents[1]
