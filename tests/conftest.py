@@ -1,8 +1,14 @@
 """Test harness: one embedded PostgreSQL per session, a fresh database per test.
 
 The schema is migrated once into a template database; each test gets `CREATE DATABASE ...
-TEMPLATE` (tens of milliseconds), so tests never see each other's rows. Set DATABASE_URL to run
-against another server instead (its user needs CREATEDB).
+TEMPLATE` (tens of milliseconds), so tests never see each other's rows.
+
+Set TEST_DATABASE_URL (a libpq URL of a maintenance database, e.g.
+postgresql://user:pass@host/postgres; its user needs CREATEDB) to run against another server
+instead. DATABASE_URL is deliberately NOT read: it is the library's own setting for a real
+memory, and the suite creates and drops databases, so it must never touch one by accident.
+
+Quick tier: `pytest -m "not slow"`; everything: `pytest` (see README, "Tests").
 """
 
 from __future__ import annotations
