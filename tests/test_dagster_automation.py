@@ -83,6 +83,7 @@ def _client(url, embeddings, *calls):
     asyncio.run(go())
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_an_agent_written_by_memory_client_becomes_a_partition_and_is_consolidated(
         instance, resources, fresh_db_url, embeddings, defs):
     _client(fresh_db_url, embeddings, ("write", "served-agent", "s1", "Ana", "I moved to Porto last spring."))
@@ -116,6 +117,7 @@ def test_erased_agent_leaves_the_partition_set(instance, resources, fresh_db_url
     assert set(instance.get_dynamic_partitions(AGENTS)) == {"stays"}
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_an_import_alone_does_not_consolidate_every_agent(instance, resources, defs):
     """memory_events is unpartitioned: each import updates it for every agent partition."""
     instance.add_dynamic_partitions(AGENTS, [AGENT, "other-agent"])
