@@ -32,9 +32,13 @@ from arandu_pipelines.background import (
 from arandu_pipelines.client import MemoryClient, SyncMemoryClient
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import (
+    AranduError,
+    DatabaseError,
     ExtractionError,
+    LLMCallError,
     MemoryError,
     ReconciliationError,
+    ProviderError,
     ResolutionError,
     RetrievalError,
     UpsertError,
@@ -54,6 +58,7 @@ from arandu_pipelines.types import (
 __all__ = [
     "MemoryClient", "SyncMemoryClient", "MemoryConfig", "MemoryError", "ValidationError",
     "ExtractionError", "ResolutionError", "ReconciliationError", "RetrievalError", "UpsertError",
+    "AranduError", "DatabaseError", "ProviderError", "LLMCallError",
     "LLMProvider", "EmbeddingProvider", "LLMResult", "LLMUsage", "WriteResult", "FactDetail",
     "EntityDetail", "DeleteReport", "ImportReport", "PipelineTrace", "TokenUsage",
     # background jobs (the specification's top-level names; see arandu_pipelines.background)

@@ -126,7 +126,9 @@ class MemoryClient:
         return self.llm
 
     async def initialize(self) -> None:
-        """Create or upgrade the schema to the latest migration. Idempotent."""
+        """Create or upgrade the schema to the latest migration. Idempotent.
+
+        Raises: DatabaseError if the database cannot be reached or migrated (password redacted)."""
         async with self._init_lock:
             await migrate.upgrade(self.engine, self.embedding_dimensions)
             self._initialized = True
@@ -136,6 +138,8 @@ class MemoryClient:
             await self.initialize()
 
     async def close(self) -> None:
+        """Flush counters, await background tasks, dispose the engine. Raises: nothing of ours
+        (background task failures are gathered and dropped)."""
         self._counters.flush_soon()
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
@@ -212,7 +216,12 @@ class MemoryClient:
         config_overrides: dict[str, object] | None = None,
         verbose: bool = False,
     ) -> WriteResult:
-        """Log the message, extract what it says, reconcile it with what is known, store it."""
+        """Log the message, extract what it says, reconcile it with what is known, store it.
+
+        Raises: ValidationError for a bad argument or override (nothing is stored);
+        MessageConflictError for a known message_id with another text; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call.
+        Extraction failures do not raise: `result.success` is False and the event is kept."""
         t0 = time.perf_counter()
         # Everything is checked before anything is stored: a refused call leaves no trace.
         agent_id = validate.identifier("agent_id", agent_id)
@@ -305,7 +314,11 @@ class MemoryClient:
         progress: Progress | None = None,
         config_overrides: dict[str, object] | None = None,
     ) -> ImportReport:
-        """Batch-import historical messages; see `write/importer.py`."""
+        """Batch-import historical messages; see `write/importer.py`.
+
+        Raises: ValidationError for bad arguments (bad rows are quarantined in the report, not
+        raised); DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         from arandu_pipelines.write.importer import import_rows
 
         if rows is None or isinstance(rows, (str, bytes, dict)) or not hasattr(rows, "__iter__"):
@@ -324,7 +337,11 @@ class MemoryClient:
         self, agent_id: str, limit: int = 10_000, chunk_size: int = 64, max_attempts: int = 5,
         config_overrides: dict[str, object] | None = None,
     ) -> ImportReport:
-        """Run extraction for this agent's stored events that are pending (or failed earlier)."""
+        """Run extraction for this agent's stored events that are pending (or failed earlier),
+        at most `limit` events.
+
+        Raises: ValidationError for bad arguments; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         from arandu_pipelines.write.importer import extract_pending
 
         agent_id = validate.identifier("agent_id", agent_id)
@@ -352,7 +369,9 @@ class MemoryClient:
         Bad arguments raise ValidationError up front. Past that, retrieval is fail-safe (spec,
         "Exceptions"): a database or internal failure returns an empty result whose `warnings`
         (and, with verbose=True, trace step "error") say what failed, so memory never crashes the
-        agent's turn. `strict=True` raises RetrievalError instead, the original as its cause."""
+        agent's turn. `strict=True` raises RetrievalError instead, the original as its cause.
+
+        Raises: ValidationError for bad arguments; RetrievalError only with strict=True."""
         from arandu_pipelines.read.pipeline import retrieve
 
         agent_id = validate.identifier("agent_id", agent_id)
@@ -390,6 +409,10 @@ class MemoryClient:
 
     # ---- read-side CRUD --------------------------------------------------------------------------
     async def get(self, agent_id: str, fact_id: str) -> FactDetail | None:
+        """One fact by id, or None (also for an id that is not a uuid).
+
+        Raises: ValidationError for a bad agent_id; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         async with self.engine.connect() as conn:
@@ -409,7 +432,10 @@ class MemoryClient:
         offset: int = 0,
         entity_keys: list[str] | None = None,
     ) -> FactPage:
-        """Active facts, newest first; `entity_keys` (aliases accepted) filters with OR logic."""
+        """Active facts, newest first; `entity_keys` (aliases accepted) filters with OR logic.
+
+        Raises: ValidationError for bad arguments; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         validate.count("limit", limit)
         validate.count("offset", offset)
@@ -435,7 +461,10 @@ class MemoryClient:
         return FactPage([_fact_detail(r) for r in rows], warnings)
 
     async def delete(self, agent_id: str, fact_id: str) -> bool:
-        """Hard delete of one fact (its entity links go with it)."""
+        """Hard delete of one fact (its entity links go with it). False if there was none.
+
+        Raises: ValidationError for a bad agent_id; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         fid = _uuid_or_none(fact_id)
         if fid is None:
@@ -452,7 +481,10 @@ class MemoryClient:
         """Erase everything of this agent: raw events and every derived row. Irreversible.
 
         Returns a DeleteReport (rows per table) that also stands for the spec's count of deleted
-        facts: `report == 3`, `int(report)`, `f"{report}"` (see DeleteReport)."""
+        facts: `report == 3`, `int(report)`, `f"{report}"` (see DeleteReport).
+
+        Raises: ValidationError for a bad agent_id; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         report = DeleteReport(agent_id)
@@ -477,7 +509,10 @@ class MemoryClient:
         links, orphaned entities/aliases, relationships, clusters, observations); selectors
         combine with AND, `speaker` matches case-insensitively. Irreversible. Returns an
         `EraseReport` (rows deleted per table, rows repaired); see `store/erase.py` for the rules
-        (superseded facts are re-activated, shared entities are kept)."""
+        (superseded facts are re-activated, shared entities are kept).
+
+        Raises: ValidationError for no selector or a bad one; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         from arandu_pipelines.store.erase import erase_messages
 
         agent_id = validate.identifier("agent_id", agent_id)
@@ -501,6 +536,10 @@ class MemoryClient:
         return report
 
     async def entities(self, agent_id: str, limit: int = 50, offset: int = 0) -> list[EntityDetail]:
+        """Active entities with their aliases, most recently seen first.
+
+        Raises: ValidationError for bad arguments; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         validate.count("limit", limit)
         validate.count("offset", offset)
@@ -528,7 +567,10 @@ class MemoryClient:
         ]
 
     async def stats(self, agent_id: str) -> dict[str, int]:
-        """Row counts per table for one agent (what memory now holds)."""
+        """Row counts per table for one agent (what memory now holds).
+
+        Raises: ValidationError for a bad agent_id; DatabaseError if the database cannot be reached or migrated on first use; a driver error
+        (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         async with self.engine.connect() as conn:

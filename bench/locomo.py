@@ -1,6 +1,6 @@
 """LoCoMo retrieval benchmark: Recall@k over `retrieve()`'s sources, offline.
 
-    python bench/locomo.py /work/shared/data/locomo-dev/conv-26.json [more.json ...]
+    python bench/locomo.py ../shared/data/locomo-dev/conv-26.json [more.json ...]
         [--topk-events 20] [--no-extract] [--json out.json] [--keep]
 
 Each conversation is imported (message_id = the turn's dia_id) into a database of its own,

@@ -1,8 +1,14 @@
 """Test harness: one embedded PostgreSQL per session, a fresh database per test.
 
 The schema is migrated once into a template database; each test gets `CREATE DATABASE ...
-TEMPLATE` (tens of milliseconds), so tests never see each other's rows. Set DATABASE_URL to run
-against another server instead (its user needs CREATEDB).
+TEMPLATE` (tens of milliseconds), so tests never see each other's rows.
+
+Set TEST_DATABASE_URL (a libpq URL of a maintenance database, e.g.
+postgresql://user:pass@host/postgres; its user needs CREATEDB) to run against another server
+instead. DATABASE_URL is deliberately NOT read: it is the library's own setting for a real
+memory, and the suite creates and drops databases, so it must never touch one by accident.
+
+Quick tier: `pytest -m "not slow"`; everything: `pytest` (see README, "Tests").
 """
 
 from __future__ import annotations
@@ -126,3 +132,76 @@ def _process_priority_unchanged():
     after = _process_state()
     assert after == before, (f"this test changed the test process (nice, sid, pgid, policy): "
                              f"{before} -> {after}")
+
+
+# ---- fixtures shared by several test modules (defined once here: no module imports another's) --
+@pytest.fixture
+def fake():
+    """The scripted OpenAI-compatible server (tests/fake_openai.py) on a free local port."""
+    from tests.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_anthropic():
+    """The scripted Anthropic Messages API server (tests/fake_anthropic.py)."""
+    from tests.fake_anthropic import FakeAnthropic
+
+    with FakeAnthropic() as server:
+        yield server
+
+
+@pytest.fixture
+def planted(fresh_db_url, embeddings):
+    """tests/planted_memory.py's world for its AGENT, plus OTHER: an agent the jobs must never
+    touch. Returns (database url, key -> uuid of AGENT's rows)."""
+    from tests.planted_memory import OTHER, seed
+
+    ids = seed(fresh_db_url, embeddings)
+    seed(fresh_db_url, embeddings, OTHER)
+    return fresh_db_url, ids
+
+
+@pytest.fixture
+async def engine(planted):
+    """An AsyncEngine on the planted database."""
+    from arandu_pipelines.store.engine import create_engine
+
+    eng = create_engine(planted[0])
+    yield eng
+    await eng.dispose()
+
+
+@pytest.fixture
+def instance():
+    """A throwaway Dagster instance."""
+    from dagster import instance_for_test
+
+    with instance_for_test() as inst:
+        yield inst
+
+
+@pytest.fixture
+def drop_dir(tmp_path) -> Path:
+    """The import drop folder the Dagster ingestion asset watches."""
+    d = tmp_path / "imports"
+    d.mkdir()
+    return d
+
+
+def make_resources(url: str, import_dir: Path) -> dict:
+    """The Dagster resources of the project, on a test database (offline: no LLM)."""
+    from arandu_pipelines.resources import EmbeddingsResource, LLMResource, MemoryStoreResource
+
+    return {
+        "memory": MemoryStoreResource(database_url=url, import_dir=str(import_dir)),
+        "llm": LLMResource(),
+        "embeddings": EmbeddingsResource(),
+    }
+
+
+@pytest.fixture
+def resources(fresh_db_url, drop_dir, embeddings):  # embeddings: the model is loaded once
+    return make_resources(fresh_db_url, drop_dir)

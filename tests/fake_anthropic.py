@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 
 from tests.fake_openai import Delay, FakeOpenAI, Recorded, Rule, Status
 
@@ -86,7 +85,3 @@ class FakeAnthropic(FakeOpenAI):
         }, {}
 
 
-@pytest.fixture
-def fake_anthropic():
-    with FakeAnthropic() as server:
-        yield server

@@ -310,7 +310,6 @@ def _hash_vector(text: str, dims: int) -> list[float]:
 import re  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
 
-import pytest  # noqa: E402
 
 from arandu_pipelines.client import MemoryClient  # noqa: E402
 from arandu_pipelines.providers.openai import OpenAIProvider  # noqa: E402
@@ -326,12 +325,6 @@ RELATIONS = "TASK: relation_extraction"
 RECONCILE = "TASK: reconcile"
 PICK = "TASK: entity_resolution"
 EMOTION = "TASK: emotion"
-
-
-@pytest.fixture
-def fake():
-    with FakeOpenAI() as server:
-        yield server
 
 
 def provider(fake: FakeOpenAI, **kw: Any) -> OpenAIProvider:
@@ -401,5 +394,5 @@ def step(result: Any, name: str) -> dict[str, Any]:
 
 
 __all__ = ["FakeOpenAI", "Status", "Delay", "Rule", "Recorded", "truncated", "fenced", "chatty",
-           "INVALID_JSON", "fake", "provider", "RecordingClient", "defaults", "pick", "target",
+           "INVALID_JSON", "provider", "RecordingClient", "defaults", "pick", "target",
            "step"]

@@ -6,13 +6,18 @@ Shared by tests/test_public_api.py (every documented name imports) and tests/tes
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-if not SEEDS.is_dir():  # worktrees live in /work/wt/NAME, the main checkout in /work/main
-    SEEDS = Path("/work/shared/seeds")
+# $ARANDU_SEEDS, else `shared/seeds` beside the repository, else beside the folder that holds
+# its git worktrees (a worktree sits one level deeper): never a path of one machine's layout.
+_REPO = Path(__file__).resolve().parents[1]
+SEEDS = next((p for p in [*([Path(os.environ["ARANDU_SEEDS"])] if os.environ.get("ARANDU_SEEDS")
+                            else []),
+                          _REPO / ".." / "shared" / "seeds", _REPO / ".." / ".." / "shared" / "seeds"]
+              if p.is_dir()), _REPO / ".." / "shared" / "seeds")
 
 _FROM = re.compile(r"^\s*from\s+(arandu(?:\.[\w.]+)?)\s+import\s+(\([^)]*\)|[^\n#]+)", re.M)
 _IMPORT = re.compile(r"^\s*import\s+(arandu(?:\.[\w.]+)?)\b", re.M)

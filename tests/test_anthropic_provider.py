@@ -10,7 +10,6 @@ from arandu_pipelines.protocols import LLMProvider
 from arandu_pipelines.providers.anthropic import AnthropicProvider
 from arandu_pipelines.providers.openai import ProviderError
 from arandu_pipelines.write.llm_decisions import tag_event_emotion
-from tests.fake_anthropic import fake_anthropic  # noqa: F401 - fixture
 from tests.fake_openai import Status, fenced
 
 

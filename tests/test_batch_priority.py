@@ -277,6 +277,7 @@ def test_materialize_never_changes_the_calling_process(tmp_path):
     assert out["after_materialize"] == out["after"] == out["before"]
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_a_run_worker_lowers_itself_once_in_the_executor(tmp_path):
     out, seen = _dagster_probe(tmp_path, "worker")
     inline, runs = seen[:3], seen[3:]
@@ -377,6 +378,7 @@ print(json.dumps({"before": before, "me": os.nice(0), "me_idle": priority.idle_p
 
 
 @pytest.mark.parametrize("order", ["right", "wrong"])
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_a_batch_process_starts_the_embedded_server_at_normal_priority(tmp_path, order):
     env = {k: v for k, v in _env(ARANDU_HOME=str(tmp_path / "home")).items() if k != "DATABASE_URL"}
     p = subprocess.run([sys.executable, "-c", SERVER, order], env=env, capture_output=True, text=True,

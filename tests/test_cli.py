@@ -120,6 +120,7 @@ def test_forget_agent_erases_the_whole_agent_with_its_report(fresh_db_url, tmp_p
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_events WHERE agent_id = 'cli-forget'")[0][0] == 0
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_output_is_quiet_by_default_and_detailed_with_v(fresh_db_url, tmp_path):
     path = _conversation(tmp_path / "q.jsonl", "cli-quiet")
     db = ["--database-url", fresh_db_url]

@@ -18,7 +18,7 @@ from arandu_pipelines import background as bg
 from arandu_pipelines.assets import CONSOLIDATION_ASSETS
 from arandu_pipelines.store import status
 from tests.conftest import rows
-from tests.test_dagster_assets import extract, import_sample, instance, meta, resources, drop_dir  # noqa: F401
+from tests.test_dagster_assets import extract, import_sample, meta
 
 AGENT = "obs-agent"
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
@@ -46,7 +46,7 @@ async def test_observation_summary_counts_by_type_and_serialises(memory):
 
 
 def test_dagster_consolidation_succeeds_for_an_agent_with_observations(
-        instance, resources, drop_dir, fresh_db_url):  # noqa: F811
+        instance, resources, drop_dir, fresh_db_url):
     path = drop_dir / "moves.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in conversation()), encoding="utf-8")
     import_sample(instance, resources, path)

@@ -8,43 +8,15 @@ import shutil
 from pathlib import Path
 
 import psycopg
-import pytest
-from dagster import AssetKey, DagsterInstance, instance_for_test, materialize
+from dagster import AssetKey, DagsterInstance, materialize
 
 from arandu_pipelines.assets import CONSOLIDATION_ASSETS, EXTRACTION_TABLES, memory_events, memory_extraction
 from arandu_pipelines.assets.checks import MEMORY_HEALTH_CHECKS
 from arandu_pipelines.partitions import AGENTS
-from arandu_pipelines.resources import EmbeddingsResource, LLMResource, MemoryStoreResource
 from tests.conftest import rows
 
 SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sample_conversation.jsonl"
 AGENT = "sample-rafael"
-
-
-def make_resources(url: str, import_dir: Path) -> dict:
-    return {
-        "memory": MemoryStoreResource(database_url=url, import_dir=str(import_dir)),
-        "llm": LLMResource(),
-        "embeddings": EmbeddingsResource(),
-    }
-
-
-@pytest.fixture
-def instance():
-    with instance_for_test() as inst:
-        yield inst
-
-
-@pytest.fixture
-def drop_dir(tmp_path) -> Path:
-    d = tmp_path / "imports"
-    d.mkdir()
-    return d
-
-
-@pytest.fixture
-def resources(fresh_db_url, drop_dir, embeddings):  # embeddings: the model is loaded once
-    return make_resources(fresh_db_url, drop_dir)
 
 
 def meta(result, key: str) -> dict:

@@ -22,14 +22,8 @@ from arandu_pipelines.assets import memory_extraction
 from arandu_pipelines.partitions import AGENTS
 from arandu_pipelines.sensors import agent_partitions_sensor, pending_events_sensor
 from arandu_pipelines.sensors.agents import AgentsCursor, plan_agent_partitions
-from tests.test_dagster_assets import (  # noqa: F401  (fixtures)
-    AGENT,
-    drop_dir,
-    import_sample,
-    instance,
-    make_resources,
-    resources,
-)
+from tests.conftest import make_resources
+from tests.test_dagster_assets import AGENT, import_sample
 
 CONSOLIDATION = {"entity_importance", "entity_summaries", "entity_profiles", "entity_communities",
                  "memory_clusters", "community_themes", "emotional_trends", "fact_vitality",
@@ -89,6 +83,7 @@ def _client(url, embeddings, *calls):
     asyncio.run(go())
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_an_agent_written_by_memory_client_becomes_a_partition_and_is_consolidated(
         instance, resources, fresh_db_url, embeddings, defs):
     _client(fresh_db_url, embeddings, ("write", "served-agent", "s1", "Ana", "I moved to Porto last spring."))
@@ -122,6 +117,7 @@ def test_erased_agent_leaves_the_partition_set(instance, resources, fresh_db_url
     assert set(instance.get_dynamic_partitions(AGENTS)) == {"stays"}
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_an_import_alone_does_not_consolidate_every_agent(instance, resources, defs):
     """memory_events is unpartitioned: each import updates it for every agent partition."""
     instance.add_dynamic_partitions(AGENTS, [AGENT, "other-agent"])

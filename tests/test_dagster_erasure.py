@@ -17,13 +17,7 @@ from dagster import build_sensor_context, materialize
 from arandu_pipelines.assets import CONSOLIDATION_ASSETS
 from arandu_pipelines.partitions import AGENTS
 from arandu_pipelines.sensors import agent_partitions_sensor
-from tests.test_dagster_assets import (  # noqa: F401  (fixtures)
-    drop_dir,
-    extract,
-    import_sample,
-    instance,
-    resources,
-)
+from tests.test_dagster_assets import extract, import_sample
 
 AGENT = "erase-me"
 # Words that appear only in this conversation (names, places, a pet): the probes.

@@ -21,14 +21,7 @@ from dagster import (
 from arandu_pipelines.partitions import AGENTS
 from arandu_pipelines.sensors import import_sensor, pending_events_sensor
 from tests.conftest import rows
-from tests.test_dagster_assets import (  # noqa: F401  (fixtures)
-    AGENT,
-    SAMPLE,
-    drop_dir,
-    import_sample,
-    instance,
-    resources,
-)
+from tests.test_dagster_assets import SAMPLE
 
 
 def evaluate(sensor, instance: DagsterInstance, resources: dict | None, cursor: str | None):

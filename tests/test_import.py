@@ -337,8 +337,6 @@ def _event_vectors(url: str, agent: str) -> dict[str, list[float]]:
 
 async def test_an_import_encodes_each_chunk_ahead_and_stores_the_vectors_a_write_would(
         fresh_db_url, embeddings):
-    import numpy as np
-
     from arandu_pipelines.client import MemoryClient
 
     rows_in = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:7]

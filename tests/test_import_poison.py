@@ -388,7 +388,7 @@ def test_dagster_import_fails_once_on_an_unreadable_file(tmp_path, fresh_db_url,
     from dagster import instance_for_test, materialize
 
     from arandu_pipelines.assets import memory_events
-    from tests.test_dagster_assets import make_resources
+    from tests.conftest import make_resources
 
     drop = tmp_path / "imports"
     drop.mkdir()

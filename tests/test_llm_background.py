@@ -7,9 +7,10 @@ import pytest
 
 from arandu_pipelines import background as bg
 from arandu_pipelines.background import _llm
+from tests.planted_memory import AGENT, OTHER
 from tests.conftest import rows
-from tests.fake_openai import INVALID_JSON, Delay, Status, fake, provider  # noqa: F401 - fixture
-from tests.test_background_jobs import AGENT, OTHER, engine, planted, snapshot  # noqa: F401 - fixtures
+from tests.fake_openai import INVALID_JSON, Delay, Status, provider
+from tests.test_background_jobs import snapshot
 
 SUMMARY, PROFILE, CONSOLIDATE = "TASK: entity_summary", "TASK: entity_profile", "TASK: consolidation"
 FAILURES = [Status(500), Delay(3, {"summary": "too late"}), INVALID_JSON,

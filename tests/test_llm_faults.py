@@ -24,7 +24,6 @@ from tests.fake_openai import (
     Status,
     chatty,
     defaults,
-    fake,  # noqa: F401 - fixture
     provider,
     step,
     target,

@@ -9,7 +9,7 @@ import pytest
 from arandu_pipelines.read import planner_llm
 from arandu_pipelines.read.planner_llm import PlanCache, PlanValidationError, query_shape, validate_plan
 from arandu_pipelines.read.registry import DEFAULT_REGISTRY
-from tests.fake_openai import Delay, Status, fake, provider  # noqa: F401 - fixture
+from tests.fake_openai import Delay, Status, provider
 from tests.test_read_pipeline import VERTIX_WORLD, write_all
 
 PLAN, EVAL, REPLAN = planner_llm.PLAN_TASK, planner_llm.EVAL_TASK, planner_llm.REPLAN_TASK

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from arandu_pipelines.client import MemoryClient
-from tests.fake_openai import Status, fake, provider  # noqa: F401  (fixture)
+from tests.fake_openai import Status, provider
 
 RERANK = "You rate how useful each memory fact"
 FACTS = [

@@ -29,7 +29,7 @@ from arandu_pipelines.write.strategy import (
 )
 from arandu_pipelines.write.types import ExtractionContext
 from tests.conftest import rows
-from tests.fake_openai import INFORMED, T0, T1, RecordingClient, defaults, fake, provider  # noqa: F401
+from tests.fake_openai import INFORMED, T0, T1, RecordingClient, defaults, provider
 
 AGENT = "agent_stages"
 

@@ -18,7 +18,6 @@ from tests.fake_openai import (
     T2,
     RecordingClient,
     defaults,
-    fake,  # noqa: F401 - fixture
     pick,
     provider,
     step,

@@ -96,6 +96,7 @@ def test_every_query_encoder_gives_the_batch_vector(embeddings, monkeypatch, kin
         assert _cos(alone, batch) > 0.99999
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_a_fresh_process_answers_its_first_query():
     """The first call of a serving process is a query: it loads the model and builds the query
     encoder under one lock without waiting on itself (a subprocess, so nothing is loaded yet)."""

@@ -44,9 +44,9 @@ from arandu_pipelines.write import (
     save_pending_selection,
 )
 from arandu_pipelines.write import pending as pending_mod
+from tests.planted_memory import AGENT
 from tests.conftest import rows
-from tests.fake_openai import Status, fake, provider  # noqa: F401 - fixture
-from tests.test_background_jobs import AGENT, engine, planted  # noqa: F401 - fixtures
+from tests.fake_openai import Status, provider
 
 
 @pytest.fixture

@@ -398,6 +398,7 @@ def _import_cases() -> list[tuple[str, dict]]:
 CORPUS_AGENT = "corpus"
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url):
     """write() and retrieve(): 0 raw exceptions, and a good write after every case lands."""
     failures, outcomes, good = [], {"ok": 0, "refused": 0}, 0

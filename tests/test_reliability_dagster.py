@@ -51,7 +51,7 @@ from arandu_pipelines.resources import (
     MemoryStoreResource,
 )
 from arandu_pipelines.sensors import import_sensor, pending_events_sensor
-from tests.test_reliability_crash import LINES, T0  # the same conversation
+from tests.test_reliability_crash import LINES, T0
 from tests.conftest import _admin_url, rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -651,6 +651,7 @@ def _quick_retry(assets_def):
 
 
 @pytest.mark.parametrize("endpoint", ["refused", "fake"])
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_llm_api_key_never_reaches_dagster_logs_or_metadata(fresh_db_url, tmp_path, monkeypatch,
                                                             capfd, endpoint):
     from dagster import materialize

@@ -13,6 +13,7 @@ import itertools
 from datetime import datetime, timedelta, timezone
 
 import psycopg
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,6 +50,7 @@ def _fact_ids(url: str, agent: str) -> set[str]:
     return {str(r[0]) for r in rows(url, "SELECT id FROM memory_facts WHERE agent_id = %s", (agent,))}
 
 
+@pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_no_operation_on_one_agent_touches_another(fresh_db_url, embeddings):
     @settings(max_examples=15, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

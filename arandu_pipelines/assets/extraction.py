@@ -156,7 +156,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                 raise Failure(f"since={config.since!r} is not an ISO timestamp "
                               "(e.g. 2023-06-01T00:00:00Z)", allow_retries=False) from None
             res = await reextract(client, agent, since=since, max_events=config.limit,
-                                  chunk_size=config.chunk_size)
+                                  chunk_size=config.chunk_size, max_attempts=memory.max_attempts)
             errors = res.extraction_errors
             read = extracted = res.events_extracted
             run.update(rebuild="whole agent" if since is None else f"from {since.isoformat()}",
@@ -168,17 +168,13 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
                                     "active_after": res.after.get(t, 0)}
                                    for t in res.before], limit=20)
         else:
-            read = extracted = 0
-            while extracted < config.limit:
-                report = await client.extract_pending(agent, limit=min(10_000, config.limit - extracted),
-                                                      chunk_size=config.chunk_size,
-                                                      max_attempts=memory.max_attempts)
-                read += report.rows_read
-                extracted += report.events_extracted
-                errors.extend(report.extraction_errors)
-                tokens += getattr(getattr(report, "tokens_used", None), "total_tokens", 0) or 0
-                if report.rows_read == 0 or report.events_extracted == 0:
-                    break
+            # the library's "extract until the limit" loop (batches, early stop, the bound)
+            report = await client.extract_pending(agent, limit=config.limit,
+                                                  chunk_size=config.chunk_size,
+                                                  max_attempts=memory.max_attempts)
+            read, extracted = report.rows_read, report.events_extracted
+            errors.extend(report.extraction_errors)
+            tokens = report.tokens_used.total_tokens
             comparison = None
         # The write pipeline marks a message it cannot extract (e.g. the LLM is unreachable)
         # `failed` without raising, so the report's errors miss it: count what this run failed.

@@ -95,8 +95,6 @@ INTENSIFIERS = frozenset(
     "very so really extremely super totally incredibly absolutely truly deeply "
     "muito muita demais bem tao super extremamente totalmente realmente".split()
 )
-NEGATIONS = frozenset("not no never nor isn't wasn't don't didn't nao nunca nem jamais".split()
-                      + ["n't"])
 
 HIGH_ENERGY = frozenset({"excitement", "anger", "surprise", "fear"})
 LOW_ENERGY = frozenset({"sadness", "tiredness", "calm", "relief"})

@@ -44,10 +44,10 @@ from arandu_pipelines.background.emotion_lexicon import (
     HIGH_ENERGY,
     INTENSIFIERS,
     LOW_ENERGY,
-    NEGATIONS,
 )
 from arandu_pipelines.background.results import EmotionalTrendsResult
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.vocab import NEGATIONS
 from arandu_pipelines.write.keys import fold
 
 if TYPE_CHECKING:

@@ -54,6 +54,7 @@ async def reextract(
     since: datetime | None = None,
     max_events: int = 1_000_000,
     chunk_size: int = 64,
+    max_attempts: int = 5,
 ) -> ReextractionResult:
     """Invalidate what extraction derived for `agent_id` (from `since`) and rebuild it."""
     timer = Timer()
@@ -69,14 +70,12 @@ async def reextract(
         else:
             await _invalidate_since(conn, agent_id, since, result)
     client._aliases.forget(agent_id)  # the per-process alias cache saw the discarded aliases
-    while result.events_extracted < max_events:
-        report = await client.extract_pending(agent_id, limit=min(10_000, max_events),
-                                              chunk_size=chunk_size)
-        result.events_extracted += report.events_extracted
-        result.facts_added += report.facts_added
-        result.extraction_errors.extend(report.extraction_errors)
-        if report.rows_read == 0 or report.events_extracted == 0:
-            break
+    # the library's one "extract until the limit" loop (never more than max_events)
+    report = await client.extract_pending(agent_id, limit=max_events, chunk_size=chunk_size,
+                                          max_attempts=max_attempts)
+    result.events_extracted = report.events_extracted
+    result.facts_added = report.facts_added
+    result.extraction_errors.extend(report.extraction_errors)
     result.after = await _active_counts(engine, agent_id)
     result.preview = [
         {"table": t, "before": result.before.get(t, 0), "after": result.after.get(t, 0)}

@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from arandu_pipelines.errors import LLMCallError
+
 __all__ = [
     "JSONParseError",
     "JSONShapeError",
@@ -277,15 +279,6 @@ def as_str_list(value: Any, max_items: int = 20, max_len: int = 200) -> list[str
 
 
 # ---- one LLM call returning validated JSON ----------------------------------------------------
-class LLMCallError(Exception):
-    """A failed LLM call: `kind` is timeout | provider | empty | no_json | truncated | invalid |
-    shape. The message never contains credentials (providers keep them out of theirs)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-
-
 async def complete_json(
     llm: Any,
     messages: list[dict[str, Any]],

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from arandu_pipelines.errors import ProviderError
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.json_parse import JSONParseError, parse_json
 
@@ -59,16 +60,6 @@ RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 JSON_INSTRUCTION = (
     "Respond with one valid JSON object only: no prose before or after it, no markdown code fences."
 )
-
-
-class ProviderError(RuntimeError):
-    """An LLM/embedding call that failed for good (after retries). `status` is the HTTP status
-    when there was one; `retryable` says whether retrying later may help (429/5xx/network)."""
-
-    def __init__(self, message: str, status: int | None = None, retryable: bool = False) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retryable = retryable
 
 
 def _model_dimensions(model: str) -> int | None:

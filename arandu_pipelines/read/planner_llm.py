@@ -82,8 +82,7 @@ _EVAL_SYSTEM = (
 )
 
 
-class PlanValidationError(ValueError):
-    pass
+from arandu_pipelines.errors import PlanValidationError  # noqa: E402 - kept importable from here
 
 
 @dataclass

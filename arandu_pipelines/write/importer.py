@@ -372,13 +372,41 @@ async def _extract_chunk(
     report.relationships_upserted += outcome.relationships_upserted
 
 
+# Events loaded per query by extract_pending: bounds memory for a limit of a million.
+PENDING_BATCH = 10_000
+
+
 async def extract_pending(
     client: MemoryClient, agent_id: str, config: MemoryConfig, limit: int, chunk_size: int,
     max_attempts: int,
 ) -> ImportReport:
-    """Extract stored events not yet extracted (new, or failed fewer than max_attempts times)."""
+    """Extract stored events not yet extracted (new, or failed fewer than max_attempts times),
+    at most `limit` of them, loaded `PENDING_BATCH` at a time.
+
+    The one "extract until the limit" loop: the Dagster extraction asset and re-extraction call
+    it rather than keeping their own. `limit` bounds the events read (so `events_extracted`
+    never exceeds it, however the batches fall); it stops early when nothing is pending or a
+    batch extracted nothing (e.g. the LLM is down: the events stay pending for a later run)."""
     t0 = time.perf_counter()
     report = ImportReport(agents=[agent_id])
+    while report.rows_read < limit:
+        events = await _pending_events(client, agent_id, max_attempts,
+                                       min(PENDING_BATCH, limit - report.rows_read))
+        if not events:
+            break
+        report.rows_read += len(events)
+        before = report.events_extracted
+        async for _ in _extract_chunks(client, [(agent_id, events)], config, report, chunk_size):
+            pass
+        if report.events_extracted == before:
+            break
+    report.duration_ms = (time.perf_counter() - t0) * 1000
+    return report
+
+
+async def _pending_events(client: MemoryClient, agent_id: str, max_attempts: int,
+                          limit: int) -> list[EventInput]:
+    """The agent's oldest events waiting for extraction, at most `limit`."""
     async with client.engine.connect() as conn:
         rows = (
             await conn.execute(
@@ -391,16 +419,11 @@ async def extract_pending(
                 {"a": agent_id, "m": max_attempts, "lim": limit},
             )
         ).all()
-    events = [
+    return [
         EventInput(r.agent_id, r.text, r.speaker or "unknown", r.occurred_at, r.session_id,
                    r.message_id, dict(r.metadata or {}), r.source, str(r.id))
         for r in rows
     ]
-    report.rows_read = len(events)
-    async for _ in _extract_chunks(client, [(agent_id, events)], config, report, chunk_size):
-        pass
-    report.duration_ms = (time.perf_counter() - t0) * 1000
-    return report
 
 
 # Errors that mean the database refused the data of some row of the statement (not that it is

@@ -28,6 +28,7 @@ from sqlalchemy import text as sql
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vec
 from arandu_pipelines.write.keys import fold
+from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write.types import ExtractionContext
 
 FIRST_PERSON = frozenset(
@@ -37,10 +38,8 @@ FIRST_PERSON = frozenset(
 MAX_ENTITIES = 12
 MIN_ALIAS_CHARS = 2
 _WORD = re.compile(r"\w+(?:'\w+)?", re.UNICODE)
-_IGNORED_ALIASES = frozenset(
-    {"i", "me", "my", "you", "he", "she", "it", "we", "they", "eu", "ele", "ela", "user", "speaker",
-     "the", "a", "an", "o", "os", "as", "de", "da", "do", "e"}
-)
+# pronouns and roles are never aliases; nor are articles
+_IGNORED_ALIASES = NOT_ALIASES | {"the", "a", "an", "o", "os", "as", "de", "da", "do", "e"}
 
 
 @dataclass

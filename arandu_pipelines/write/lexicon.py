@@ -40,13 +40,8 @@ SELF_PRONOUNS_PT: tuple[str, ...] = (
     "eu", "me", "meu", "minha", "meus", "minhas", "mim", "comigo",
 )
 WE_PRONOUNS_EN: tuple[str, ...] = ("we", "us", "our", "ours", "ourselves", "we're", "we've", "we'll", "we'd")
-WE_PRONOUNS_PT: tuple[str, ...] = ("nós", "nosso", "nossa", "nossos", "nossas", "conosco")
 
-SECOND_PERSON_EN: tuple[str, ...] = ("you", "you're", "you've", "you'd", "you'll", "your", "yours", "ya", "u")
-SECOND_PERSON_PT: tuple[str, ...] = ("você", "voce", "vc", "tu", "teu", "tua", "contigo", "vocês")
 
-THIRD_PERSON_EN: tuple[str, ...] = ("he", "she", "he's", "she's", "he'd", "she'd", "he'll", "she'll")
-THIRD_PERSON_PT: tuple[str, ...] = ("ele", "ela")
 
 # --------------------------------------------------------------------------------------------
 # Relationship terms: surface term -> relation type (relation goes possessor -> named person,
@@ -481,11 +476,6 @@ FUTURE_MARKERS_PT: tuple[str, ...] = (
     "devo", "deve", "queria", "ia",
 )
 
-NEGATIONS_EN: tuple[str, ...] = (
-    "not", "never", "don't", "doesn't", "didn't", "won't", "can't", "isn't", "aren't",
-    "wasn't", "haven't", "hasn't", "no longer",
-)
-NEGATIONS_PT: tuple[str, ...] = ("não", "nao", "nunca", "jamais", "nem")
 
 MONTHS_EN: tuple[str, ...] = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
+from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -1075,7 +1076,7 @@ async def _plan_writes(
         when = max(p.occurred_at for p in proposals if p.action == "NOOP" and p.fact_id == fid)
         plan.reinforce[fid] = (n, when)
     extra = rec.config.extra_self_references | rec.config.extra_relationship_hints
-    _plan_entities(plan, prepared, names, _PRONOUN_ALIASES | {fold(w) for w in extra})
+    _plan_entities(plan, prepared, names, NOT_ALIASES | {fold(w) for w in extra})
     await _plan_relationships(conn, plan, prepared, names, by_msg)
     return plan
 
@@ -1112,14 +1113,6 @@ def _plan_entities(
     plan.entities = list(rows.values())
     plan.aliases = list(aliases.values())
 
-
-_PRONOUN_ALIASES = frozenset(
-    {"i", "me", "my", "mine", "myself", "eu", "mim", "comigo", "meu", "minha", "he", "she", "ele",
-     "ela", "they", "you", "voce", "user", "speaker"}
-) | {"girlfriend", "boyfriend", "wife", "husband", "partner", "brother", "sister", "mother",
-     "father", "mom", "dad", "son", "daughter", "friend", "boss", "colleague", "coworker",
-     "namorada", "namorado", "esposa", "marido", "irmao", "irma", "mae", "pai", "filho", "filha",
-     "amigo", "amiga", "chefe", "colega"}
 
 
 async def _plan_relationships(

@@ -25,19 +25,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
+from arandu_pipelines.vocab import RELATIONSHIP_TERMS, SELF_REFERENCES
 from arandu_pipelines.write.aliases import AgentAliases
 from arandu_pipelines.write.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
 
-SPEAKER_PRONOUNS = frozenset(
-    {"i", "me", "my", "mine", "myself", "i'm", "im", "eu", "mim", "comigo", "meu", "minha",
-     "eu mesmo", "eu mesma", "user", "the user", "speaker"}
-)
-RELATIONSHIP_TERMS = frozenset(
-    {"girlfriend", "boyfriend", "wife", "husband", "partner", "brother", "sister", "mother", "father",
-     "mom", "dad", "son", "daughter", "friend", "best friend", "boss", "colleague", "coworker",
-     "namorada", "namorado", "esposa", "marido", "irmão", "irmã", "irmao", "irma", "mãe", "mae",
-     "pai", "filho", "filha", "amigo", "amiga", "chefe", "colega"}
-)
+SPEAKER_PRONOUNS = SELF_REFERENCES  # the names this module exported before vocab.py
+
 # The name ends at its last non-space before "(": greedy, linear (a lazy name tried `\s*\(` from
 # every space of a long run).
 _HINT = re.compile(r"^(?P<name>[^()]*[^()\s])\s*\((?P<hint>[^()]*)\)\s*$")
