@@ -218,3 +218,60 @@ def test_no_fragments_or_verdict_openers():
             addressee="John")
     assert not any(t.startswith("Whenever") for t in texts(r)), texts(r)
     assert texts(run("Great to chat with Mel again about the new garden.", addressee="Melanie")) == []
+
+
+# ---- second pass (issue 19): beliefs, possessions in reactions, moods, resolves, long clauses ----
+@pytest.mark.parametrize("text, speaker, expected", [
+    # a statement of value with no person as its subject is the speaker's belief
+    ("Talking about inclusion and acceptance is crucial, and you're so brave.", "Maria",
+     "Maria believes talking about inclusion and acceptance is crucial"),
+    ("It's really important to stay organised in a small shop.", "Maria",
+     "Maria believes it's really important to stay organised in a small shop"),
+    ("Ter amigos por perto é fundamental.", "Rafael", "Rafael acredita que ter amigos por perto é fundamental"),
+])
+def test_value_statements_are_the_speakers_beliefs(text, speaker, expected):
+    assert expected in texts(run(text, speaker=speaker, addressee="Joao")), texts(run(text, speaker, "Joao"))
+
+
+@pytest.mark.parametrize("text", [
+    "That is crucial.",  # no statement, a pronoun
+    "Having faith in yourself is key.",  # generic "you": nobody to resolve it to
+    "I think my job is important.",  # the speaker is the subject: not a belief wrapper
+])
+def test_no_belief_without_a_stated_subject(text):
+    assert not any("believes" in t for t in texts(run(text, addressee="Joao")))
+
+
+def test_lucky_to_have_states_what_the_speaker_has():
+    r = run("I'm so lucky to have my husband and kids; they keep me motivated.")
+    assert [t for t in texts(r) if t.startswith("Maria has Maria's husband and kids")], texts(r)
+    assert not any("lucky" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm excited and kinda nervous!",
+    "I'm hanging in there.",
+    "I'm feeling hopeful and optimistic.",
+    "I'm determined to make it work.",  # a resolve with no content
+    "I'm gonna keep chasing those dreams.",
+])
+def test_moods_and_empty_resolves_are_not_facts(text):
+    assert texts(run(text)) == []
+
+
+def test_a_mood_with_a_cause_stays():
+    assert texts(run("I'm so excited about my trip to Lisbon next month.")) != []
+
+
+def test_long_sentence_cut_at_a_spaced_dash_or_and_its():
+    r = run("I've been working really hard on my online store lately - I just teamed up with a local "
+            "artist from the next town for some cool new designs.")
+    assert texts(r) == ["Maria has been working really hard on Maria's online store lately"]
+    r = run("I'm on the hunt for the ideal spot for my new dance studio downtown and it's been quite "
+            "a journey so far, honestly.")
+    assert texts(r) == ["Maria is on the hunt for the ideal spot for Maria's new dance studio downtown"]
+
+
+def test_in_hopes_of_is_a_purpose_not_a_wish():
+    r = run("I just launched an ad campaign for my clothing store in hopes of growing the business.")
+    assert texts(r) == ["Maria just launched an ad campaign for Maria's clothing store in hopes of growing the business"]

@@ -2150,7 +2150,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     text = _HEDGE_PREFIX_RE.sub("", text) or text
     subj, kind = _generic_subject(ms, s, text)
     min_content = 1 if kind != "none" else 2
-    if _content_words(text) < min_content:
+    if _content_words(text) < min_content and not (_BELIEF_PT_RE if pt else _BELIEF_EN_RE).match(text):
         return
     who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
     if kind == "dropped_en":
@@ -2185,6 +2185,11 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         c = min(conf, L.CONF_INFERRED)
     if kind != "none" and fold(subj) not in fold(fact_text):
         kind = "none"  # "Taking care of ourselves is vital": the subject did not survive the rewrite
+    # A statement of value whose first clause has no person as its subject ("Talking about
+    # inclusion is crucial, and you ...") is the speaker's belief.
+    belief = _belief(ms, fact_text, abs_text) if kind in ("none", "addr", "speaker") else None
+    if belief is not None:
+        fact_text, subj, kind = belief, ms.speaker, "speaker"
     if kind == "none":
         # A sentence with no person as its subject ("That's awesome", "Hold onto those moments")
         # is talk, not a fact about anyone: it stays searchable on the event, no fact.
@@ -2209,6 +2214,37 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     generic = _fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate)
     ms.generic.append(generic)  # a restated sentence, not a rule's match: refine() is strict with it
     ms.add_fact(generic)
+
+
+_VALUE_EN = _alt(L.VALUE_WORDS_EN)
+_VALUE_PT = _alt(L.VALUE_WORDS_PT)
+# "<subject phrase> is/are (so) crucial ...", "It's (really) important to/that ..."
+_BELIEF_EN_RE = re.compile(
+    rf"(?i)^(?:(?:it|it's|it’s)\s+(?:is\s+|was\s+)?(?:(?:so|really|very|super|truly|always)\s+)*(?:{_VALUE_EN})\s+(?:to|that)\s"
+    rf"|[a-z][\w'’-]*(?:\s+[\w'’-]+){{0,8}}?\s+(?:is|are)\s+(?:(?:so|really|very|super|truly|always)\s+)*(?:{_VALUE_EN})\b)")
+_BELIEF_PT_RE = re.compile(
+    rf"(?i)^(?:(?:é|e)\s+(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\s+|[a-zà-ú][\w-]*(?:\s+[\w-]+){{0,8}}?\s+(?:é|são)\s+"
+    rf"(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\b)")
+_GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|você|voce|vc)\b")
+_FIRST_CLAUSE_RE = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
+_PRONOUN_START_RE = re.compile(r"(?i)^(?:that|this|these|those|which|what|i|i'm|we|he|she|they|you"
+                               r"|isso|isto|aquilo|eu|nós|ele|ela|eles|elas)\b")
+
+
+def _belief(ms: _Msg, text: str, said: str) -> str | None:
+    """A general statement of value with no person as its subject ("Talking about inclusivity
+    and acceptance is crucial", "É fundamental ter apoio") is what the speaker believes:
+    "<speaker> believes talking about ...". Only its first clause is kept; generic "you"
+    ("having faith in yourself is key") has no addressee to resolve to, so such a clause (in
+    `said`, the sentence as written) is left out."""
+    rx = _BELIEF_PT_RE if ms.lang == "pt" else _BELIEF_EN_RE
+    body = _FIRST_CLAUSE_RE.split(text.strip(), 1)[0].strip().rstrip("!.")
+    head = _FIRST_CLAUSE_RE.split(said.strip(), 1)[0]
+    if (_GENERIC_YOU_RE.search(head) or _PRONOUN_START_RE.match(head.lstrip()) or body.startswith(ms.speaker)
+            or not rx.match(body)):
+        return None
+    verb = "acredita que" if ms.lang == "pt" else "believes"
+    return f"{ms.speaker} {verb} {body[:1].lower() + body[1:]}"
 
 
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:

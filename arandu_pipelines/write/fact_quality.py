@@ -46,7 +46,7 @@ from arandu_pipelines.write import lexicon as L
 
 from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
 
-MAX_WORDS = 18
+MAX_WORDS = 22
 MAX_FREE_FACTS = 2  # free-text facts (restated sentences) per subject per message
 
 _CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b|\bimage:", re.I)
@@ -61,7 +61,7 @@ _RENDERED_DATE_RE = re.compile(
     rf"(?:(?:\d{{1,2}}\s+(?:de\s+)?)?(?:{_MONTHS})\s+(?:de\s+)?)?\d{{4}}\b,?"
 )
 _TALK_RE = re.compile(
-    r"(?i)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
+    r"(?i)(?<!\bin\s)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
     r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
     r"|(?:is|was)\s+right\b|no\s+problem|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
@@ -69,8 +69,8 @@ _TALK_RE = re.compile(
 _GREETING_START_RE = re.compile(
     r"(?i)^(?:hey|hi|hello|bye|goodbye|oi|olá|tchau|wow|lol|haha|great|good|nice|awesome|cool|lovely|glad"
     r"|so\s+glad|lucky|sounds)\b|^[^\w\"“]")
-_CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|so|since|and\s+it|and\s+that|which|while|though|although"
-                            r"|mas|porque|então)\s+|[;:–—]\s*|,\s+")
+_CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|['’]?cause|so|since|and\s+it(?:['’]s)?|and\s+that|which|while"
+                            r"|though|although|mas|porque|então)\s+|[;:–—]\s*|\s+-{1,2}\s+|,\s+")
 _WORD_RE = re.compile(r"[\w'’-]+")
 _SUBORDINATE_RE = re.compile(r"(?i)^(?:whenever|when|if|because|while|although|though|since|as|after|before|once"
                              r"|until|unless|quando|se|porque|enquanto|embora)\b")
@@ -202,9 +202,40 @@ _REACTION_RE = re.compile(
 )
 
 
+_HAVE_REACTION_RE = re.compile(
+    r"(?i)^(?P<s>[^,]{1,40}?)\s+(?:is|was|feels?|felt)\s+(?:(?:so|really|very|super|truly)\s+)*"
+    r"(?:lucky|grateful|thankful|blessed|glad)\s+to\s+have\s+(?P<o>\w.*)$")
+
+
+def _have(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria is so lucky to have her husband and kids" says what Maria has: the reaction
+    wrapper is cut ("Maria has her husband and kids") before `_reaction` drops reactions."""
+    m = _HAVE_REACTION_RE.match(f.fact_text)
+    if _free(f) and m and m.group("s") == f.subject:
+        f.fact_text = f"{f.subject} has {m.group('o')}"
+    return f
+
+
 def _reaction(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Reactions and guesses ("Maria is so glad ...", "It must have been special") are talk."""
     return None if _free(f) and _REACTION_RE.search(f.fact_text) else f
+
+
+_MOOD_PHRASE_RE = re.compile(r"(?i)\b(?:" + "|".join(re.escape(x) for x in L.MOOD_PHRASES_EN) + r")\b")
+
+
+def _mood(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A mood with no cause or object ("Gina is excited and kinda nervous", "Jon is hanging in
+    there", "Melanie feels the same way") is how someone felt at one moment, not knowledge:
+    after the subject, only copulas/feel verbs, intensifiers and mood words are left."""
+    if not _free(f) or not f.fact_text.startswith(f.subject):
+        return f
+    rest = _MOOD_PHRASE_RE.sub(" great ", f.fact_text[len(f.subject):])
+    words = _words(rest)
+    if words and all(w in L.MOOD_FILLERS or w in L.MOOD_WORDS_EN for w in words) and any(
+            w in L.MOOD_WORDS_EN for w in words):
+        return None
+    return f
 
 
 _EMPTY_WORDS = frozenset(
@@ -224,11 +255,13 @@ def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """More than MAX_WORDS words: keep the first clause (>= 4 words) if short enough."""
+    if _free(f) and _SUBORDINATE_RE.match(f.fact_text) and len(f.fact_text.split()) > 12:
+        return None  # "Whenever Caroline hears this jam, ...": the first clause is not the fact
     if len(f.fact_text.split()) <= MAX_WORDS:
         return f
     start = len(f.subject) + 1 if f.fact_text.startswith(f.subject) else 0
     if _SUBORDINATE_RE.match(f.fact_text):
-        return None  # "Whenever Caroline hears this jam, ...": the first clause is not the fact
+        return None
     for m in _CLAUSE_CUT_RE.finditer(f.fact_text, start):
         head = f.fact_text[: m.start()].strip(" ,")
         if len(head.split()) >= 4:
@@ -242,7 +275,11 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 # attitude negations ("won't quit", "can't wait", "wasn't easy"); habits ("doesn't drink coffee") stay
 _NEGATION_RE = re.compile(r"(?i)\b(?:won't|can't|couldn't|wouldn't|wasn't|isn't|weren't|never)\b")
 # what could/should/would be; plans ("is going to", "plans to", "wants to") are facts and stay
-_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|pode|poderia|deveria)\b")
+_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|pode|poderia|deveria)\b")
+# a resolve with no content ("Jon is determined to make it work", "Gina is up for the challenge")
+_RESOLVE_RE = re.compile(
+    r"(?i)\b(?:is|am|are|was|feels?|felt|stays?|staying)\s+(?:(?:so|really|very|super|totally|still|always)\s+)*"
+    r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for)\b")
 
 
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -253,14 +290,14 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
     t = f.fact_text
-    if _NEGATION_RE.search(t) or _MODAL_RE.search(t):
+    if _NEGATION_RE.search(t) or _MODAL_RE.search(t) or _RESOLVE_RE.search(t):
         return None
     return f
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _caption, _question, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
-    _talk, _reaction, _thin, _unanchored,
+    _talk, _have, _reaction, _mood, _thin, _unanchored,
 )
 
 
