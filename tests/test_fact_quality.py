@@ -275,3 +275,38 @@ def test_long_sentence_cut_at_a_spaced_dash_or_and_its():
 def test_in_hopes_of_is_a_purpose_not_a_wish():
     r = run("I just launched an ad campaign for my clothing store in hopes of growing the business.")
     assert texts(r) == ["Maria just launched an ad campaign for Maria's clothing store in hopes of growing the business"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a demonstrative before a noun opens the subject noun phrase, it is not an empty pronoun
+    ("These figurines I bought yesterday remind me of family love.",
+     "These figurines Maria bought remind Maria of family love"),
+    # a clause about the conversation itself is cut
+    ("Since we last spoke, I took my kids to a park by the river.", "Maria took Maria's kids to a park by the river"),
+    ("A lot has happened since we last chatted - I just joined a new activist group.",
+     "Maria just joined a new activist group"),
+    # an opener ending in ", and" before the subject is cut
+    ("Seven years now, and I've finally found my real muses: painting and pottery.",
+     "Maria has finally found Maria's real muses: painting and pottery"),
+    # a reaction with an action of the speaker's own is a plan or wish, not a reaction
+    ("I'm thrilled to make a family for kids who need one.", "Maria is thrilled to make a family for kids who need one"),
+    # "it's been a dream to X" says what the speaker dreams of
+    ("It's always been my dream to open a dance studio - finally!", "Maria's dream is to open a dance studio"),
+])
+def test_noun_phrases_catch_up_openers_reactions_with_actions_and_dreams(text, expected):
+    assert expected in texts(run(text, addressee="Joao")), texts(run(text, addressee="Joao"))
+
+
+@pytest.mark.parametrize("text", [
+    "Been a busy week since we talked!",  # only about the conversation
+    "This is great for me.",  # a pronoun, not a noun phrase
+    "I'm so glad to hear that.",  # a reaction to the other speaker
+    "Networking really pays off.",  # a gerund subject, not "I'm networking"
+])
+def test_conversation_pronoun_and_gerund_subjects_are_not_facts(text):
+    assert texts(run(text, addressee="Joao")) == []
+
+
+def test_dropped_subject_gerund_with_a_second_clause():
+    r = run("Researching adoption agencies — it's been a dream to have a family.")
+    assert texts(r) and texts(r)[0].startswith("Maria is researching adoption agencies"), texts(r)

@@ -2188,6 +2188,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     # A statement of value whose first clause has no person as its subject ("Talking about
     # inclusion is crucial, and you ...") is the speaker's belief.
     belief = _belief(ms, fact_text, abs_text) if kind in ("none", "addr", "speaker") else None
+    if belief is None and kind in ("none", "speaker"):
+        belief = _dream(ms, fact_text)
     if belief is not None:
         fact_text, subj, kind = belief, ms.speaker, "speaker"
     if kind == "none":
@@ -2226,6 +2228,9 @@ _BELIEF_PT_RE = re.compile(
     rf"(?i)^(?:(?:é|e)\s+(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\s+|[a-zà-ú][\w-]*(?:\s+[\w-]+){{0,8}}?\s+(?:é|são)\s+"
     rf"(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\b)")
 _GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|você|voce|vc)\b")
+# "Networking really pays off": a gerund followed by an adverb is the sentence's subject,
+# not a first-person sentence with its "I'm" dropped
+_GERUND_SUBJECT_NEXT = frozenset("really just always truly definitely sure totally actually also".split())
 _FIRST_CLAUSE_RE = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
 _PRONOUN_START_RE = re.compile(r"(?i)^(?:that|this|these|those|which|what|i|i'm|we|he|she|they|you"
                                r"|isso|isto|aquilo|eu|nós|ele|ela|eles|elas)\b")
@@ -2247,6 +2252,25 @@ def _belief(ms: _Msg, text: str, said: str) -> str | None:
     return f"{ms.speaker} {verb} {body[:1].lower() + body[1:]}"
 
 
+_DREAM_RE = re.compile(
+    r"(?i)\bit(?:['’]s|\s+is|\s+has|\s+was)?\s+(?:always\s+)?(?:been\s+)?(?:(?:a|one)\s+|[\w'’]+['’]s\s+)"
+    r"(?:big\s+|long-?time\s+|lifelong\s+)?dream(?:\s+of\s+[\w'’]+)?\s+to\s+(?P<x>[^,;:–—]+)")
+
+
+def _dream(ms: _Msg, text: str) -> str | None:
+    """"It's been a dream to have a family" (the rewrite of "it's been my dream ...") says what
+    the speaker dreams of: "<speaker>'s dream is to have a family"."""
+    if ms.lang == "pt":
+        return None
+    m = _DREAM_RE.search(text)
+    if not m:
+        return None
+    x = re.split(r"\s+-\s+", m.group("x"), maxsplit=1)[0].strip().rstrip("!.")
+    if len(x.split()) < 2:
+        return None
+    return f"{ms.speaker}{'' if ms.speaker.endswith('s') else chr(39) + 's'} dream is to {x}"
+
+
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     """(subject, kind) of a sentence: kind speaker | name | pron | addr | dropped_en | none."""
     pt = ms.lang == "pt"
@@ -2266,7 +2290,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
             nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into", "me")
         ) and first not in _NON_NAME:
             return ms.speaker, "dropped_en"
-        if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(text) and first not in L.EVALUATIVES
+        # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
+        if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
+                and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
                 and nxt not in ("but", "and", "or", "so", "too", "as")):
             return ms.speaker, "dropped_en"
     if not pt and first in _EN_DROPPED_START and first not in ("just", "finally"):

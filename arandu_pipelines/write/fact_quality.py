@@ -164,14 +164,19 @@ def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     i = text.find(subj)
     if i <= 0:
         return f
-    if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+)$", text[:i]):
+    if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+|,\s*and\s+)$", text[:i]):
         f.fact_text = text[i:]
     return f
 
 
 _EXPLETIVE_RE = re.compile(
-    r"(?i)^(?:it|it's|its|that|that's|this|there|there's|here|here's|they|they're|those|these|what|which"
-    r"|isso|isto|aquilo|é|foi)\b"
+    r"(?i)^(?:it|it's|its|that's|there|there's|here|here's|they|they're|what|which|isso|isto|aquilo|é|foi)\b"
+    # "this/that/these/those" alone is a pronoun; before a noun ("These figurines Maria bought
+    # remind her of family love") it opens a noun phrase, which may be a fact's subject
+    r"|^(?:this|that|these|those)\b(?!\s+(?!(?:is|was|are|were|has|have|had|made|makes|make|reminds|remind"
+    r"|reminded|means|meant|sounds|looks|seems|really|just|so|one|ones|will|would|can|could|must|should|kind|sort"
+    r"|helps|helped|gives|gave|brings|brought|taught|teaches|showed|shows|pic|photo|picture|time|moment|way"
+    r"|stuff|thing|things|too|also|all|of|in|for|to|with|and|but|'s|’s)\b)(?-i:[a-z]))"
 )
 
 
@@ -198,6 +203,7 @@ def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 _REACTION_RE = re.compile(
     r"(?i)^[^,]{0,40}?\b(?:is|was|am|are|'s|feels?|felt)\s+(?:(?:so|really|very|super|totally|just|truly)\s+)*"
     r"(?:glad|stoked|lucky|thrilled|thankful|grateful|sorry|relieved|impressed|amazed|blown\s+away|touched)\b"
+    r"(?!\s+to\s+(?!hear|see|know|read|learn|have)[a-z]+\s+\w)"
     r"|\b(?:must|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
 )
 
@@ -253,6 +259,25 @@ def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f if len(rest) >= 2 else None
 
 
+_CATCH_UP_RE = re.compile(
+    r"(?i)^[^.;:!?]{0,40}?\bsince\s+(?:[\w'’]+\s+){0,4}?(?:talked|spoke|chatted|caught\s+up|last\s+saw|saw\s+each\s+other)"
+    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*")
+
+
+def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A clause about the conversation itself ("Since we last spoke, Maria took her kids to a
+    park", "A lot's happened since we talked") is talk: it is cut, and a fact that is nothing
+    else is dropped."""
+    m = _CATCH_UP_RE.match(f.fact_text)
+    if not m or not _free(f):
+        return f
+    rest = f.fact_text[m.end():].strip(" ,-–—")
+    if not rest.startswith(f.subject) or len(rest.split()) < 3:
+        return None
+    f.fact_text = rest
+    return f
+
+
 def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """More than MAX_WORDS words: keep the first clause (>= 4 words) if short enough."""
     if _free(f) and _SUBORDINATE_RE.match(f.fact_text) and len(f.fact_text.split()) > 12:
@@ -296,7 +321,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
+    _caption, _question, _addressee, _second_person, _glued_date, _opener, _catch_up, _long, _subject_first,
     _talk, _have, _reaction, _mood, _thin, _unanchored,
 )
 
