@@ -310,3 +310,16 @@ def test_conversation_pronoun_and_gerund_subjects_are_not_facts(text):
 def test_dropped_subject_gerund_with_a_second_clause():
     r = run("Researching adoption agencies — it's been a dream to have a family.")
     assert texts(r) and texts(r)[0].startswith("Maria is researching adoption agencies"), texts(r)
+
+
+def test_long_plan_without_a_clause_boundary_is_cut_before_a_purpose_phrase():
+    r = run("I'm thinking of working with some fashion bloggers and influencers in the next few months "
+            "to get more attention for my little store downtown.")
+    assert texts(r) and texts(r)[0].startswith(
+        "Maria is thinking of working with some fashion bloggers and influencers in the next few months"), texts(r)
+    assert len(texts(r)[0].split()) <= 22
+
+
+def test_a_resolve_with_content_and_a_modal_in_a_purpose_clause_stay():
+    assert texts(run("I'm really focused on building my customer base this year.")) != []
+    assert texts(run("I'm going to do more ads so I can reach more people.")) != []

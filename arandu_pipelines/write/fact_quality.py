@@ -71,6 +71,7 @@ _GREETING_START_RE = re.compile(
     r"|so\s+glad|lucky|sounds)\b|^[^\w\"“]")
 _CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|['’]?cause|so|since|and\s+it(?:['’]s)?|and\s+that|which|while"
                             r"|though|although|mas|porque|então)\s+|[;:–—]\s*|\s+-{1,2}\s+|,\s+")
+_PURPOSE_CUT_RE = re.compile(r"(?i)\s+(?:in\s+order\s+to|to|so|for|by|with|after|before)\s+")
 _WORD_RE = re.compile(r"[\w'’-]+")
 _SUBORDINATE_RE = re.compile(r"(?i)^(?:whenever|when|if|because|while|although|though|since|as|after|before|once"
                              r"|until|unless|quando|se|porque|enquanto|embora)\b")
@@ -294,6 +295,13 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
                 f.fact_text = head
                 return f
             break
+    # no clause boundary: cut before the last purpose/means phrase ("to get more attention for
+    # her store") that leaves a head of at least 8 words
+    heads = [f.fact_text[: m.start()] for m in _PURPOSE_CUT_RE.finditer(f.fact_text, start)]
+    heads = [h for h in heads if 8 <= len(h.split()) <= MAX_WORDS]
+    if heads:
+        f.fact_text = heads[-1].strip(" ,")
+        return f
     return None
 
 
@@ -304,7 +312,11 @@ _MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|pode|
 # a resolve with no content ("Jon is determined to make it work", "Gina is up for the challenge")
 _RESOLVE_RE = re.compile(
     r"(?i)\b(?:is|am|are|was|feels?|felt|stays?|staying)\s+(?:(?:so|really|very|super|totally|still|always)\s+)*"
-    r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for)\b")
+    r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for\s+(?:the|a|any)\s+challenge)"
+    # nothing after it, or only "to <verb> it/this/that ..." or "and ...": no content of its own
+    r"(?:\s+to\s+[\w'’]+\s+(?:it|this|that)\b.*|\s+and\b.*|\W*)$")
+# a purpose or reason clause ("... so Gina can reach more people") does not make a fact modal
+_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause)\s+.*$")
 
 
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -315,7 +327,8 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
     t = f.fact_text
-    if _NEGATION_RE.search(t) or _MODAL_RE.search(t) or _RESOLVE_RE.search(t):
+    main = _SUBCLAUSE_RE.sub("", t)
+    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(t):
         return None
     return f
 
