@@ -323,3 +323,16 @@ def test_long_plan_without_a_clause_boundary_is_cut_before_a_purpose_phrase():
 def test_a_resolve_with_content_and_a_modal_in_a_purpose_clause_stay():
     assert texts(run("I'm really focused on building my customer base this year.")) != []
     assert texts(run("I'm going to do more ads so I can reach more people.")) != []
+
+
+@pytest.mark.parametrize("text", [
+    "Love that painting!",  # a reaction to what was just shown, named by a demonstrative only
+    "Music brings us together and brings joy.",  # generic "us": people in general
+    "I have to check the size and the floor quality too.",  # an obligation is a modal
+])
+def test_reactions_to_what_was_shown_generic_we_and_obligations_are_not_facts(text):
+    assert texts(run(text, addressee="Joao")) == []
+
+
+def test_we_as_the_subject_stays_a_fact_about_the_speaker():
+    assert texts(run("We went camping in the mountains with the kids.")) != []

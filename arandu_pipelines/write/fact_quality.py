@@ -245,6 +245,28 @@ def _mood(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f
 
 
+_SHOWN_RE = re.compile(
+    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:that|this|those|these)"
+    r"(?:\s+[\w'’-]+){1,2}\W*$")
+
+
+def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria loves that painting" is a reaction to what the other speaker just showed, named
+    only by a demonstrative: nothing to know later."""
+    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(f.fact_text[len(f.subject):]):
+        return None
+    return f
+
+
+def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """Generic "we/us" ("Music brings us together", "Pets bring so much joy to us"), rewritten
+    as "<speaker> and others" in a fact that does not open with its subject, is about people
+    in general, not about the speaker."""
+    if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
+        return None
+    return f
+
+
 _EMPTY_WORDS = frozenset(
     "it that this them those these one thing things stuff others lot much way something everything "
     "anything isso isto coisa".split()
@@ -308,7 +330,7 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 # attitude negations ("won't quit", "can't wait", "wasn't easy"); habits ("doesn't drink coffee") stay
 _NEGATION_RE = re.compile(r"(?i)\b(?:won't|can't|couldn't|wouldn't|wasn't|isn't|weren't|never)\b")
 # what could/should/would be; plans ("is going to", "plans to", "wants to") are facts and stay
-_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|pode|poderia|deveria)\b")
+_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|gotta|(?:has|have|need|needs)\s+to|pode|poderia|deveria)\b")
 # a resolve with no content ("Jon is determined to make it work", "Gina is up for the challenge")
 _RESOLVE_RE = re.compile(
     r"(?i)\b(?:is|am|are|was|feels?|felt|stays?|staying)\s+(?:(?:so|really|very|super|totally|still|always)\s+)*"
@@ -335,7 +357,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _caption, _question, _addressee, _second_person, _glued_date, _opener, _catch_up, _long, _subject_first,
-    _talk, _have, _reaction, _mood, _thin, _unanchored,
+    _talk, _have, _reaction, _mood, _shown, _generic_we, _thin, _unanchored,
 )
 
 
