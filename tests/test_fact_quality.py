@@ -336,3 +336,7 @@ def test_reactions_to_what_was_shown_generic_we_and_obligations_are_not_facts(te
 
 def test_we_as_the_subject_stays_a_fact_about_the_speaker():
     assert texts(run("We went camping in the mountains with the kids.")) != []
+
+
+def test_a_value_statement_about_ourselves_is_about_people_in_general():
+    assert not any("believes" in t for t in texts(run("Taking care of ourselves is so important.", addressee="Joao")))

@@ -2227,7 +2227,8 @@ _BELIEF_EN_RE = re.compile(
 _BELIEF_PT_RE = re.compile(
     rf"(?i)^(?:(?:é|e)\s+(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\s+|[a-zà-ú][\w-]*(?:\s+[\w-]+){{0,8}}?\s+(?:é|são)\s+"
     rf"(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\b)")
-_GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|você|voce|vc)\b")
+# generic "you"/"ourselves"/"oneself" in a value statement: about people in general
+_GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|yourselves|ourselves|oneself|você|voce|vc)\b")
 # "Networking really pays off": a gerund followed by an adverb is the sentence's subject,
 # not a first-person sentence with its "I'm" dropped
 _GERUND_SUBJECT_NEXT = frozenset("really just always truly definitely sure totally actually also".split())
