@@ -340,3 +340,8 @@ def test_we_as_the_subject_stays_a_fact_about_the_speaker():
 
 def test_a_value_statement_about_ourselves_is_about_people_in_general():
     assert not any("believes" in t for t in texts(run("Taking care of ourselves is so important.", addressee="Joao")))
+
+
+def test_gonna_be_a_noun_has_a_dropped_it_not_the_speaker():
+    assert texts(run("Gonna be a big change.")) == []
+    assert texts(run("Gonna be a great night featuring local artists and their talents.")) == []

@@ -2296,6 +2296,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
                 and nxt not in ("but", "and", "or", "so", "too", "as")):
             return ms.speaker, "dropped_en"
+    if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
+                                                          text[words[k0].start():]):
+        return ms.speaker, "none"  # "Gonna be a big change": the dropped subject is "it", not the speaker
     if not pt and first in _EN_DROPPED_START and first not in ("just", "finally"):
         # "Love that painting!", "Gonna continue my edu", "Went hiking today"
         return ms.speaker, "dropped_en"
