@@ -245,3 +245,130 @@ def test_spacy_gets_bounded_pieces_without_punctuation_runs():
     assert "".join(pieces).count("Ana Lima") == 200
     labels = nlp.ner_labels(["I met Ana Lima in Lisbon."])[0]
     assert labels is not None and labels.get("lisbon") == "GPE"
+
+
+# ---- second pass (issue 19): beliefs, possessions in reactions, moods, resolves, long clauses ----
+@pytest.mark.parametrize("text, speaker, expected", [
+    # a statement of value with no person as its subject is the speaker's belief
+    ("Talking about inclusion and acceptance is crucial, and you're so brave.", "Maria",
+     "Maria believes talking about inclusion and acceptance is crucial"),
+    ("It's really important to stay organised in a small shop.", "Maria",
+     "Maria believes it's really important to stay organised in a small shop"),
+    ("Ter amigos por perto é fundamental.", "Rafael", "Rafael acredita que ter amigos por perto é fundamental"),
+])
+def test_value_statements_are_the_speakers_beliefs(text, speaker, expected):
+    assert expected in texts(run(text, speaker=speaker, addressee="Joao")), texts(run(text, speaker, "Joao"))
+
+
+@pytest.mark.parametrize("text", [
+    "That is crucial.",  # no statement, a pronoun
+    "Having faith in yourself is key.",  # generic "you": nobody to resolve it to
+    "I think my job is important.",  # the speaker is the subject: not a belief wrapper
+])
+def test_no_belief_without_a_stated_subject(text):
+    assert not any("believes" in t for t in texts(run(text, addressee="Joao")))
+
+
+def test_lucky_to_have_states_what_the_speaker_has():
+    r = run("I'm so lucky to have my husband and kids; they keep me motivated.")
+    assert [t for t in texts(r) if t.startswith("Maria has Maria's husband and kids")], texts(r)
+    assert not any("lucky" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("text", [
+    "I'm excited and kinda nervous!",
+    "I'm hanging in there.",
+    "I'm feeling hopeful and optimistic.",
+    "I'm determined to make it work.",  # a resolve with no content
+    "I'm gonna keep chasing those dreams.",
+])
+def test_moods_and_empty_resolves_are_not_facts(text):
+    assert texts(run(text)) == []
+
+
+def test_a_mood_with_a_cause_stays():
+    assert texts(run("I'm so excited about my trip to Lisbon next month.")) != []
+
+
+def test_long_sentence_cut_at_a_spaced_dash_or_and_its():
+    r = run("I've been working really hard on my online store lately - I just teamed up with a local "
+            "artist from the next town for some cool new designs.")
+    assert texts(r) == ["Maria has been working really hard on Maria's online store lately"]
+    r = run("I'm on the hunt for the ideal spot for my new dance studio downtown and it's been quite "
+            "a journey so far, honestly.")
+    assert texts(r) == ["Maria is on the hunt for the ideal spot for Maria's new dance studio downtown"]
+
+
+def test_in_hopes_of_is_a_purpose_not_a_wish():
+    r = run("I just launched an ad campaign for my clothing store in hopes of growing the business.")
+    assert texts(r) == ["Maria just launched an ad campaign for Maria's clothing store in hopes of growing the business"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a demonstrative before a noun opens the subject noun phrase, it is not an empty pronoun
+    ("These figurines I bought yesterday remind me of family love.",
+     "These figurines Maria bought remind Maria of family love"),
+    # a clause about the conversation itself is cut
+    ("Since we last spoke, I took my kids to a park by the river.", "Maria took Maria's kids to a park by the river"),
+    ("A lot has happened since we last chatted - I just joined a new activist group.",
+     "Maria just joined a new activist group"),
+    # an opener ending in ", and" before the subject is cut
+    ("Seven years now, and I've finally found my real muses: painting and pottery.",
+     "Maria has finally found Maria's real muses: painting and pottery"),
+    # a reaction with an action of the speaker's own is a plan or wish, not a reaction
+    ("I'm thrilled to make a family for kids who need one.", "Maria is thrilled to make a family for kids who need one"),
+    # "it's been a dream to X" says what the speaker dreams of
+    ("It's always been my dream to open a dance studio - finally!", "Maria's dream is to open a dance studio"),
+])
+def test_noun_phrases_catch_up_openers_reactions_with_actions_and_dreams(text, expected):
+    assert expected in texts(run(text, addressee="Joao")), texts(run(text, addressee="Joao"))
+
+
+@pytest.mark.parametrize("text", [
+    "Been a busy week since we talked!",  # only about the conversation
+    "This is great for me.",  # a pronoun, not a noun phrase
+    "I'm so glad to hear that.",  # a reaction to the other speaker
+    "Networking really pays off.",  # a gerund subject, not "I'm networking"
+])
+def test_conversation_pronoun_and_gerund_subjects_are_not_facts(text):
+    assert texts(run(text, addressee="Joao")) == []
+
+
+def test_dropped_subject_gerund_with_a_second_clause():
+    r = run("Researching adoption agencies — it's been a dream to have a family.")
+    assert texts(r) and texts(r)[0].startswith("Maria is researching adoption agencies"), texts(r)
+
+
+def test_long_plan_without_a_clause_boundary_is_cut_before_a_purpose_phrase():
+    r = run("I'm thinking of working with some fashion bloggers and influencers in the next few months "
+            "to get more attention for my little store downtown.")
+    assert texts(r) and texts(r)[0].startswith(
+        "Maria is thinking of working with some fashion bloggers and influencers in the next few months"), texts(r)
+    assert len(texts(r)[0].split()) <= 22
+
+
+def test_a_resolve_with_content_and_a_modal_in_a_purpose_clause_stay():
+    assert texts(run("I'm really focused on building my customer base this year.")) != []
+    assert texts(run("I'm going to do more ads so I can reach more people.")) != []
+
+
+@pytest.mark.parametrize("text", [
+    "Love that painting!",  # a reaction to what was just shown, named by a demonstrative only
+    "Music brings us together and brings joy.",  # generic "us": people in general
+    "I have to check the size and the floor quality too.",  # an obligation is a modal
+])
+def test_reactions_to_what_was_shown_generic_we_and_obligations_are_not_facts(text):
+    assert texts(run(text, addressee="Joao")) == []
+
+
+def test_we_as_the_subject_stays_a_fact_about_the_speaker():
+    assert texts(run("We went camping in the mountains with the kids.")) != []
+
+
+def test_a_value_statement_about_ourselves_is_about_people_in_general():
+    assert not any("believes" in t for t in texts(run("Taking care of ourselves is so important.", addressee="Joao")))
+
+
+def test_gonna_be_a_noun_has_a_dropped_it_not_the_speaker():
+    assert texts(run("Gonna be a big change.")) == []
+    assert texts(run("Gonna be a great night featuring local artists and their talents.")) == []

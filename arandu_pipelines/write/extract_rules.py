@@ -2289,7 +2289,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     text = _HEDGE_PREFIX_RE.sub("", text) or text
     subj, kind = _generic_subject(ms, s, text)
     min_content = 1 if kind != "none" else 2
-    if _content_words(text) < min_content:
+    if _content_words(text) < min_content and not (_BELIEF_PT_RE if pt else _BELIEF_EN_RE).match(text):
         return
     who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
     if kind == "dropped_en":
@@ -2324,6 +2324,13 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         c = min(conf, L.CONF_INFERRED)
     if kind != "none" and fold(subj) not in fold(fact_text):
         kind = "none"  # "Taking care of ourselves is vital": the subject did not survive the rewrite
+    # A statement of value whose first clause has no person as its subject ("Talking about
+    # inclusion is crucial, and you ...") is the speaker's belief.
+    belief = _belief(ms, fact_text, abs_text) if kind in ("none", "addr", "speaker") else None
+    if belief is None and kind in ("none", "speaker"):
+        belief = _dream(ms, fact_text)
+    if belief is not None:
+        fact_text, subj, kind = belief, ms.speaker, "speaker"
     if kind == "none":
         # A sentence with no person as its subject ("That's awesome", "Hold onto those moments")
         # is talk, not a fact about anyone: it stays searchable on the event, no fact.
@@ -2350,6 +2357,60 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     ms.add_fact(generic)
 
 
+_VALUE_EN = _alt(L.VALUE_WORDS_EN)
+_VALUE_PT = _alt(L.VALUE_WORDS_PT)
+# "<subject phrase> is/are (so) crucial ...", "It's (really) important to/that ..."
+_BELIEF_EN_RE = re.compile(
+    rf"(?i)^(?:(?:it|it's|it’s)\s+(?:is\s+|was\s+)?(?:(?:so|really|very|super|truly|always)\s+)*(?:{_VALUE_EN})\s+(?:to|that)\s"
+    rf"|[a-z][\w'’-]*(?:\s+[\w'’-]+){{0,8}}?\s+(?:is|are)\s+(?:(?:so|really|very|super|truly|always)\s+)*(?:{_VALUE_EN})\b)")
+_BELIEF_PT_RE = re.compile(
+    rf"(?i)^(?:(?:é|e)\s+(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\s+|[a-zà-ú][\w-]*(?:\s+[\w-]+){{0,8}}?\s+(?:é|são)\s+"
+    rf"(?:(?:muito|super|tão)\s+)?(?:{_VALUE_PT})\b)")
+# generic "you"/"ourselves"/"oneself" in a value statement: about people in general
+_GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|yourselves|ourselves|oneself|você|voce|vc)\b")
+# "Networking really pays off": a gerund followed by an adverb is the sentence's subject,
+# not a first-person sentence with its "I'm" dropped
+_GERUND_SUBJECT_NEXT = frozenset("really just always truly definitely sure totally actually also".split())
+_FIRST_CLAUSE_RE = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
+_PRONOUN_START_RE = re.compile(r"(?i)^(?:that|this|these|those|which|what|i|i'm|we|he|she|they|you"
+                               r"|isso|isto|aquilo|eu|nós|ele|ela|eles|elas)\b")
+
+
+def _belief(ms: _Msg, text: str, said: str) -> str | None:
+    """A general statement of value with no person as its subject ("Talking about inclusivity
+    and acceptance is crucial", "É fundamental ter apoio") is what the speaker believes:
+    "<speaker> believes talking about ...". Only its first clause is kept; generic "you"
+    ("having faith in yourself is key") has no addressee to resolve to, so such a clause (in
+    `said`, the sentence as written) is left out."""
+    rx = _BELIEF_PT_RE if ms.lang == "pt" else _BELIEF_EN_RE
+    body = _FIRST_CLAUSE_RE.split(text.strip(), 1)[0].strip().rstrip("!.")
+    head = _FIRST_CLAUSE_RE.split(said.strip(), 1)[0]
+    if (_GENERIC_YOU_RE.search(head) or _PRONOUN_START_RE.match(head.lstrip()) or body.startswith(ms.speaker)
+            or not rx.match(body)):
+        return None
+    verb = "acredita que" if ms.lang == "pt" else "believes"
+    return f"{ms.speaker} {verb} {body[:1].lower() + body[1:]}"
+
+
+_DREAM_RE = re.compile(
+    r"(?i)\bit(?:['’]s|\s+is|\s+has|\s+was)?\s+(?:always\s+)?(?:been\s+)?(?:(?:a|one)\s+|[\w'’]+['’]s\s+)"
+    r"(?:big\s+|long-?time\s+|lifelong\s+)?dream(?:\s+of\s+[\w'’]+)?\s+to\s+(?P<x>[^,;:–—]+)")
+
+
+def _dream(ms: _Msg, text: str) -> str | None:
+    """"It's been a dream to have a family" (the rewrite of "it's been my dream ...") says what
+    the speaker dreams of: "<speaker>'s dream is to have a family"."""
+    if ms.lang == "pt":
+        return None
+    m = _DREAM_RE.search(text)
+    if not m:
+        return None
+    x = re.split(r"\s+-\s+", m.group("x"), maxsplit=1)[0].strip().rstrip("!.")
+    if len(x.split()) < 2:
+        return None
+    return f"{ms.speaker}{'' if ms.speaker.endswith('s') else chr(39) + 's'} dream is to {x}"
+
+
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     """(subject, kind) of a sentence: kind speaker | name | pron | addr | dropped_en | none."""
     pt = ms.lang == "pt"
@@ -2369,9 +2430,14 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
             nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into", "me")
         ) and first not in _NON_NAME:
             return ms.speaker, "dropped_en"
-        if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(text) and first not in L.EVALUATIVES
+        # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
+        if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
+                and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
                 and nxt not in ("but", "and", "or", "so", "too", "as")):
             return ms.speaker, "dropped_en"
+    if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
+                                                          text[words[k0].start():]):
+        return ms.speaker, "none"  # "Gonna be a big change": the dropped subject is "it", not the speaker
     if not pt and first in _EN_DROPPED_START and first not in ("just", "finally"):
         # "Love that painting!", "Gonna continue my edu", "Went hiking today"
         return ms.speaker, "dropped_en"

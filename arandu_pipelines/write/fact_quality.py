@@ -46,7 +46,7 @@ from arandu_pipelines.write import lexicon as L
 
 from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
 
-MAX_WORDS = 18
+MAX_WORDS = 22
 MAX_FREE_FACTS = 2  # free-text facts (restated sentences) per subject per message
 
 _CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b|\bimage:", re.I)
@@ -61,7 +61,7 @@ _RENDERED_DATE_RE = re.compile(
     rf"(?:(?:\d{{1,2}}\s+(?:de\s+)?)?(?:{_MONTHS})\s+(?:de\s+)?)?\d{{4}}\b,?"
 )
 _TALK_RE = re.compile(
-    r"(?i)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
+    r"(?i)(?<!\bin\s)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
     r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
     r"|(?:is|was)\s+right\b|no\s+problem|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
@@ -69,8 +69,9 @@ _TALK_RE = re.compile(
 _GREETING_START_RE = re.compile(
     r"(?i)^(?:hey|hi|hello|bye|goodbye|oi|olá|tchau|wow|lol|haha|great|good|nice|awesome|cool|lovely|glad"
     r"|so\s+glad|lucky|sounds)\b|^[^\w\"“]")
-_CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|so|since|and\s+it|and\s+that|which|while|though|although"
-                            r"|mas|porque|então)\s+|[;:–—]\s*|,\s+")
+_CLAUSE_CUT_RE = re.compile(r"(?i),?\s+(?:but|because|['’]?cause|so|since|and\s+it(?:['’]s)?|and\s+that|which|while"
+                            r"|though|although|mas|porque|então)\s+|[;:–—]\s*|\s+-{1,2}\s+|,\s+")
+_PURPOSE_CUT_RE = re.compile(r"(?i)\s+(?:in\s+order\s+to|to|so|for|by|with|after|before)\s+")
 _WORD_RE = re.compile(r"[\w'’-]+")
 _SUBORDINATE_RE = re.compile(r"(?i)^(?:whenever|when|if|because|while|although|though|since|as|after|before|once"
                              r"|until|unless|quando|se|porque|enquanto|embora)\b")
@@ -164,14 +165,19 @@ def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     i = text.find(subj)
     if i <= 0:
         return f
-    if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+)$", text[:i]):
+    if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+|,\s*and\s+)$", text[:i]):
         f.fact_text = text[i:]
     return f
 
 
 _EXPLETIVE_RE = re.compile(
-    r"(?i)^(?:it|it's|its|that|that's|this|there|there's|here|here's|they|they're|those|these|what|which"
-    r"|isso|isto|aquilo|é|foi)\b"
+    r"(?i)^(?:it|it's|its|that's|there|there's|here|here's|they|they're|what|which|isso|isto|aquilo|é|foi)\b"
+    # "this/that/these/those" alone is a pronoun; before a noun ("These figurines Maria bought
+    # remind her of family love") it opens a noun phrase, which may be a fact's subject
+    r"|^(?:this|that|these|those)\b(?!\s+(?!(?:is|was|are|were|has|have|had|made|makes|make|reminds|remind"
+    r"|reminded|means|meant|sounds|looks|seems|really|just|so|one|ones|will|would|can|could|must|should|kind|sort"
+    r"|helps|helped|gives|gave|brings|brought|taught|teaches|showed|shows|pic|photo|picture|time|moment|way"
+    r"|stuff|thing|things|too|also|all|of|in|for|to|with|and|but|'s|’s)\b)(?-i:[a-z]))"
 )
 
 
@@ -198,13 +204,67 @@ def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 _REACTION_RE = re.compile(
     r"(?i)^[^,]{0,40}?\b(?:is|was|am|are|'s|feels?|felt)\s+(?:(?:so|really|very|super|totally|just|truly)\s+)*"
     r"(?:glad|stoked|lucky|thrilled|thankful|grateful|sorry|relieved|impressed|amazed|blown\s+away|touched)\b"
+    r"(?!\s+to\s+(?!hear|see|know|read|learn|have)[a-z]+\s+\w)"
     r"|\b(?:must|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
 )
+
+
+_HAVE_REACTION_RE = re.compile(
+    r"(?i)^(?P<s>[^,]{1,40}?)\s+(?:is|was|feels?|felt)\s+(?:(?:so|really|very|super|truly)\s+)*"
+    r"(?:lucky|grateful|thankful|blessed|glad)\s+to\s+have\s+(?P<o>\w.*)$")
+
+
+def _have(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria is so lucky to have her husband and kids" says what Maria has: the reaction
+    wrapper is cut ("Maria has her husband and kids") before `_reaction` drops reactions."""
+    m = _HAVE_REACTION_RE.match(f.fact_text)
+    if _free(f) and m and m.group("s") == f.subject:
+        f.fact_text = f"{f.subject} has {m.group('o')}"
+    return f
 
 
 def _reaction(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Reactions and guesses ("Maria is so glad ...", "It must have been special") are talk."""
     return None if _free(f) and _REACTION_RE.search(f.fact_text) else f
+
+
+_MOOD_PHRASE_RE = re.compile(r"(?i)\b(?:" + "|".join(re.escape(x) for x in L.MOOD_PHRASES_EN) + r")\b")
+
+
+def _mood(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A mood with no cause or object ("Gina is excited and kinda nervous", "Jon is hanging in
+    there", "Melanie feels the same way") is how someone felt at one moment, not knowledge:
+    after the subject, only copulas/feel verbs, intensifiers and mood words are left."""
+    if not _free(f) or not f.fact_text.startswith(f.subject):
+        return f
+    rest = _MOOD_PHRASE_RE.sub(" great ", f.fact_text[len(f.subject):])
+    words = _words(rest)
+    if words and all(w in L.MOOD_FILLERS or w in L.MOOD_WORDS_EN for w in words) and any(
+            w in L.MOOD_WORDS_EN for w in words):
+        return None
+    return f
+
+
+_SHOWN_RE = re.compile(
+    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:that|this|those|these)"
+    r"(?:\s+[\w'’-]+){1,2}\W*$")
+
+
+def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria loves that painting" is a reaction to what the other speaker just showed, named
+    only by a demonstrative: nothing to know later."""
+    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(f.fact_text[len(f.subject):]):
+        return None
+    return f
+
+
+def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """Generic "we/us" ("Music brings us together", "Pets bring so much joy to us"), rewritten
+    as "<speaker> and others" in a fact that does not open with its subject, is about people
+    in general, not about the speaker."""
+    if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
+        return None
+    return f
 
 
 _EMPTY_WORDS = frozenset(
@@ -222,13 +282,34 @@ def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f if len(rest) >= 2 else None
 
 
+_CATCH_UP_RE = re.compile(
+    r"(?i)^[^.;:!?]{0,40}?\bsince\s+(?:[\w'’]+\s+){0,4}?(?:talked|spoke|chatted|caught\s+up|last\s+saw|saw\s+each\s+other)"
+    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*")
+
+
+def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A clause about the conversation itself ("Since we last spoke, Maria took her kids to a
+    park", "A lot's happened since we talked") is talk: it is cut, and a fact that is nothing
+    else is dropped."""
+    m = _CATCH_UP_RE.match(f.fact_text)
+    if not m or not _free(f):
+        return f
+    rest = f.fact_text[m.end():].strip(" ,-–—")
+    if not rest.startswith(f.subject) or len(rest.split()) < 3:
+        return None
+    f.fact_text = rest
+    return f
+
+
 def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """More than MAX_WORDS words: keep the first clause (>= 4 words) if short enough."""
+    if _free(f) and _SUBORDINATE_RE.match(f.fact_text) and len(f.fact_text.split()) > 12:
+        return None  # "Whenever Caroline hears this jam, ...": the first clause is not the fact
     if len(f.fact_text.split()) <= MAX_WORDS:
         return f
     start = len(f.subject) + 1 if f.fact_text.startswith(f.subject) else 0
     if _SUBORDINATE_RE.match(f.fact_text):
-        return None  # "Whenever Caroline hears this jam, ...": the first clause is not the fact
+        return None
     for m in _CLAUSE_CUT_RE.finditer(f.fact_text, start):
         head = f.fact_text[: m.start()].strip(" ,")
         if len(head.split()) >= 4:
@@ -236,13 +317,28 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
                 f.fact_text = head
                 return f
             break
+    # no clause boundary: cut before the last purpose/means phrase ("to get more attention for
+    # her store") that leaves a head of at least 8 words
+    heads = [f.fact_text[: m.start()] for m in _PURPOSE_CUT_RE.finditer(f.fact_text, start)]
+    heads = [h for h in heads if 8 <= len(h.split()) <= MAX_WORDS]
+    if heads:
+        f.fact_text = heads[-1].strip(" ,")
+        return f
     return None
 
 
 # attitude negations ("won't quit", "can't wait", "wasn't easy"); habits ("doesn't drink coffee") stay
 _NEGATION_RE = re.compile(r"(?i)\b(?:won't|can't|couldn't|wouldn't|wasn't|isn't|weren't|never)\b")
 # what could/should/would be; plans ("is going to", "plans to", "wants to") are facts and stay
-_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|pode|poderia|deveria)\b")
+_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|gotta|(?:has|have|need|needs)\s+to|pode|poderia|deveria)\b")
+# a resolve with no content ("Jon is determined to make it work", "Gina is up for the challenge")
+_RESOLVE_RE = re.compile(
+    r"(?i)\b(?:is|am|are|was|feels?|felt|stays?|staying)\s+(?:(?:so|really|very|super|totally|still|always)\s+)*"
+    r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for\s+(?:the|a|any)\s+challenge)"
+    # nothing after it, or only "to <verb> it/this/that ..." or "and ...": no content of its own
+    r"(?:\s+to\s+[\w'’]+\s+(?:it|this|that)\b.*|\s+and\b.*|\W*)$")
+# a purpose or reason clause ("... so Gina can reach more people") does not make a fact modal
+_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause)\s+.*$")
 
 
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -253,14 +349,15 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
     t = f.fact_text
-    if _NEGATION_RE.search(t) or _MODAL_RE.search(t):
+    main = _SUBCLAUSE_RE.sub("", t)
+    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(t):
         return None
     return f
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
-    _talk, _reaction, _thin, _unanchored,
+    _caption, _question, _addressee, _second_person, _glued_date, _opener, _catch_up, _long, _subject_first,
+    _talk, _have, _reaction, _mood, _shown, _generic_we, _thin, _unanchored,
 )
 
 

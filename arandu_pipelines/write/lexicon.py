@@ -485,3 +485,29 @@ MONTHS_PT: tuple[str, ...] = (
     "janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
     "outubro", "novembro", "dezembro",
 )
+
+
+# Value words of a general statement ("Talking about inclusion is crucial", "It's important to
+# be kind"): said by a speaker with no person as its subject, such a sentence is the speaker's
+# belief, and is kept as "<speaker> believes <statement>" (extract_rules._belief).
+VALUE_WORDS_EN: frozenset[str] = frozenset(
+    "crucial important essential key vital necessary everything powerful worth".split()
+)
+VALUE_WORDS_PT: frozenset[str] = frozenset(
+    "crucial importante essencial fundamental vital necessário necessaria necessária tudo".split()
+)
+
+# Moods: "<person> is excited and kinda nervous", "Jon is hanging in there" say how someone felt
+# at one moment, with no cause or object; fact_quality._mood drops such free-text facts.
+MOOD_WORDS_EN: frozenset[str] = frozenset(
+    """excited nervous hopeful optimistic thankful grateful happy sad ok okay fine good great well
+    stoked thrilled pumped scared afraid anxious stressed tired exhausted relieved liberated
+    empowered amazing awesome blessed proud overwhelmed calm bummed upset down hyped
+    feliz triste animado animada nervoso nervosa cansado cansada ansioso ansiosa bem""".split()
+)
+MOOD_FILLERS: frozenset[str] = frozenset(
+    """is am are was were feels feel felt feeling be been being so really very super totally kinda
+    kind of sort pretty quite a bit little mix and but also too still just all staying stays doing
+    está esta estou estava ficou muito meio e mas""".split()
+)
+MOOD_PHRASES_EN: tuple[str, ...] = ("over the moon", "hanging in there", "the same way", "on cloud nine")
