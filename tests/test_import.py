@@ -395,3 +395,15 @@ async def test_a_failing_encoder_leaves_events_stored_and_the_import_finished(fr
     assert rows(fresh_db_url, "SELECT extraction_status, count(*), count(embedding_vec) FROM memory_events "
                 "GROUP BY 1") == [("failed", 5, 0)]
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_facts") == [(0,)]
+
+
+async def test_import_labels_events_with_its_source(memory, fresh_db_url):
+    """import_messages(source=...) labels the stored events (it was always "import": the Dagster
+    import asset's preview, which lists the events of its source, came out empty)."""
+    rows_in = [{"agent_id": "src", "session_id": "s", "speaker": "Ana", "text": f"hello {i}",
+                "occurred_at": "2024-01-01T10:00:00Z", "message_id": f"m{i}"} for i in range(3)]
+    await memory.import_messages(rows_in, extract=False, source="import:abc123")
+    await memory.import_messages([dict(rows_in[0], message_id="x")], extract=False)
+    got = rows(fresh_db_url, "SELECT source, count(*) FROM memory_events WHERE agent_id = 'src' "
+                             "GROUP BY 1 ORDER BY 1")
+    assert got == [("import", 1), ("import:abc123", 3)]

@@ -196,7 +196,8 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
         raise ValueError(f"metadata must be a JSON object, got {type(meta).__name__}")
     check_json("metadata", meta)
     message_id = _clean(row.get("message_id"))
-    event = EventInput(agent_id, body, speaker, occurred, session_id, None, meta, "import")
+    # the caller's source labels the events (memory_events.source holds 32 characters)
+    event = EventInput(agent_id, body, speaker, occurred, session_id, None, meta, source[:32] or "import")
     event.message_id = _id("message_id", message_id) if message_id not in (None, "") else (
         "sha256:" + event.content_hash[:40])
     return event
