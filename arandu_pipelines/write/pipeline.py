@@ -634,6 +634,9 @@ class WritePipeline:
                 [_as_list(vectors.get(_event_key(p.event))) for _, p in ok],
                 [p.event.emotion for _, p in ok],
             )
+            step.data["event_units"] = await db.insert_event_units(
+                conn, agent_id, [p.event.event_id for _, p in ok],
+                [vectors.get(_units_key(p.event)) for _, p in ok])
             outcome.extracted = len(ok)
             for p in failed:  # kept, retried later by extract_pending / the Dagster sensor
                 await mark_failed(conn, [p.event.event_id], p.extraction.error or "extraction failed")
@@ -741,8 +744,10 @@ def _chunk_vectors(
             vectors[_event_key(p.event)] = vectors[sentences[0]]
             continue
         weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
-        mean = (np.stack([vectors[s] for s in sentences]) * weights[:, None]).sum(axis=0)
+        stacked = np.stack([vectors[s] for s in sentences])
+        mean = (stacked * weights[:, None]).sum(axis=0)
         vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
+        vectors[_units_key(p.event)] = stacked  # the sentence-level index (memory_event_units)
     return vectors
 
 
@@ -780,6 +785,11 @@ def _fact_unit(p: _Prepared, f: ExtractedFact) -> str:
 
 def _event_key(event: EventInput) -> str:
     return f"\x00event:{id(event)}"
+
+
+def _units_key(event: EventInput) -> str:
+    """Key of a multi-sentence message's unit vectors (one row each) in `_embed`'s map."""
+    return f"\x00units:{id(event)}"
 
 
 # ---- extraction post-processing -------------------------------------------------------------
