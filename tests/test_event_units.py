@@ -18,7 +18,8 @@ LONG = ("I spent the whole morning repainting the kitchen cabinets a pale green.
         "My grandmother's old violin was finally repaired by a luthier in Porto. "
         "The paint fumes gave me a headache, so I opened every window in the flat. "
         "Then I scrubbed the brushes and the drip trays until lunchtime. "
-        "Tomorrow I will sand the doors of the hallway cupboard and buy more primer.")
+        "Tomorrow I will sand the doors of the hallway cupboard and buy more primer. "
+        "Phew, what a day.")
 DISTRACTORS = [
     "I love listening to classical music on the radio in the evening.",
     "My neighbour plays the cello every night after dinner.",
@@ -46,8 +47,11 @@ async def _write_all(memory, agent: str = A) -> None:
 async def test_units_are_stored_for_a_multi_sentence_message_and_erased_with_it(memory, fresh_db_url):
     await _write_all(memory)
     await _write_all(memory, "other-agent")
-    # five sentences -> five rows; a one-sentence message's unit is its event vector: no rows
+    # six sentences -> five rows: the last is too short to index (MIN_UNIT_WORDS); a
+    # one-sentence message's unit is its event vector: no rows
     assert _units(fresh_db_url) == [("long", 5)]
+    assert rows(fresh_db_url, "SELECT array_agg(unit_idx ORDER BY unit_idx) FROM memory_event_units "
+                              "WHERE agent_id = %s", (A,)) == [([0, 1, 2, 3, 4],)]
     dims = rows(fresh_db_url, "SELECT DISTINCT vector_dims(embedding_vec) FROM memory_event_units")
     assert dims == [(384,)]
 

@@ -375,20 +375,22 @@ async def insert_event_units(
     conn: AsyncConnection,
     agent_id: str,
     event_ids: list[str],
+    positions: list[np.ndarray | None],
     units: list[np.ndarray | None],
 ) -> int:
-    """Store each multi-sentence message's unit vectors (memory_event_units, migration 0007), in
-    the transaction that stores the event's mean vector. One-sentence messages (None here) get no
-    rows: their unit is the event vector. A re-extracted message keeps its rows (DO NOTHING):
-    the units of an unchanged text are the same vectors. Returns the rows sent."""
+    """Store multi-sentence messages' unit vectors (memory_event_units, migration 0007) in the
+    transaction that stores the events' mean vectors: per event, the units' positions in the
+    message and their vectors (None: no rows, e.g. a one-sentence message, whose unit is the event
+    vector). A re-extracted message keeps its rows (DO NOTHING): the units of an unchanged text are
+    the same vectors. Returns the rows sent."""
     ids: list[str] = []
     idx: list[int] = []
     vs: list[np.ndarray] = []
-    for event_id, arr in zip(event_ids, units, strict=True):
-        if arr is None or len(arr) < 2:
+    for event_id, pos, arr in zip(event_ids, positions, units, strict=True):
+        if pos is None or arr is None:
             continue
-        ids.extend([event_id] * len(arr))
-        idx.extend(range(len(arr)))
+        ids.extend([event_id] * len(pos))
+        idx.extend(int(i) for i in pos)
         vs.extend(arr)
     if not ids:
         return 0
