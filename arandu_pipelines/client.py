@@ -59,6 +59,7 @@ AGENT_TABLES = (
     "memory_intentions",
     "session_observations",
     "memory_quarantine",
+    "memory_event_units",
     "memory_events",
 )
 

@@ -94,7 +94,10 @@ async def rank_events(
     if not seeds:
         return [], 0
     where_x = scope.events("x")
-    sim = "1 - (e.embedding_vec <=> CAST(:qv AS vector))" if embedding is not None else "NULL"
+    # max(event vector, best sentence unit): the same score the semantic step ranked it by
+    sim = ("GREATEST(1 - (e.embedding_vec <=> CAST(:qv AS vector)), (SELECT max(1 - (u.embedding_vec "
+           "<=> CAST(:qv AS vector))) FROM memory_event_units u WHERE u.agent_id = :a AND "
+           "u.event_id = e.id))") if embedding is not None else "NULL"
     sql = (
         f"""
         WITH b AS (

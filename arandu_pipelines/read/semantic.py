@@ -60,7 +60,29 @@ async def search(
         f"SELECT t.id::text AS id, 1 - (t.embedding_vec <=> CAST(:qv AS vector)) AS sim FROM {table} t "
         f"WHERE t.agent_id = :a AND t.embedding_vec IS NOT NULL AND {where} ORDER BY {order} LIMIT :lim"
     )
+    if kind == "e":
+        sql = _with_units(sql, where, exact, d)
     rows = await fetch(conn, sql, {**params, "qv": qvec(embedding), "lim": limit})
     out = [(r.id, float(r.sim)) for r in rows]
     out.sort(key=lambda x: (-x[1], x[0]))
     return out
+
+
+def _with_units(events_sql: str, where: str, exact: bool, d: int) -> str:
+    """Messages scored by max(event vector, best sentence unit) (memory_event_units, 0007).
+
+    An event's vector is the mean of its sentences, so in a long message the one sentence a
+    question is about is outweighed by the others; its own unit vector is not. Both searches run
+    in one statement: the events' top `limit` and the units' top `3 * limit` (a long message's
+    several units may all rank), each reaching its HNSW index the same way, then the best
+    similarity per event. Units are filtered through their event's row, so the scope (`where`,
+    on `t`) is the events' own."""
+    order = "(u.embedding_vec <=> CAST(:qv AS vector)) + 0, u.event_id, u.unit_idx" if exact else \
+        f"u.embedding_vec::halfvec({d}) <=> CAST(CAST(:qv AS vector) AS halfvec({d}))"
+    units = (
+        "SELECT u.event_id::text AS id, 1 - (u.embedding_vec <=> CAST(:qv AS vector)) AS sim "
+        "FROM memory_event_units u JOIN memory_events t ON t.agent_id = u.agent_id AND t.id = u.event_id "
+        f"WHERE u.agent_id = :a AND u.embedding_vec IS NOT NULL AND {where} ORDER BY {order} LIMIT 3 * :lim"
+    )
+    return (f"SELECT s.id, max(s.sim) AS sim FROM (({events_sql}) UNION ALL ({units})) s "
+            "GROUP BY s.id ORDER BY max(s.sim) DESC, s.id LIMIT :lim")

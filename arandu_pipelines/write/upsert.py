@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -368,6 +369,40 @@ async def mark_events_done(
             "energy": [(m or {}).get("energy") for m in emotions],
         },
     )
+
+
+async def insert_event_units(
+    conn: AsyncConnection,
+    agent_id: str,
+    event_ids: list[str],
+    positions: list[np.ndarray | None],
+    units: list[np.ndarray | None],
+) -> int:
+    """Store multi-sentence messages' unit vectors (memory_event_units, migration 0007) in the
+    transaction that stores the events' mean vectors: per event, the units' positions in the
+    message and their vectors (None: no rows, e.g. a one-sentence message, whose unit is the event
+    vector). A re-extracted message keeps its rows (DO NOTHING): the units of an unchanged text are
+    the same vectors. Returns the rows sent."""
+    ids: list[str] = []
+    idx: list[int] = []
+    vs: list[np.ndarray] = []
+    for event_id, pos, arr in zip(event_ids, positions, units, strict=True):
+        if pos is None or arr is None:
+            continue
+        ids.extend([event_id] * len(pos))
+        idx.extend(int(i) for i in pos)
+        vs.extend(arr)
+    if not ids:
+        return 0
+    await conn.execute(
+        text(
+            "INSERT INTO memory_event_units (agent_id, event_id, unit_idx, embedding_vec) "
+            "SELECT :a, q.id, q.i, q.v FROM unnest(CAST(:ids AS uuid[]), CAST(:idx AS int[]), "
+            "CAST(:vs AS vector[])) AS q(id, i, v) ON CONFLICT DO NOTHING"
+        ),
+        {"a": agent_id, "ids": ids, "idx": idx, "vs": vecs(vs)},
+    )
+    return len(ids)
 
 
 def _float_or_none(v: object) -> float | None:
