@@ -85,3 +85,15 @@ async def test_a_question_about_one_sentence_of_a_long_message_finds_it(memory, 
     # the control: by its mean vector alone the long message is outranked by the distractors
     rows(fresh_db_url, "DELETE FROM memory_event_units RETURNING 1")
     assert (await top(10))[0] != long_id
+
+
+async def test_a_huge_message_stores_a_bounded_number_of_unit_rows(memory, fresh_db_url):
+    """A message of thousands of sentences keeps at most MAX_UNITS_PER_EVENT unit rows (the rest
+    is covered by the message's own vector), so one write never inserts thousands of rows."""
+    from arandu_pipelines.write.pipeline import MAX_UNITS_PER_EVENT
+
+    text = " ".join(f"Sentence number {i} talks about the garden today." for i in range(600))
+    r = await memory.write("huge", text, speaker_name="Ana")
+    assert r.success, r.error
+    n = rows(fresh_db_url, "SELECT count(*) FROM memory_event_units WHERE agent_id = 'huge'")[0][0]
+    assert n == MAX_UNITS_PER_EVENT

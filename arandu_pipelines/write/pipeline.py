@@ -726,6 +726,10 @@ _INLINE_UNITS = 256
 # and short units' vectors sit near every question naming the speaker. On the dev pair (issue
 # 19): every unit R@5 0.706 / R@10 0.762, >= 4 words 0.697 / 0.763, >= 6 words 0.689 / 0.765.
 MIN_UNIT_WORDS = 6
+# At most this many unit rows per message: a message is at most max_message_chars long, but
+# thousands of rows of one message would be inserted (and HNSW-indexed) from the event loop; the
+# message's own vector still covers the rest of it.
+MAX_UNITS_PER_EVENT = 256
 
 
 def _chunk_vectors(
@@ -755,7 +759,7 @@ def _chunk_vectors(
         mean = (stacked * weights[:, None]).sum(axis=0)
         vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
         # the sentence-level index (memory_event_units): the units long enough to say something
-        kept = [i for i, s in enumerate(sentences) if len(s.split()) >= MIN_UNIT_WORDS]
+        kept = [i for i, s in enumerate(sentences) if len(s.split()) >= MIN_UNIT_WORDS][:MAX_UNITS_PER_EVENT]
         if kept:
             vectors[_units_key(p.event)] = stacked[kept]
             vectors[_units_idx_key(p.event)] = np.asarray(kept, dtype=np.int32)
