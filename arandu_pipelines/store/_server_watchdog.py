@@ -24,17 +24,20 @@ from pathlib import Path
 import psutil
 
 
-def _start_time(pid: int) -> float | None:
+def start_time(pid: int) -> float | None:
+    """The process's start time, or None if it is gone or a zombie (a lease's identity check)."""
     try:
         proc = psutil.Process(pid)
         if proc.status() == psutil.STATUS_ZOMBIE:
             return None
         return proc.create_time()
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
+    except (psutil.NoSuchProcess, psutil.AccessDenied, ProcessLookupError):
         return None
 
 
-def _live_leases(leases: Path) -> list[int]:
+def live_leases(leases: Path) -> list[int]:
+    """Pids holding a lease in `leases` whose process is still the one that took it; stale
+    leases (process gone, or pid reused) are removed. Also used by store/embedded.py."""
     alive = []
     for path in leases.glob("*") if leases.is_dir() else []:
         try:
@@ -42,12 +45,12 @@ def _live_leases(leases: Path) -> list[int]:
         except (ValueError, OSError):
             path.unlink(missing_ok=True)
             continue
-        now = _start_time(pid)
+        now = start_time(pid)
         if now is not None and abs(now - started) < 1.0:
             alive.append(pid)
         else:
             path.unlink(missing_ok=True)
-    return alive
+    return sorted(alive)
 
 
 def _postmaster(data: Path) -> int | None:
@@ -55,7 +58,7 @@ def _postmaster(data: Path) -> int | None:
         pid = int((data / "postmaster.pid").read_text().splitlines()[0])
     except (OSError, ValueError, IndexError):
         return None
-    return pid if _start_time(pid) is not None else None
+    return pid if start_time(pid) is not None else None
 
 
 def _stop(data: Path, timeout: float = 30.0) -> None:
@@ -65,7 +68,7 @@ def _stop(data: Path, timeout: float = 30.0) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGINT)  # PostgreSQL's fast shutdown
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and _start_time(pid) is not None:
+    while time.monotonic() < deadline and start_time(pid) is not None:
         time.sleep(0.05)
 
 
@@ -81,7 +84,7 @@ def main(home: Path, data: Path) -> int:
             with contextlib.suppress(OSError):
                 if not pidfile.read_text().startswith(me):
                     return 0  # another watchdog took over
-            if _live_leases(run / "leases"):
+            if live_leases(run / "leases"):
                 continue
             _stop(data)
             with contextlib.suppress(OSError):

@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from arandu_pipelines.errors import DatabaseError
+from arandu_pipelines.store._server_watchdog import live_leases as _live_leases_in
+from arandu_pipelines.store._server_watchdog import start_time as _start_time
 
 DEFAULT_DATABASE = "arandu"
 _SAFE_DB_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -85,35 +87,10 @@ def home_lock(home: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _start_time(pid: int) -> float | None:
-    import psutil
-
-    try:
-        proc = psutil.Process(pid)
-        if proc.status() == psutil.STATUS_ZOMBIE:
-            return None
-        return proc.create_time()
-    except (psutil.NoSuchProcess, psutil.AccessDenied, ProcessLookupError):
-        return None
-
-
 def live_leases(home: Path) -> list[int]:
     """Pids holding a lease whose process is still the one that took it; stale leases (process
     gone, or pid reused by another process) are removed. Call under home_lock."""
-    leases = run_dir(home) / "leases"
-    alive = []
-    for path in leases.glob("*") if leases.is_dir() else []:
-        try:
-            pid, started = int(path.name), float(path.read_text().strip() or "nan")
-        except (ValueError, OSError):
-            path.unlink(missing_ok=True)
-            continue
-        now = _start_time(pid)
-        if now is not None and abs(now - started) < 1.0:
-            alive.append(pid)
-        else:
-            path.unlink(missing_ok=True)
-    return sorted(alive)
+    return _live_leases_in(run_dir(home) / "leases")
 
 
 _leased: dict[Path, int] = {}  # home -> pid that took the lease (a forked child is not it)
