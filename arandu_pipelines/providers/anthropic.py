@@ -20,17 +20,18 @@ The same contract as OpenAIProvider (see providers/openai.py), translated:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 import os
-import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from arandu_pipelines.protocols import LLMResult, LLMUsage
-from arandu_pipelines.providers.openai import JSON_INSTRUCTION, ProviderError, _clean_json_text
+from arandu_pipelines.errors import ProviderError
+from arandu_pipelines.providers.openai import JSON_INSTRUCTION, _clean_json_text
+from arandu_pipelines.providers.retry import RETRY_STATUSES as _BASE_STATUSES
+from arandu_pipelines.providers.retry import RetryPolicy, SdkErrors, with_retries
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL = "claude-sonnet-4-20250514"  # the specification's default
 DEFAULT_MAX_TOKENS = 4096
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+RETRY_STATUSES = _BASE_STATUSES | {529}  # 529: Anthropic's "overloaded"
 
 
 class AnthropicProvider:
@@ -110,38 +111,14 @@ class AnthropicProvider:
     async def _with_retries(self, call: Callable[[], Awaitable[Message]]) -> Message:
         import anthropic
 
-        attempt = 0
-        while True:
-            self.calls += 1
-            try:
-                return await call()
-            except asyncio.CancelledError:
-                raise
-            except anthropic.APIStatusError as exc:
-                status = int(exc.status_code or 0)
-                retryable = status in RETRY_STATUSES or status >= 500
-                if not retryable or attempt >= self.max_retries:
-                    raise ProviderError(self._describe(exc, status), status, retryable) from None
-                delay = self._delay(attempt, exc.response.headers.get("retry-after"))
-            except (anthropic.APIConnectionError, anthropic.APITimeoutError) as exc:
-                if attempt >= self.max_retries:
-                    raise ProviderError(self._describe(exc, None), None, True) from None
-                delay = self._delay(attempt, None)
-            except anthropic.AnthropicError as exc:
-                raise ProviderError(self._describe(exc, None)) from None
-            attempt += 1
-            await asyncio.sleep(delay)
+        errors = SdkErrors(status=anthropic.APIStatusError,
+                           transient=(anthropic.APIConnectionError, anthropic.APITimeoutError),
+                           base=anthropic.AnthropicError, retry_statuses=RETRY_STATUSES)
+        return await with_retries(call, errors=errors, describe=self._describe, on_attempt=self._count_call,
+                                  policy=RetryPolicy(self.max_retries, self.backoff_base, self.backoff_max))
 
-    def _delay(self, attempt: int, retry_after: str | None) -> float:
-        if retry_after:
-            try:
-                hinted = float(retry_after)
-            except ValueError:
-                hinted = -1.0
-            if 0 <= hinted <= self.backoff_max:
-                return hinted
-        base = min(self.backoff_max, self.backoff_base * (2 ** attempt))
-        return base * (0.5 + random.random() / 2)
+    def _count_call(self) -> None:
+        self.calls += 1
 
     def _describe(self, exc: Exception, status: int | None) -> str:
         host = urlsplit(self.base_url).netloc if self.base_url else "api.anthropic.com"

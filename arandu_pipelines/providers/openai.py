@@ -27,10 +27,8 @@ Behaviour worth knowing:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -38,6 +36,7 @@ from urllib.parse import urlsplit
 from arandu_pipelines.errors import ProviderError
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.json_parse import JSONParseError, parse_json
+from arandu_pipelines.providers.retry import RETRY_STATUSES, RetryPolicy, SdkErrors, with_retries
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -56,7 +55,6 @@ KNOWN_EMBEDDING_DIMENSIONS = {
     "snowflake-arctic-embed": 1024,
 }
 _MATRYOSHKA_PREFIX = "text-embedding-3"  # models that accept a `dimensions` request parameter
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 JSON_INSTRUCTION = (
     "Respond with one valid JSON object only: no prose before or after it, no markdown code fences."
 )
@@ -258,43 +256,18 @@ class OpenAIProvider:
     async def _with_retries(self, call: Any) -> Any:
         import openai
 
-        attempt = 0
-        while True:
-            self.calls += 1
-            try:
-                return await call()
-            except asyncio.CancelledError:
-                raise
-            except openai.APIStatusError as exc:
-                status = int(getattr(exc, "status_code", 0) or 0)
-                retryable = status in RETRY_STATUSES or status >= 500
-                if not retryable or attempt >= self.max_retries:
-                    raise ProviderError(self._describe(exc, status), status, retryable) from None
-                delay = self._delay(attempt, getattr(exc, "response", None))
-            except (openai.APIConnectionError, openai.APITimeoutError) as exc:
-                if attempt >= self.max_retries:
-                    raise ProviderError(self._describe(exc, None), None, True) from None
-                delay = self._delay(attempt, None)
-            except openai.OpenAIError as exc:  # response validation and the like: not retried
-                raise ProviderError(self._describe(exc, None)) from None
-            attempt += 1
-            await asyncio.sleep(delay)
+        errors = SdkErrors(status=openai.APIStatusError,
+                           transient=(openai.APIConnectionError, openai.APITimeoutError),
+                           base=openai.OpenAIError, retry_statuses=RETRY_STATUSES)
+        return await with_retries(call, errors=errors, policy=self._policy, describe=self._describe,
+                                  on_attempt=self._count_call)
 
-    def _delay(self, attempt: int, response: Any) -> float:
-        base = min(self.backoff_max, self.backoff_base * (2 ** attempt))
-        delay = base * (0.5 + random.random() / 2)
-        headers = getattr(response, "headers", None)
-        if headers is not None:
-            for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-                value = headers.get(name)
-                if value:
-                    try:
-                        hinted = float(value) * scale
-                    except ValueError:
-                        continue
-                    if 0 <= hinted <= self.backoff_max:
-                        return hinted
-        return delay
+    @property
+    def _policy(self) -> RetryPolicy:
+        return RetryPolicy(self.max_retries, self.backoff_base, self.backoff_max)
+
+    def _count_call(self) -> None:
+        self.calls += 1
 
     def _describe(self, exc: Exception, status: int | None) -> str:
         host = urlsplit(self.base_url).netloc if self.base_url else "api.openai.com"
