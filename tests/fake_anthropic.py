@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 
-from tests.fake_openai import Delay, FakeOpenAI, Recorded, Rule, Status
+from tests.fake_openai import FakeOpenAI, Recorded, Rule, Status
 
 MESSAGES = "/v1/messages"
 
@@ -61,16 +61,7 @@ class FakeAnthropic(FakeOpenAI):
         if rule is None:
             rec.status = 404
             return 404, _error(404, "fake_anthropic: no scripted rule matches this request"), {}
-        reply = rule.reply
-        while True:
-            if callable(reply) and not isinstance(reply, (Status, Delay)):
-                reply = reply(body)
-                continue
-            if isinstance(reply, Delay):
-                self._stop.wait(reply.seconds)
-                reply = reply.reply
-                continue
-            break
+        reply = self._resolve(rule.reply, body)
         if isinstance(reply, Status):
             rec.status = reply.code
             extra = {"retry-after": f"{reply.retry_after:g}"} if reply.retry_after is not None else {}

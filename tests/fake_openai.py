@@ -236,16 +236,7 @@ class FakeOpenAI:
         if rule is None:
             rec.status = 404
             return 404, _error(404, "fake_openai: no scripted rule matches this request"), {}
-        reply = rule.reply
-        while True:
-            if callable(reply) and not isinstance(reply, (Status, Delay)):
-                reply = reply(body)
-                continue
-            if isinstance(reply, Delay):
-                self._stop.wait(reply.seconds)
-                reply = reply.reply
-                continue
-            break
+        reply = self._resolve(rule.reply, body)
         if isinstance(reply, Status):
             rec.status = reply.code
             extra = {"Retry-After": f"{reply.retry_after:g}"} if reply.retry_after is not None else {}
@@ -263,6 +254,17 @@ class FakeOpenAI:
                       "completion_tokens": max(1, len(content) // 4),
                       "total_tokens": max(1, len(prompt) // 4) + max(1, len(content) // 4)},
         }, {}
+
+    def _resolve(self, reply: Any, body: dict[str, Any]) -> Any:
+        """The scripted reply with callables called and delays waited out (shared by the fakes)."""
+        while True:
+            if callable(reply) and not isinstance(reply, (Status, Delay)):
+                reply = reply(body)
+            elif isinstance(reply, Delay):
+                self._stop.wait(reply.seconds)
+                reply = reply.reply
+            else:
+                return reply
 
     def _embeddings(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Any, dict[str, str]]:
         inputs = body.get("input")
