@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -161,3 +162,18 @@ def test_context_is_a_keyword_only_field_of_the_event() -> None:
     assert event.metadata == {} and event.recent_messages == [CONTEXT]
     with pytest.raises(TypeError):
         EventInput(AGENT, MSG, "Rafael", T1, "s", None, {}, "api", None, None, [CONTEXT])  # type: ignore[misc]
+
+
+async def test_an_event_stored_before_keeps_its_context_on_retry(fresh_db_url, embeddings, fake):
+    """Events written before this change carry the context in metadata `_recent_messages`; a
+    pending one still gets it when extraction runs (store/erase.py scrubs both places)."""
+    fake.on((INFORMED, MSG), GOOD)
+    defaults(fake)
+    async with MemoryClient(fresh_db_url, llm=provider(fake), embeddings=embeddings) as memory:
+        rows(fresh_db_url, "INSERT INTO memory_events (agent_id, speaker, text, occurred_at, "
+                           "metadata, content_hash) VALUES (%s, 'Rafael', %s, %s, %s, 'legacy') "
+                           "RETURNING id", (AGENT, MSG, T1, json.dumps({"_recent_messages": [CONTEXT]})))
+        report = await memory.extract_pending(AGENT)
+    assert report.events_extracted == 1
+    prompts = [r.prompt for r in fake.calls(INFORMED, MSG)]
+    assert prompts and all(CONTEXT in p for p in prompts)
