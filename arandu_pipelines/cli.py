@@ -155,16 +155,12 @@ async def print_memory(memory: Any, agent: str) -> None:
     print("\nActive facts:")
     for f in sorted(await memory.get_all(agent, limit=500), key=lambda f: (f.valid_from, f.fact_text)):
         print(f"  {f.valid_from:%Y-%m-%d} [{f.entity_name}] {f.fact_text}  (conf {f.confidence:.2f})")
-    from sqlalchemy import text
+    from arandu_pipelines.store.entity_queries import relationships
+    from arandu_pipelines.store.facts_queries import closed_facts
 
     async with memory.engine.connect() as conn:
-        closed = (await conn.execute(text(
-            "SELECT fact_text, valid_from, valid_to FROM memory_facts WHERE agent_id = :a "
-            "AND valid_to IS NOT NULL ORDER BY valid_from"), {"a": agent})).all()
-        rels = (await conn.execute(text(
-            "SELECT source_entity_key, rel_type, target_entity_key, strength, valid_to FROM "
-            "memory_entity_relationships WHERE agent_id = :a ORDER BY valid_to NULLS FIRST, 1, 2, 3"),
-            {"a": agent})).all()
+        closed = await closed_facts(conn, agent)
+        rels = await relationships(conn, agent)
     print("\nSuperseded or retracted facts (history):")
     for r in closed:
         print(f"  {r.valid_from:%Y-%m-%d} .. {r.valid_to:%Y-%m-%d}  {r.fact_text}")

@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 import psycopg
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from arandu_pipelines import validate
@@ -24,7 +23,7 @@ from arandu_pipelines.errors import RetrievalError, ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.read.counters import RetrievalCounters
 from arandu_pipelines.read.types import RetrieveResult
-from arandu_pipelines.store import migrate
+from arandu_pipelines.store import agent_rows, entity_queries, facts_queries, migrate
 from arandu_pipelines.store.engine import create_engine, redact, resolve_database_url
 from arandu_pipelines.store.lookup import resolve_entity_keys
 from arandu_pipelines.types import (
@@ -46,22 +45,11 @@ if TYPE_CHECKING:
     from arandu_pipelines.write.importer import Progress
 
 MAX_ID_LEN = validate.MAX_ID_LEN
-# Tables holding an agent's rows, children first so foreign keys never block the erase.
-AGENT_TABLES = (
-    "memory_fact_entity_links",
-    "memory_entity_relationships",
-    "memory_facts",
-    "memory_entity_aliases",
-    "memory_entities",
-    "memory_clusters",
-    "memory_meta_observations",
-    "memory_attribute_registry",
-    "memory_intentions",
-    "session_observations",
-    "memory_quarantine",
-    "memory_event_units",
-    "memory_events",
-)
+# write(recent_messages=...) keeps the last 10 as extraction context.
+MAX_RECENT_MESSAGES = 10
+# The metadata key that once smuggled recent_messages into the pipeline; refused so a caller who
+# relied on it learns the fix instead of silently losing the context.
+RESERVED_CONTEXT_KEY = "_recent_messages"
 
 
 def validate_id(name: str, value: Any) -> str:
@@ -238,6 +226,10 @@ class MemoryClient:
             raise ValidationError(f"message must be a string, got {type(message).__name__}")
         if metadata is not None:
             validate.json_object("metadata", metadata)
+            if RESERVED_CONTEXT_KEY in metadata:
+                raise ValidationError(
+                    f"metadata[{RESERVED_CONTEXT_KEY!r}] is not read as context: pass the earlier "
+                    "messages as write(..., recent_messages=[...]) (metadata is stored as given)")
         validate.flag("dry_run", dry_run)
         config, warnings = self._config(config_overrides)
         if "\x00" in message:
@@ -256,10 +248,8 @@ class MemoryClient:
             return WriteResult(skipped_reason="empty message", dry_run=dry_run,
                                duration_ms=(time.perf_counter() - t0) * 1000)
         await self._ready()
-        meta = dict(metadata or {})
-        event = EventInput(agent_id, message, speaker, when, session_id, message_id, meta)
-        if recent:
-            event.metadata["_recent_messages"] = recent[-10:]
+        event = EventInput(agent_id, message, speaker, when, session_id, message_id,
+                           dict(metadata or {}), recent_messages=recent[-MAX_RECENT_MESSAGES:])
         result = WriteResult(dry_run=dry_run)
         if not dry_run:
             async with self.engine.begin() as conn:
@@ -416,14 +406,11 @@ class MemoryClient:
         (sqlalchemy.exc.DBAPIError) if it fails mid-call."""
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
+        fid = _uuid_or_none(fact_id)
+        if fid is None:
+            return None
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(f"SELECT {_FACT_COLS} FROM memory_facts WHERE agent_id = :a "
-                         "AND id = CAST(:id AS uuid)"),
-                    {"a": agent_id, "id": _uuid_or_none(fact_id)},
-                )
-            ).first() if _uuid_or_none(fact_id) else None
+            row = await facts_queries.fact_by_id(conn, agent_id, fid)
         return _fact_detail(row) if row else None
 
     async def get_all(
@@ -444,21 +431,11 @@ class MemoryClient:
             entity_keys = validate.string_list("entity_keys", entity_keys, example="['person:ana']")
         await self._ready()
         warnings: list[str] = []
+        keys: list[str] | None = None
         async with self.engine.connect() as conn:
-            params: dict[str, Any] = {"a": agent_id, "lim": limit, "off": offset}
-            where = "agent_id = :a AND valid_to IS NULL"
             if entity_keys is not None:
                 keys, warnings = await resolve_entity_keys(conn, agent_id, list(entity_keys))
-                params["keys"] = keys
-                where += (" AND id IN (SELECT fact_id FROM memory_fact_entity_links "
-                          "WHERE agent_id = :a AND entity_key = ANY(:keys))")
-            rows = (
-                await conn.execute(
-                    text(f"SELECT {_FACT_COLS} FROM memory_facts WHERE {where} "
-                         "ORDER BY created_at DESC, id LIMIT :lim OFFSET :off"),
-                    params,
-                )
-            ).all()
+            rows = await facts_queries.active_facts(conn, agent_id, limit, offset, keys)
         return FactPage([_fact_detail(r) for r in rows], warnings)
 
     async def delete(self, agent_id: str, fact_id: str) -> bool:
@@ -472,11 +449,8 @@ class MemoryClient:
             return False
         await self._ready()
         async with self.engine.begin() as conn:
-            res = await conn.execute(
-                text("DELETE FROM memory_facts WHERE agent_id = :a AND id = CAST(:id AS uuid)"),
-                {"a": agent_id, "id": fid},
-            )
-        return bool(res.rowcount)
+            deleted = await facts_queries.delete_fact(conn, agent_id, fid)
+        return bool(deleted)
 
     async def delete_all(self, agent_id: str) -> DeleteReport:
         """Erase everything of this agent: raw events and every derived row. Irreversible.
@@ -490,12 +464,7 @@ class MemoryClient:
         await self._ready()
         report = DeleteReport(agent_id)
         async with self.engine.begin() as conn:
-            await conn.execute(
-                text("SELECT pg_advisory_xact_lock(hashtextextended(:a, 0))"), {"a": agent_id}
-            )
-            for table in await _agent_tables(conn):
-                res = await conn.execute(text(f'DELETE FROM "{table}" WHERE agent_id = :a'), {"a": agent_id})
-                report.rows[table] = res.rowcount or 0
+            report.rows.update(await agent_rows.erase_agent(conn, agent_id))
         self._aliases.forget(agent_id)
         return report
 
@@ -546,20 +515,7 @@ class MemoryClient:
         validate.count("offset", offset)
         await self._ready()
         async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(
-                        "SELECT e.id, e.canonical_key, e.display_name, e.entity_type, e.summary_text, "
-                        "e.fact_count, e.importance_score, e.first_seen_at, e.last_seen_at, e.profile_text, "
-                        "COALESCE((SELECT array_agg(a.alias_text ORDER BY a.alias_text) FROM "
-                        "memory_entity_aliases a WHERE a.agent_id = e.agent_id AND "
-                        "a.canonical_entity_key = e.canonical_key), '{}') AS aliases "
-                        "FROM memory_entities e WHERE e.agent_id = :a AND e.is_active "
-                        "ORDER BY e.last_seen_at DESC, e.canonical_key LIMIT :lim OFFSET :off"
-                    ),
-                    {"a": agent_id, "lim": limit, "off": offset},
-                )
-            ).all()
+            rows = await entity_queries.active_entities(conn, agent_id, limit, offset)
         return [
             EntityDetail(str(r.id), r.canonical_key, r.display_name or r.canonical_key, r.entity_type,
                          r.summary_text, r.fact_count, r.importance_score, r.first_seen_at,
@@ -575,37 +531,7 @@ class MemoryClient:
         agent_id = validate.identifier("agent_id", agent_id)
         await self._ready()
         async with self.engine.connect() as conn:
-            out = {}
-            for table in await _agent_tables(conn):
-                out[table] = (
-                    await conn.execute(text(f"SELECT count(*) FROM {table} WHERE agent_id = :a"),
-                                       {"a": agent_id})
-                ).scalar_one()
-        return out
-
-
-async def _agent_tables(conn: Any) -> list[str]:
-    """Every table of the schema that holds agent rows: the known ones in foreign-key order, then
-    any other table with an agent_id column (so a table added later is never missed by erasure)."""
-    found = [
-        r[0]
-        for r in (
-            await conn.execute(
-                text("SELECT c.table_name FROM information_schema.columns c JOIN "
-                     "information_schema.tables t ON t.table_schema = c.table_schema AND "
-                     "t.table_name = c.table_name WHERE c.column_name = 'agent_id' AND "
-                     "c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' ORDER BY 1")
-            )
-        ).all()
-    ]
-    return [t for t in AGENT_TABLES if t in found] + [t for t in found if t not in AGENT_TABLES]
-
-
-_FACT_COLS = (
-    "id, entity_name, entity_key, entity_type, attribute_key, fact_text, category, confidence, "
-    "importance, valid_from, valid_to, created_at, source_context, speaker, source_event_id, "
-    "supersedes_fact_id, invalidated_at, reinforcement_count"
-)
+            return await agent_rows.row_counts(conn, agent_id)
 
 
 def _uuid_or_none(value: Any) -> str | None:

@@ -240,7 +240,7 @@ async def test_erasing_one_speaker_removes_every_derived_row(memory, fresh_db_ur
                       "FROM memory_facts n JOIN memory_facts o ON o.id = n.supersedes_fact_id "
                       "WHERE n.agent_id = %s AND n.fact_text LIKE '%%Rome%%'", (AGENT,))
     assert len(chain) == 1 and "Madrid" in chain[0][1] and chain[0][2:] == (True, False), chain
-    assert rows(url, "SELECT metadata->'_recent_messages' FROM memory_events WHERE agent_id = %s "
+    assert rows(url, "SELECT trace_json->'recent_messages' FROM memory_events WHERE agent_id = %s "
                      "AND message_id = 'msg-ctx'", (AGENT,)) == [([CONVERSATION[6][1]],)]
     assert rows(url, "SELECT count(*) FROM memory_quarantine WHERE agent_id = %s AND "
                      "payload->>'speaker' = %s", (AGENT, KEPT)) == [(1,)]

@@ -43,7 +43,9 @@ SAFE_CALLS = {"int", "float", "len", "round", "abs", "min", "max", "range", "Ide
 WHITELIST: dict[tuple[str, str], str] = {
     # identifiers: table names discovered in information_schema (quoted) or from the schema's own
     # table tuples; column names chosen between two literals
-    ("client.py", "table"): "table names from information_schema / AGENT_TABLES, never input",
+    ("store/agent_rows.py", "table"): "table names from information_schema / AGENT_TABLES, "
+                                      "never input",
+    ("store/agent_rows.py", "i"): "row_counts(): the int index of enumerate(), labels each count",
     ("background/summaries.py", "text_col"): "parameter: 'summary_text' or 'profile_text' literal",
     ("background/summaries.py", "at_col"): "parameter: '*_refreshed_at' literal of the caller",
     ("background/summaries.py", "_stale(text_col, at_col)"): "SQL fragment from literal columns",

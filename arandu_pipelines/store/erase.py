@@ -40,8 +40,8 @@ applied in ONE transaction under the agent's advisory lock (the write pipeline's
   could only have come from erased text). Surviving touched entities get `fact_count`
   recomputed and their summary/profile cleared, so the next refresh rebuilds them without the
   erased facts.
-* **surviving messages** that carried erased texts as `_recent_messages` context (metadata) have
-  those entries removed.
+* **surviving messages** that carried erased texts as `recent_messages` context (`trace_json`,
+  or metadata `_recent_messages` on events stored before) have those entries removed.
 * BM25 statistics follow through the statement triggers of migration 0002.
 
 Not changed: reinforcement counters a survivor's fact received from an erased message (no
@@ -83,6 +83,29 @@ class EraseReport(DeleteReport):
     @property
     def events(self) -> int:
         return self.rows.get("memory_events", 0)
+
+
+# Drop the erased texts from a surviving event's stored context list (kept in order).
+_SCRUB_CONTEXT_TRACE = """
+    UPDATE memory_events e SET trace_json = jsonb_set(e.trace_json, '{recent_messages}',
+        coalesce((SELECT jsonb_agg(x ORDER BY n) FROM jsonb_array_elements(
+            e.trace_json->'recent_messages') WITH ORDINALITY AS r(x, n)
+            WHERE x #>> '{}' NOT IN (SELECT text FROM _erase_events)), '[]'::jsonb))
+    WHERE e.agent_id = :a AND e.id NOT IN (SELECT id FROM _erase_events)
+      AND jsonb_typeof(e.trace_json->'recent_messages') = 'array'
+      AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.trace_json->'recent_messages') y(v)
+                  WHERE y.v IN (SELECT text FROM _erase_events))"""
+_SCRUB_CONTEXT_METADATA = """
+    UPDATE memory_events e SET metadata = jsonb_set(e.metadata, '{_recent_messages}',
+        coalesce((SELECT jsonb_agg(x ORDER BY n) FROM jsonb_array_elements(
+            e.metadata->'_recent_messages') WITH ORDINALITY AS r(x, n)
+            WHERE x #>> '{}' NOT IN (SELECT text FROM _erase_events)), '[]'::jsonb))
+    WHERE e.agent_id = :a AND e.id NOT IN (SELECT id FROM _erase_events)
+      AND e.metadata ? '_recent_messages'
+      AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(
+                      e.metadata->'_recent_messages') = 'array' THEN e.metadata->'_recent_messages'
+                      ELSE '[]'::jsonb END) y(v)
+                  WHERE y.v IN (SELECT text FROM _erase_events))"""
 
 
 def _n(result: Any) -> int:
@@ -253,17 +276,11 @@ async def erase_messages(
         "AND fact_id IN (SELECT id FROM _erase_facts)")), p))
     rows["memory_facts"] = _n(await conn.execute(text((
         "DELETE FROM memory_facts WHERE agent_id = :a AND id IN (SELECT id FROM _erase_facts)")), p))
-    upd["events_context_scrubbed"] = _n(await conn.execute(text("""
-        UPDATE memory_events e SET metadata = jsonb_set(e.metadata, '{_recent_messages}',
-            coalesce((SELECT jsonb_agg(x ORDER BY n) FROM jsonb_array_elements(
-                e.metadata->'_recent_messages') WITH ORDINALITY AS r(x, n)
-                WHERE x #>> '{}' NOT IN (SELECT text FROM _erase_events)), '[]'::jsonb))
-        WHERE e.agent_id = :a AND e.id NOT IN (SELECT id FROM _erase_events)
-          AND e.metadata ? '_recent_messages'
-          AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(
-                          e.metadata->'_recent_messages') = 'array' THEN e.metadata->'_recent_messages'
-                          ELSE '[]'::jsonb END) y(v)
-                      WHERE y.v IN (SELECT text FROM _erase_events))"""), p))
+    # context lists: `trace_json.recent_messages` (MemoryClient.write) and, on events stored
+    # before that, `metadata._recent_messages`
+    upd["events_context_scrubbed"] = sum([
+        _n(await conn.execute(text(_SCRUB_CONTEXT_TRACE), p)),
+        _n(await conn.execute(text(_SCRUB_CONTEXT_METADATA), p))])
     rows["memory_events"] = _n(await conn.execute(text((
         "DELETE FROM memory_events WHERE agent_id = :a AND id IN (SELECT id FROM _erase_events)")), p))
     rows["memory_quarantine"] = _n(await conn.execute(text((

@@ -29,6 +29,10 @@ class EventInput:
     source: str = "api"
     event_id: str | None = None  # set once stored
     emotion: dict[str, Any] | None = None  # {"emotion", "intensity", "energy"} when tagged
+    # Conversation context for pronouns and anaphora (validated by the caller, at most 10). It
+    # is not the caller's metadata: it is stored apart, in `trace_json`, so a retried
+    # extraction sees the same context and `metadata` comes back exactly as it was given.
+    recent_messages: list[str] = field(default_factory=list, kw_only=True)
 
     @property
     def content_hash(self) -> str:
@@ -46,11 +50,13 @@ def content_hash(agent_id: str, session_id: str, speaker: str, occurred_at: date
 _INSERT = text(
     """
     INSERT INTO memory_events
-        (agent_id, session_id, speaker, message_id, text, source, occurred_at, metadata, content_hash)
+        (agent_id, session_id, speaker, message_id, text, source, occurred_at, metadata,
+         content_hash, trace_json)
     SELECT * FROM unnest(
         CAST(:agent_id AS text[]), CAST(:session_id AS text[]), CAST(:speaker AS text[]),
         CAST(:message_id AS text[]), CAST(:body AS text[]), CAST(:source AS text[]),
-        CAST(:occurred_at AS timestamptz[]), CAST(:metadata AS jsonb[]), CAST(:hash AS text[]))
+        CAST(:occurred_at AS timestamptz[]), CAST(:metadata AS jsonb[]), CAST(:hash AS text[]),
+        CAST(:trace AS jsonb[]))
     ON CONFLICT (agent_id, message_id) WHERE message_id IS NOT NULL DO NOTHING
     RETURNING id, agent_id, message_id, content_hash
     """
@@ -74,6 +80,8 @@ async def insert_events(conn: AsyncConnection, events: list[EventInput]) -> int:
         "occurred_at": [e.occurred_at for e in events],
         "metadata": [json.dumps(e.metadata, ensure_ascii=False, default=str) for e in events],
         "hash": [e.content_hash for e in events],
+        "trace": [json.dumps({"recent_messages": e.recent_messages}, ensure_ascii=False)
+                  if e.recent_messages else None for e in events],
     }
     rows = (await conn.execute(_INSERT, params)).all()
     by_msg = {(r.agent_id, r.message_id): str(r.id) for r in rows if r.message_id is not None}

@@ -407,13 +407,16 @@ async def extract_pending(
 
 async def _pending_events(client: MemoryClient, agent_id: str, max_attempts: int,
                           limit: int) -> list[EventInput]:
-    """The agent's oldest events waiting for extraction, at most `limit`."""
+    """The agent's oldest events waiting for extraction, at most `limit`, each with the
+    conversation context it was written with (`trace_json`; events stored before that column
+    was used kept it in metadata `_recent_messages`)."""
     async with client.engine.connect() as conn:
         rows = (
             await conn.execute(
                 text(
                     "SELECT id, agent_id, session_id, speaker, message_id, text, occurred_at, "
-                    "metadata, source FROM memory_events WHERE agent_id = :a "
+                    "metadata, source, COALESCE(trace_json->'recent_messages', "
+                    "metadata->'_recent_messages') AS recent FROM memory_events WHERE agent_id = :a "
                     "AND extraction_status IN ('pending', 'failed') AND extraction_attempts < :m "
                     "ORDER BY occurred_at, id LIMIT :lim"
                 ),
@@ -422,9 +425,15 @@ async def _pending_events(client: MemoryClient, agent_id: str, max_attempts: int
         ).all()
     return [
         EventInput(r.agent_id, r.text, r.speaker or "unknown", r.occurred_at, r.session_id,
-                   r.message_id, dict(r.metadata or {}), r.source, str(r.id))
+                   r.message_id, dict(r.metadata or {}), r.source, str(r.id),
+                   recent_messages=_strings(r.recent))
         for r in rows
     ]
+
+
+def _strings(value: Any) -> list[str]:
+    """A stored context list as strings (anything else, e.g. a hand-edited row, is no context)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 # Errors that mean the database refused the data of some row of the statement (not that it is

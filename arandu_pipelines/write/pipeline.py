@@ -353,8 +353,7 @@ class WritePipeline:
             timezone=config.timezone,
             known_aliases=known[0],
             known_types=known[1],
-            recent_messages=list(event.metadata.get("_recent_messages", []))
-            if isinstance(event.metadata.get("_recent_messages"), list) else [],
+            recent_messages=list(event.recent_messages),
             agent_id=event.agent_id,
             addressee=addressee,
         )
