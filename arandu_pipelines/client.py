@@ -553,6 +553,7 @@ def _fact_detail(r: Any) -> FactDetail:
         source_event_id=str(r.source_event_id) if r.source_event_id else None,
         supersedes_fact_id=str(r.supersedes_fact_id) if r.supersedes_fact_id else None,
         invalidated_at=r.invalidated_at, reinforcement_count=r.reinforcement_count,
+        user_correction_count=r.user_correction_count,
     )
 
 

@@ -128,6 +128,8 @@ class FactDetail:
     supersedes_fact_id: str | None = None
     invalidated_at: datetime | None = None
     reinforcement_count: int = 0
+    # Times a user corrected this fact ("actually it's ..."); each costs it 0.8x in importance.
+    user_correction_count: int = 0
 
 
 @dataclass

@@ -218,6 +218,7 @@ async def test_a_correction_supersedes_and_counts_on_the_corrected_fact(
     old = await memory.get("u", old_id)
     assert old.valid_to == later
     assert await _correction_count(fresh_db_url, old_id) == 1
+    assert old.user_correction_count == 1  # and the user sees it on the fact
     assert [f.fact_text for f in await memory.get_all("u")] == [expected]
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 FACT_COLUMNS = (
     "id, entity_name, entity_key, entity_type, attribute_key, fact_text, category, confidence, "
     "importance, valid_from, valid_to, created_at, source_context, speaker, source_event_id, "
-    "supersedes_fact_id, invalidated_at, reinforcement_count"
+    "supersedes_fact_id, invalidated_at, reinforcement_count, user_correction_count"
 )
 
 _FACT_BY_ID = text(
