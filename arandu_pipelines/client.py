@@ -43,6 +43,7 @@ from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
+    from arandu_pipelines.write.import_files import SourceRow
     from arandu_pipelines.write.importer import Progress
 
 MAX_ID_LEN = validate.MAX_ID_LEN
@@ -107,7 +108,9 @@ class MemoryClient:
     # ---- lifecycle -----------------------------------------------------------------------------
     @property
     def embedding_dimensions(self) -> int:
-        return int(self.config.embedding_dimensions or getattr(self.embeddings, "dimensions", 1536))
+        if self.config.embedding_dimensions:
+            return int(self.config.embedding_dimensions)
+        return int(getattr(self.embeddings, "dimensions", 1536))
 
     @property
     def engine(self) -> AsyncEngine:
@@ -308,7 +311,7 @@ class MemoryClient:
     # ---- import ----------------------------------------------------------------------------------
     async def import_messages(
         self,
-        rows: Iterable[dict[str, object]],
+        rows: Iterable[dict[str, object] | SourceRow],
         extract: bool = True,
         source: str = "import",
         chunk_size: int = 64,

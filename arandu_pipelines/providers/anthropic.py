@@ -98,7 +98,9 @@ class AnthropicProvider:
         extra: dict[str, str | float] = {"system": system} if system else {}
         if _sdk_takes_temperature():
             extra["temperature"] = temperature
-        response = await self._with_retries(lambda: self._client.messages.create(
+        # `extra` holds only keys the SDK takes (system, temperature); its overloads want each
+        # keyword spelled out with its TypedDict, which a conditional kwargs dict cannot be
+        response = await self._with_retries(lambda: self._client.messages.create(  # type: ignore[call-overload]
             model=self.model, max_tokens=int(max_tokens or self.max_tokens), messages=turns,
             **extra))
         text = "".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")

@@ -177,7 +177,7 @@ class OpenAIProvider:
         response_format: dict | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
-        wants_json = bool(response_format) and response_format.get("type") in ("json_object", "json_schema")  # type: ignore[union-attr]
+        wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")
         send_format = wants_json and self.json_mode is not False
         msgs = list(messages) if send_format or not wants_json else _with_json_instruction(messages)
         try:
