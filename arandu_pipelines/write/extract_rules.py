@@ -693,7 +693,7 @@ class _Sent:
     body: str  # sentence minus leading discourse/greeting/vocative and trailing vocative
     covered: list[tuple[int, int]] = field(default_factory=list)  # body spans used by rules
     dates: list[TemporalMention] = field(default_factory=list)  # relative dates in body
-    last_subj: object = None  # the _Subj of the last structured clause (for "... and works at X")
+    last_subj: _Subj | None = None  # the _Subj of the last structured clause (for "... and works at X")
     n_facts: int = 0
 
 
@@ -1487,8 +1487,8 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
             if not body[th.end():].strip(" !.,…"):
                 return _Sent(start, sentence, len(sentence), "")
     m = _LEAD_RE.match(body)
-    stripped_lead = bool(m and m.end() > 0)
-    if stripped_lead:
+    stripped_lead = m is not None and m.end() > 0
+    if m is not None and stripped_lead:
         off = m.end()
         body = sentence[off:]
     v0 = _LEAD_VOC_COMMA_RE.match(body) or (_LEAD_VOC_RE.match(body) if stripped_lead else None)
@@ -1517,7 +1517,7 @@ def _known_person(ms: _Msg, name: str) -> bool:
     if k in ms.ents and ms.ents[k].entity_type == "person":
         return True
     display = ms.ctx.known_aliases.get(fold(name)) if ms.ctx.known_aliases else None
-    return bool(display) and ms.known_types.get(display) == "person"
+    return bool(display) and display is not None and ms.known_types.get(display) == "person"
 
 
 def _looks_verb_follow(body: str, end: int) -> bool:
@@ -1759,10 +1759,10 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 owner_raw = _trim_name(owner_raw)
                 if not _is_name(owner_raw):
                     continue
-                owner = ms.add_entity(owner_raw, "person", _RANK_PATTERN, base + m.start("owner"))
+                ms.add_entity(owner_raw, "person", _RANK_PATTERN, base + m.start("owner"))
                 owner_surface = owner_raw
             else:
-                owner, owner_surface = ms.speaker, ms.speaker
+                owner_surface = ms.speaker
             inferred = idx == 2 and not pt or "(" in m.group(0)
             c = min(conf, L.CONF_INFERRED) if inferred else conf
             is_pet = term in _PET_TERMS
@@ -1801,15 +1801,16 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
         nm = _trim_name(m.group("name"))
         if not _is_name(nm):
             continue
-        owner = _owner_before(ms, s, m.start())
-        if not owner:
+        pet_owner = _owner_before(ms, s, m.start())
+        if not pet_owner:
             continue
         ms.add_entity(nm, "pet", _RANK_PATTERN, base + m.start("name"))
-        ms.add_relation(owner, "owns", nm, conf)
+        ms.add_relation(pet_owner, "owns", nm, conf)
         term = m.group("term")
-        text = f"{nm} é {'a' if term.lower().endswith('a') else 'o'} {term} de {owner}" if pt else f"{nm} is {owner}'s {term}"
+        text = (f"{nm} é {'a' if term.lower().endswith('a') else 'o'} {term} de {pet_owner}" if pt
+                else f"{nm} is {pet_owner}'s {term}")
         s.covered.append((m.start(), m.end()))
-        ms.add_fact(_fact(ms, s, nm, text, "pet", owner, "biographical_milestone", conf, [owner]))
+        ms.add_fact(_fact(ms, s, nm, text, "pet", pet_owner, "biographical_milestone", conf, [pet_owner]))
 
 
 def _owner_before(ms: _Msg, s: _Sent, pos: int) -> str | None:
@@ -1885,8 +1886,8 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
         before = s.body[:st]
         if _is_name(other) and not _PREP_END_RE.search(before) and ms.entity_type(other) in ("person", "other"):
             return _Subj(ms.speaker, "compound", st, aux, others=[other])
-        i_at = lo + m.end("comp") - len(re.search(r"(?i)(?:I|me|eu)$", m.group("comp")).group(0)) \
-            if m.group("cname") else st
+        tail = re.search(r"(?i)(?:I|me|eu)$", m.group("comp"))  # the pattern ends "comp" with one
+        i_at = lo + m.end("comp") - (len(tail.group(0)) if tail else 0) if m.group("cname") else st
         return _Subj(ms.speaker, "speaker", i_at, aux)
     if m.group("pron"):
         p = m.group("pron").lower()
@@ -1900,6 +1901,7 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
         tname = m.group("tname")
         owner_raw = m.group("owner")
         pw = (m.group("pw") or "").lower()
+        owner: str | None
         if owner_raw:
             owner = _trim_name(owner_raw)
             if not _is_name(owner):
@@ -2100,7 +2102,7 @@ def _register_names(ms: _Msg, s: _Sent, h: _Hit, ttype: str | None) -> tuple[lis
 
 # ---- the attribute value each kind records (default: the target's name) -------------------------
 def _value_age(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
-    value = h.gd.get("age")
+    value = h.gd["age"]  # the rule's pattern always has the group
     if not (h.gd.get("yo") or h.vlow in ("turned", "turn", "turns", "turning")) and int(value) > 120:
         return None
     return value, fact_attr
@@ -2335,7 +2337,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     else:
         fact_text = _rewrite(text, ms.lang, who)
     # dates after the person rewrite, so "Ontem fui" -> "Ontem Rafael foi" -> "Em 7 de maio de 2023 Rafael foi"
-    spans = []
+    spans: list[tuple[int, int, TemporalMention]] = []
     if s.dates:
         fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
     edate = spans[0][2].start if spans else None
@@ -2480,8 +2482,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("você", "voce", "vc") and (ms.addressee or ms.default_addressee):
-                return ms.addressee or ms.default_addressee, "addr"
+            addressee = ms.addressee or ms.default_addressee
+            if low in ("você", "voce", "vc") and addressee:
+                return addressee, "addr"
         else:
             if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
                 if low == "us" and raw == "US":
@@ -2492,8 +2495,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (ms.addressee or ms.default_addressee):
-                return ms.addressee or ms.default_addressee, "addr"
+            addressee = ms.addressee or ms.default_addressee
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and addressee:
+                return addressee, "addr"
         k = ms.key(raw)
         if raw[:1].isupper() or _CL_RE.match(raw):
             # multi-word names: try the proper-noun span starting here
