@@ -26,7 +26,7 @@ import inspect
 import os
 import random
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from arandu_pipelines.protocols import LLMResult, LLMUsage
@@ -86,9 +86,9 @@ class AnthropicProvider:
 
     async def complete(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         temperature: float = 0,
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
         wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")
@@ -142,7 +142,7 @@ class AnthropicProvider:
                 hinted = -1.0
             if 0 <= hinted <= self.backoff_max:
                 return hinted
-        base = min(self.backoff_max, self.backoff_base * (2 ** attempt))
+        base = min(self.backoff_max, self.backoff_base * (2.0 ** attempt))
         return base * (0.5 + random.random() / 2)
 
     def _describe(self, exc: Exception, status: int | None) -> str:
@@ -169,7 +169,7 @@ def _sdk_takes_temperature() -> bool:
     return "temperature" in inspect.signature(AsyncMessages.create).parameters
 
 
-def _split(messages: list[dict]) -> tuple[str, list[dict[str, str]]]:
+def _split(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, str]]]:
     """OpenAI-format messages -> (system text, user/assistant turns). Consecutive turns of one
     role are joined (the API wants them alternating), and a conversation must open with the user."""
     system: list[str] = []

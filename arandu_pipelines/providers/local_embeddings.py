@@ -472,7 +472,8 @@ class LocalEmbeddings:
                 )
             finally:
                 torch.set_num_threads(threads)
-        return arr.tolist()
+        vectors: list[list[float]] = arr.tolist()
+        return vectors
 
     def encode_query(self, text: str) -> list[float]:
         """One text someone is waiting for (a retrieve's query), on the fastest encoder this
@@ -485,8 +486,9 @@ class LocalEmbeddings:
             session = _int8_session() if kind == "int8" else _onnx_session()
             enc = model.tokenizer([text], truncation=True, max_length=model.max_seq_length,
                                   return_tensors="np")
-            return session.run(None, {"ids": enc["input_ids"].astype("int64"),
-                                              "mask": enc["attention_mask"].astype("int64")})[0][0].tolist()
+            vector: list[float] = session.run(None, {"ids": enc["input_ids"].astype("int64"),
+                                                     "mask": enc["attention_mask"].astype("int64")})[0][0].tolist()
+            return vector
         import torch
 
         traced = _traced_encoder()
@@ -497,7 +499,8 @@ class LocalEmbeddings:
             torch.set_num_threads(1)
             try:
                 with torch.inference_mode():
-                    return traced(enc["input_ids"], enc["attention_mask"])[0].tolist()
+                    traced_vector: list[float] = traced(enc["input_ids"], enc["attention_mask"])[0].tolist()
+                    return traced_vector
             finally:
                 torch.set_num_threads(threads)
 

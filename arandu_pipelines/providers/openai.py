@@ -172,9 +172,9 @@ class OpenAIProvider:
     # ---- LLMProvider -----------------------------------------------------------------------------
     async def complete(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         temperature: float = 0,
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
         wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")
@@ -205,7 +205,7 @@ class OpenAIProvider:
             text = _clean_json_text(text)
         return LLMResult(text=text, usage=usage)
 
-    async def _chat(self, messages: list[dict], temperature: float, response_format: dict | None,
+    async def _chat(self, messages: list[dict[str, Any]], temperature: float, response_format: dict[str, Any] | None,
                     max_tokens: int | None) -> Any:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if response_format:
@@ -281,7 +281,7 @@ class OpenAIProvider:
             await asyncio.sleep(delay)
 
     def _delay(self, attempt: int, response: Any) -> float:
-        base = min(self.backoff_max, self.backoff_base * (2 ** attempt))
+        base = min(self.backoff_max, self.backoff_base * (2.0 ** attempt))
         delay = base * (0.5 + random.random() / 2)
         headers = getattr(response, "headers", None)
         if headers is not None:
@@ -316,7 +316,7 @@ class OpenAIProvider:
         return text
 
 
-def _with_json_instruction(messages: list[dict]) -> list[dict]:
+def _with_json_instruction(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages with the JSON-only instruction added to the system prompt (or as one)."""
     out = [dict(m) for m in messages]
     for m in out:

@@ -2482,8 +2482,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            addressee = ms.addressee or ms.default_addressee
-            if low in ("você", "voce", "vc") and addressee:
+            if low in ("você", "voce", "vc") and (addressee := ms.addressee or ms.default_addressee):
                 return addressee, "addr"
         else:
             if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
@@ -2495,8 +2494,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            addressee = ms.addressee or ms.default_addressee
-            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and addressee:
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (
+                    addressee := ms.addressee or ms.default_addressee):
                 return addressee, "addr"
         k = ms.key(raw)
         if raw[:1].isupper() or _CL_RE.match(raw):
