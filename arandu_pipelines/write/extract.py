@@ -18,7 +18,7 @@ from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.types import TokenUsage
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
-if TYPE_CHECKING:  # types only: the pipeline and its stages import nothing from here at run time
+if TYPE_CHECKING:  # types only: at run time this module does not import the pipeline (no cycle)
     from arandu_pipelines.write.pipeline import EmotionTagger, Extractor, KnowledgeLoader
     from arandu_pipelines.write.reconcile import LLMDecider
     from arandu_pipelines.write.resolve import Resolved
