@@ -8,11 +8,12 @@ stages fail.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -42,6 +43,7 @@ from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
+    from arandu_pipelines.write.import_files import SourceRow
     from arandu_pipelines.write.importer import Progress
 
 MAX_ID_LEN = validate.MAX_ID_LEN
@@ -95,7 +97,9 @@ class MemoryClient:
     # ---- lifecycle -----------------------------------------------------------------------------
     @property
     def embedding_dimensions(self) -> int:
-        return int(self.config.embedding_dimensions or getattr(self.embeddings, "dimensions", 1536))
+        if self.config.embedding_dimensions:
+            return int(self.config.embedding_dimensions)
+        return int(getattr(self.embeddings, "dimensions", 1536))
 
     @property
     def engine(self) -> AsyncEngine:
@@ -298,7 +302,7 @@ class MemoryClient:
     # ---- import ----------------------------------------------------------------------------------
     async def import_messages(
         self,
-        rows: Iterable[dict[str, object]],
+        rows: Iterable[dict[str, object] | SourceRow],
         extract: bool = True,
         source: str = "import",
         chunk_size: int = 64,
@@ -579,8 +583,38 @@ def _failed_retrieval(exc: BaseException, config: MemoryConfig, warnings: list[s
     return result
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _blocking(
+    method: Callable[Concatenate[MemoryClient, _P], Awaitable[_R]],
+) -> Callable[Concatenate[SyncMemoryClient, _P], _R]:
+    """`MemoryClient.<method>` as a blocking method of SyncMemoryClient: the same parameters and
+    result type (so type checkers see e.g. `retrieve() -> RetrieveResult`, not Any)."""
+
+    @functools.wraps(method)
+    def call(self: SyncMemoryClient, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        return self._loop.run_until_complete(method(self._client, *args, **kwargs))
+
+    return call
+
+
 class SyncMemoryClient:
     """Blocking facade for scripts: the same methods, run on a private event loop."""
+
+    initialize = _blocking(MemoryClient.initialize)
+    write = _blocking(MemoryClient.write)
+    import_messages = _blocking(MemoryClient.import_messages)
+    extract_pending = _blocking(MemoryClient.extract_pending)
+    retrieve = _blocking(MemoryClient.retrieve)
+    get = _blocking(MemoryClient.get)
+    get_all = _blocking(MemoryClient.get_all)
+    delete = _blocking(MemoryClient.delete)
+    delete_all = _blocking(MemoryClient.delete_all)
+    delete_messages = _blocking(MemoryClient.delete_messages)
+    entities = _blocking(MemoryClient.entities)
+    stats = _blocking(MemoryClient.stats)
 
     def __init__(
         self,
@@ -593,6 +627,7 @@ class SyncMemoryClient:
         self._client = MemoryClient(database_url, llm=llm, embeddings=embeddings, config=config)
 
     def __getattr__(self, name: str) -> Any:
+        """Anything else (attributes, methods added later) is passed through untyped."""
         attr = getattr(self._client, name)
         if not asyncio.iscoroutinefunction(attr):
             return attr

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from arandu_pipelines.types import TokenUsage
 
@@ -31,9 +31,9 @@ class LLMResult:
 class LLMProvider(Protocol):
     async def complete(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         temperature: float = 0,
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult: ...
 

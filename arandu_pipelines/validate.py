@@ -102,18 +102,18 @@ def name(field: str, value: Any) -> str:
     control-character names are refused."""
     if not isinstance(value, str) or not value.strip():
         raise ValidationError(f"{field} must be a non-empty string, got {_show(value)}")
-    value = value.strip()
-    if len(value) > MAX_ID_LEN:
-        raise ValidationError(f"{field} is {len(value)} characters; the limit is {MAX_ID_LEN}")
-    why = _bad_char(value)
+    stripped: str = value.strip()
+    if len(stripped) > MAX_ID_LEN:
+        raise ValidationError(f"{field} is {len(stripped)} characters; the limit is {MAX_ID_LEN}")
+    why = _bad_char(stripped)
     if why:
         raise ValidationError(f"{field} {why}")
-    pos = _control(value)
+    pos = _control(stripped)
     if pos is not None:
         raise ValidationError(
-            f"{field} {_show(value)} contains a control character ({value[pos]!r} at position "
-            f"{pos}); remove it")
-    return value
+            f"{field} {_show(stripped)} contains a control character ({stripped[pos]!r} at "
+            f"position {pos}); remove it")
+    return stripped
 
 
 def json_object(field: str, value: Any) -> dict[str, Any]:
@@ -192,7 +192,7 @@ def timestamp(field: str, value: Any, tz: str = "UTC") -> datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=time_zone("timezone", tz))
     try:
-        out = value.astimezone(timezone.utc)
+        out: datetime = value.astimezone(timezone.utc)
     except (OverflowError, ValueError) as exc:
         raise ValidationError(f"{field} {value.isoformat()} is out of range; use a date between "
                               "0001-01-02 and 9999-12-30") from exc

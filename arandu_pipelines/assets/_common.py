@@ -46,7 +46,8 @@ def consolidation_condition(cron: str = CONSOLIDATION_CRON) -> AutomationConditi
       so `on_cron`'s "all deps updated since the tick" would never hold for them.
     Neither requests a partition that is already in progress (its run is queued or running)."""
     eager = AutomationCondition.eager().ignore(AssetSelection.assets("memory_events"))
-    on_tick = (AutomationCondition.cron_tick_passed(cron, "UTC").since_last_handled()
+    # Dagster's stubs type since_last_handled() on AutomationCondition[AssetKey | AssetCheckKey]
+    on_tick = (AutomationCondition.cron_tick_passed(cron, "UTC").since_last_handled()  # type: ignore[misc]
                & ~AutomationCondition.in_progress()
                & ~AutomationCondition.any_deps_in_progress().ignore(AssetSelection.assets("memory_events")))
     return (eager | on_tick.with_label(f"on cron tick {cron}")).with_label(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,7 +28,7 @@ def engine_of(target: Any) -> AsyncEngine:
 
 
 @asynccontextmanager
-async def agent_transaction(target: Any, agent_id: str):  # type: ignore[no-untyped-def]
+async def agent_transaction(target: Any, agent_id: str) -> AsyncIterator[AsyncConnection]:
     """One transaction holding the agent's advisory lock (the write pipeline's lock too), so a
     job never interleaves with an extraction chunk of the same agent."""
     async with engine_of(target).begin() as conn:

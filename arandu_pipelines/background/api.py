@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from arandu_pipelines._adapt import DatabaseTarget, one_of, target_of
 from arandu_pipelines.background import clustering as _clustering
@@ -64,19 +65,20 @@ def _config(value: object) -> MemoryConfig | None:
     raise ValidationError(f"config must be a MemoryConfig, got {type(value).__name__}")
 
 
-def _provider(value: object) -> LLMProvider | EmbeddingProvider | None:
+def _provider(value: object) -> object:
     if isinstance(value, MemoryConfig):
         raise ValidationError("a MemoryConfig was passed where a provider goes: pass config= by keyword")
-    return value  # type: ignore[return-value]  # providers are structural; checked where used
+    return value
 
 
-def _llm(llm_provider: LLMProvider | None, llm: LLMProvider | None) -> LLMProvider | None:
-    return one_of("llm_provider", llm_provider, "llm", llm)
+# Providers are structural (any object with the methods): checked where used, so cast here.
+def _llm(llm_provider: LLMProvider | None, llm: object) -> LLMProvider | None:
+    return one_of("llm_provider", llm_provider, "llm", cast("LLMProvider | None", llm))
 
 
-def _emb(embedding_provider: EmbeddingProvider | None,
-         embeddings: EmbeddingProvider | None) -> EmbeddingProvider | None:
-    return one_of("embedding_provider", embedding_provider, "embeddings", embeddings)
+def _emb(embedding_provider: EmbeddingProvider | None, embeddings: object) -> EmbeddingProvider | None:
+    return one_of("embedding_provider", embedding_provider, "embeddings",
+                  cast("EmbeddingProvider | None", embeddings))
 
 
 async def compute_entity_importance(
@@ -169,11 +171,14 @@ async def detect_communities(
     engine: DatabaseTarget | None = None,
 ) -> CommunityDetectionResult:
     """Group clusters whose centroids are similar into `community_theme` observations."""
+    cfg: object = config  # plain objects: the spec's positional order may be swapped in
+    emb: object = embeddings
+    lm: object = llm
     if _spec_positional(config):  # spec: (session, agent_id, embedding_provider, llm_provider, config)
-        embeddings, llm, config = config, embeddings, llm
-    return await _clustering.detect_communities(target_of(session, engine), _agent(agent_id), _config(config),
-                                                _emb(embedding_provider, _provider(embeddings)),
-                                                _llm(llm_provider, _provider(llm)))
+        emb, lm, cfg = config, embeddings, llm
+    return await _clustering.detect_communities(target_of(session, engine), _agent(agent_id), _config(cfg),
+                                                _emb(embedding_provider, _provider(emb)),
+                                                _llm(llm_provider, _provider(lm)))
 
 
 async def run_consolidation(
@@ -198,11 +203,14 @@ async def run_memify(
     embedding_provider: EmbeddingProvider | None = None, engine: DatabaseTarget | None = None,
 ) -> MemifyResult:
     """Vitality and stale marking; with an LLM also distilled knowledge and learned directives."""
+    cfg: object = config  # plain objects: the spec's positional order may be swapped in
+    lm: object = llm
+    emb: object = embeddings
     if _spec_positional(config):  # spec: (session, agent_id, llm_provider, embedding_provider, config)
-        llm, embeddings, config = config, llm, embeddings
-    return await _memify.run_memify(target_of(session, engine), _agent(agent_id), _config(config),
-                                    _llm(llm_provider, _provider(llm)),
-                                    _emb(embedding_provider, _provider(embeddings)), now)
+        lm, emb, cfg = config, llm, embeddings
+    return await _memify.run_memify(target_of(session, engine), _agent(agent_id), _config(cfg),
+                                    _llm(llm_provider, _provider(lm)),
+                                    _emb(embedding_provider, _provider(emb)), now)
 
 
 async def materialize_emotional_trends(

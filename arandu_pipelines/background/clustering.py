@@ -194,7 +194,8 @@ async def cluster_facts(
                 params,
             )
         ).rowcount or 0
-        llm_tokens, llm_errors, generated = None, [], 0
+        llm_errors: list[str] = []
+        llm_tokens, generated = None, 0
         if llm is not None:  # summarise the new / changed clusters (after the lock is released)
             pending = [(r.id, r.label) for r in upserted][:LLM_CLUSTER_LIMIT]
     if llm is not None:

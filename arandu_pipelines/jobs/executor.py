@@ -34,13 +34,15 @@ def lower_run_worker_priority(context: InitExecutorContext) -> int:
         raise Failure(str(exc), allow_retries=False) from None
 
 
-@executor(name="in_process", config_schema=in_process_executor.config_schema)
+# Dagster's stubs: `executor()` does not list the config schema type an executor definition
+# exposes, and `executor_creation_fn` is Optional though the built-in one is always set.
+@executor(name="in_process", config_schema=in_process_executor.config_schema)  # type: ignore[call-overload]
 def batch_in_process_executor(init_context: InitExecutorContext):
     """Executes all steps of a run in the run worker's process (one agent's steps are short SQL
     statements, and the embedding model loads once per run), after lowering that process's CPU
     priority for batch work (ARANDU_BATCH_NICE, default 10, 0 = off)."""
     lower_run_worker_priority(init_context)
-    return in_process_executor.executor_creation_fn(init_context)
+    return in_process_executor.executor_creation_fn(init_context)  # type: ignore[misc]
 
 
 __all__ = ["batch_in_process_executor", "lower_run_worker_priority"]

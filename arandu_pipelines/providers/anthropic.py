@@ -24,7 +24,7 @@ import functools
 import inspect
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from arandu_pipelines.protocols import LLMResult, LLMUsage
@@ -87,9 +87,9 @@ class AnthropicProvider:
 
     async def complete(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         temperature: float = 0,
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
         wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")
@@ -99,7 +99,9 @@ class AnthropicProvider:
         extra: dict[str, str | float] = {"system": system} if system else {}
         if _sdk_takes_temperature():
             extra["temperature"] = temperature
-        response = await self._with_retries(lambda: self._client.messages.create(
+        # `extra` holds only keys the SDK takes (system, temperature); its overloads want each
+        # keyword spelled out with its TypedDict, which a conditional kwargs dict cannot be
+        response = await self._with_retries(lambda: self._client.messages.create(  # type: ignore[call-overload]
             model=self.model, max_tokens=int(max_tokens or self.max_tokens), messages=turns,
             **extra))
         text = "".join(getattr(b, "text", "") for b in response.content if getattr(b, "type", "") == "text")
@@ -144,7 +146,7 @@ def _sdk_takes_temperature() -> bool:
     return "temperature" in inspect.signature(AsyncMessages.create).parameters
 
 
-def _split(messages: list[dict]) -> tuple[str, list[dict[str, str]]]:
+def _split(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, str]]]:
     """OpenAI-format messages -> (system text, user/assistant turns). Consecutive turns of one
     role are joined (the API wants them alternating), and a conversation must open with the user."""
     system: list[str] = []

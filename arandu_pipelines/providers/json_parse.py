@@ -208,7 +208,7 @@ def _check_kind(value: Any, expect: str | None) -> Any:
 
 def parse_json_object(text: str | None, required: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
     """A JSON object with at least the `required` keys (values may be null)."""
-    obj = parse_json(text, expect="object")
+    obj: dict[str, Any] = parse_json(text, expect="object")
     missing = [k for k in required if k not in obj]
     if missing:
         raise JSONShapeError(f"JSON object lacks {', '.join(missing)} (has {', '.join(sorted(obj)) or 'no keys'})")
@@ -223,10 +223,10 @@ def as_str(value: Any, max_len: int = 2000) -> str | None:
         value = str(value)
     if not isinstance(value, str):
         return None
-    value = " ".join(value.replace("\x00", "").split())
-    if not value:
+    text: str = " ".join(value.replace("\x00", "").split())
+    if not text:
         return None
-    return value[:max_len]
+    return text[:max_len]
 
 
 def as_float(value: Any, lo: float = -math.inf, hi: float = math.inf) -> float | None:

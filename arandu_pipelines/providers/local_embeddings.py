@@ -191,7 +191,8 @@ def _export_onnx(model: Any) -> bytes | None:
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
             torch.onnx.export(
-                _encoder_module(model), (enc["input_ids"], enc["attention_mask"]), buf,
+                # torch's stubs say a path; export writes to a file object too (in memory here)
+                _encoder_module(model), (enc["input_ids"], enc["attention_mask"]), buf,  # type: ignore[arg-type]
                 input_names=["ids", "mask"], output_names=["vec"], opset_version=17, dynamo=False,
                 dynamic_axes={"ids": {0: "b", 1: "s"}, "mask": {0: "b", 1: "s"}, "vec": {0: "b"}},
             )
@@ -336,7 +337,7 @@ def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens
     for i, ((_, sentences), head) in enumerate(zip(items, heads, strict=True)):
         start = [tokenizer.cls_token_id, *head[: limit // 2]]
         shared = len(start)
-        ids, spans = list(start), []
+        ids, spans = list(start), list[tuple[int, int]]()
         for _ in sentences:
             body = next(bodies)[: limit - shared - 1]  # each unit alone fits max_seq_length
             if spans and (len(ids) + len(body) + 1 > window_tokens or len(spans) >= window_units):
@@ -471,7 +472,8 @@ class LocalEmbeddings:
                 )
             finally:
                 torch.set_num_threads(threads)
-        return arr.tolist()
+        vectors: list[list[float]] = arr.tolist()
+        return vectors
 
     def encode_query(self, text: str) -> list[float]:
         """One text someone is waiting for (a retrieve's query), on the fastest encoder this
@@ -484,8 +486,9 @@ class LocalEmbeddings:
             session = _int8_session() if kind == "int8" else _onnx_session()
             enc = model.tokenizer([text], truncation=True, max_length=model.max_seq_length,
                                   return_tensors="np")
-            return session.run(None, {"ids": enc["input_ids"].astype("int64"),
-                                              "mask": enc["attention_mask"].astype("int64")})[0][0].tolist()
+            vector: list[float] = session.run(None, {"ids": enc["input_ids"].astype("int64"),
+                                                     "mask": enc["attention_mask"].astype("int64")})[0][0].tolist()
+            return vector
         import torch
 
         traced = _traced_encoder()
@@ -496,7 +499,8 @@ class LocalEmbeddings:
             torch.set_num_threads(1)
             try:
                 with torch.inference_mode():
-                    return traced(enc["input_ids"], enc["attention_mask"])[0].tolist()
+                    traced_vector: list[float] = traced(enc["input_ids"], enc["attention_mask"])[0].tolist()
+                    return traced_vector
             finally:
                 torch.set_num_threads(threads)
 

@@ -170,12 +170,12 @@ class OpenAIProvider:
     # ---- LLMProvider -----------------------------------------------------------------------------
     async def complete(
         self,
-        messages: list[dict],
+        messages: list[dict[str, Any]],
         temperature: float = 0,
-        response_format: dict | None = None,
+        response_format: dict[str, Any] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
-        wants_json = bool(response_format) and response_format.get("type") in ("json_object", "json_schema")  # type: ignore[union-attr]
+        wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")
         send_format = wants_json and self.json_mode is not False
         msgs = list(messages) if send_format or not wants_json else _with_json_instruction(messages)
         try:
@@ -203,7 +203,7 @@ class OpenAIProvider:
             text = _clean_json_text(text)
         return LLMResult(text=text, usage=usage)
 
-    async def _chat(self, messages: list[dict], temperature: float, response_format: dict | None,
+    async def _chat(self, messages: list[dict[str, Any]], temperature: float, response_format: dict[str, Any] | None,
                     max_tokens: int | None) -> Any:
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if response_format:
@@ -289,7 +289,7 @@ class OpenAIProvider:
         return text
 
 
-def _with_json_instruction(messages: list[dict]) -> list[dict]:
+def _with_json_instruction(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages with the JSON-only instruction added to the system prompt (or as one)."""
     out = [dict(m) for m in messages]
     for m in out:

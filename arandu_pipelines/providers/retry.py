@@ -54,7 +54,7 @@ class RetryPolicy:
                     continue
                 if 0 <= hinted <= self.backoff_max:
                     return hinted
-        base = min(self.backoff_max, self.backoff_base * (2 ** attempt))
+        base = min(self.backoff_max, self.backoff_base * (2.0 ** attempt))
         return base * (0.5 + random.random() / 2)
 
 

@@ -168,7 +168,7 @@ async def retrieve_graph_facts(
         return out
     scope = Scope(agent_id, as_of=as_of_end, min_confidence=min_confidence)
     async with engine_from(session).connect() as conn:
-        names = dict((await conn.execute(text(
+        names: dict[str, str] = dict((await conn.execute(text(
             "SELECT canonical_key, COALESCE(display_name, canonical_key) FROM memory_entities "
             "WHERE agent_id = :a AND canonical_key = ANY(CAST(:k AS text[]))"),
             {"a": agent_id, "k": list(entity_keys)})).all())

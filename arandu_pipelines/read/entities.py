@@ -129,6 +129,8 @@ def interpret(query: str, rows: list[_Row]) -> EntityResolution:
             alias_speakers.setdefault(r.matched, []).append(r.name)
         elif r.method == "speaker":
             speakers_by_fold.setdefault(fold(r.matched), r.matched)
+        elif r.key is None:  # only speaker rows name no entity
+            continue
         elif r.method == "slug":
             by_fold.setdefault(fold(r.matched.replace("_", " ")), []).append((r.key, r.name, "slug"))
         else:

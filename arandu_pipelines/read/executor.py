@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -268,7 +269,7 @@ def fuse(plan: QueryPlan, results: dict[int, StepResult], index_kinds: dict[str,
     return cands, filtered
 
 
-def fuse_scores(plan: QueryPlan, scores: dict[str, dict[str, float]], kind_indexes: set[str],
+def fuse_scores(plan: QueryPlan, scores: dict[str, dict[str, float]], kind_indexes: AbstractSet[str],
                 default_weights: dict[str, float] | None = None) -> dict[str, float]:
     """Relevance in [0, 1] of every candidate from its score on each index (`scores`: index ->
     {id: score in [0, 1]}), by the plan's combination strategy (module docstring). Only the

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
 from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
@@ -62,7 +63,7 @@ SOURCE_SUPPORT_BONUS = 0.05
 FACT_SOURCE_WEIGHT = 0.7
 
 
-async def _embed_query(provider: Any, query: str, errors: list[str] | None = None) -> list[float] | None:
+async def _embed_query(provider: EmbeddingProvider, query: str, errors: list[str] | None = None) -> list[float] | None:
     """The query's embedding, memoised per provider for repeated queries. Fail-safe: None (the
     dense steps are skipped) with the reason appended to `errors`."""
     try:

@@ -29,6 +29,7 @@ import re
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,83 +159,12 @@ def validate_plan(
         raise PlanValidationError("plan has no steps")
     if len(raw_steps) > MAX_STEPS:
         raise PlanValidationError(f"plan has {len(raw_steps)} steps (max {MAX_STEPS})")
-    entities = entities or {}
-    by_name = {fold(n): k for k, n in entities.items()}
+    known = _KnownNames(entities or {}, session_id)
     notes: list[str] = []
     steps: list[PlanStep] = []
     seen: set[int] = set()
     for i, s in enumerate(raw_steps, start=1):
-        if not isinstance(s, dict):
-            raise PlanValidationError(f"step {i} is not an object")
-        sid = s.get("step_id", i)
-        if isinstance(sid, bool) or not isinstance(sid, (int, str)) or not str(sid).strip().isdigit():
-            raise PlanValidationError(f"step {i}: step_id must be an integer")
-        sid = int(sid)
-        if sid in seen:
-            raise PlanValidationError(f"duplicate step_id {sid}")
-        seen.add(sid)
-        index = s.get("index")
-        adapter = registry.adapters.get(index) if isinstance(index, str) else None
-        if adapter is None:
-            raise PlanValidationError(f"step {sid}: unknown index {index!r}")
-        desc = adapter.descriptor
-        if not desc.available:
-            raise PlanValidationError(f"step {sid}: index {index} is not available")
-        params_in = s.get("params") or {}
-        if not isinstance(params_in, dict):
-            raise PlanValidationError(f"step {sid}: params must be an object")
-        params: dict[str, Any] = {}
-        for name, value in params_in.items():
-            spec = desc.query_params.get(name)
-            type_ = spec.type if spec is not None else EXTRA_PARAMS.get(name)
-            if type_ is None:
-                notes.append(f"step {sid}: dropped unknown param {name}")
-                continue
-            if value is None:
-                continue
-            params[name] = _coerce(value, type_, name)
-        if "top_k" in params:
-            params["top_k"] = min(max(params["top_k"], 1), MAX_TOP_K)
-        if "max_facts" in params:
-            params["max_facts"] = min(max(params["max_facts"], 1), MAX_TOP_K)
-        if "weight" in params:
-            params["weight"] = min(max(params["weight"], 0.0), 5.0)
-        if index == "graph":
-            keys = []
-            for e in params.get("entities", []):
-                k = e if e in entities else by_name.get(fold(e))
-                if k is None:
-                    notes.append(f"step {sid}: dropped unknown entity {e!r}")
-                elif k not in keys:
-                    keys.append(k)
-            if not keys:
-                raise PlanValidationError(f"step {sid}: graph step names no known entity")
-            params["entities"] = keys
-        if index == "recent_session":
-            if session_id is None:
-                raise PlanValidationError(f"step {sid}: recent_session without a session")
-            params["session_id"] = session_id
-        if index == "pattern_query":
-            pats = [p for p in params.get("patterns", []) if re.fullmatch(r"[a-z_]+:[\w%]*", p)]
-            if not pats:
-                raise PlanValidationError(f"step {sid}: no valid entity-key patterns")
-            params["patterns"] = pats
-        missing = [n for n, p in desc.query_params.items() if p.required and n not in params]
-        if missing:
-            raise PlanValidationError(f"step {sid}: {index} lacks required {', '.join(missing)}")
-        deps = s.get("depends_on") or []
-        if isinstance(deps, (int, str)) and not isinstance(deps, bool):
-            deps = [deps]
-        if not isinstance(deps, list) or not all(
-                (isinstance(d, int) and not isinstance(d, bool)) or (isinstance(d, str) and d.strip().isdigit())
-                for d in deps):
-            raise PlanValidationError(f"step {sid}: depends_on must be a list of step ids")
-        deps = [int(d) for d in deps]
-        combine = s.get("combine") or "union"
-        if combine not in COMBINES:
-            raise PlanValidationError(f"step {sid}: unknown combine {combine!r}")
-        steps.append(PlanStep(sid, index, params, as_str(s.get("rationale"), 300) or "", sorted(set(deps)),
-                              combine))
+        steps.append(_validate_step(s, i, seen, registry, known, notes))
     ids = {s.step_id for s in steps}
     for s in steps:
         bad = [d for d in s.depends_on if d not in ids or d == s.step_id]
@@ -255,6 +185,130 @@ def validate_plan(
         mr = max_results
     plan = QueryPlan(query, as_str(data.get("analysis"), 1000) or "", steps, strategy, answer, mr)
     return plan, notes
+
+
+@dataclass
+class _KnownNames:
+    """What a plan's steps may refer to: the query's entities (key -> display name) and session."""
+
+    entities: dict[str, str]
+    session_id: str | None
+    by_name: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_name = {fold(n): k for k, n in self.entities.items()}
+
+
+def _validate_step(s: Any, i: int, seen: set[int], registry: Any, known: _KnownNames,
+                   notes: list[str]) -> PlanStep:
+    """Step `i` of the plan (its ids so far in `seen`), checked and normalised."""
+    if not isinstance(s, dict):
+        raise PlanValidationError(f"step {i} is not an object")
+    sid = _step_id(s, i, seen)
+    index = s.get("index")
+    adapter = registry.adapters.get(index) if isinstance(index, str) else None
+    if adapter is None or not isinstance(index, str):
+        raise PlanValidationError(f"step {sid}: unknown index {index!r}")
+    desc = adapter.descriptor
+    if not desc.available:
+        raise PlanValidationError(f"step {sid}: index {index} is not available")
+    params = _step_params(s, sid, desc, notes)
+    fix = _INDEX_PARAMS.get(index)
+    if fix is not None:
+        fix(params, sid, known, notes)
+    missing = [n for n, p in desc.query_params.items() if p.required and n not in params]
+    if missing:
+        raise PlanValidationError(f"step {sid}: {index} lacks required {', '.join(missing)}")
+    deps = _step_deps(s, sid)
+    combine = s.get("combine") or "union"
+    if combine not in COMBINES:
+        raise PlanValidationError(f"step {sid}: unknown combine {combine!r}")
+    return PlanStep(sid, index, params, as_str(s.get("rationale"), 300) or "", sorted(set(deps)),
+                    combine)
+
+
+def _step_id(s: dict[str, Any], i: int, seen: set[int]) -> int:
+    sid = s.get("step_id", i)
+    if isinstance(sid, bool) or not isinstance(sid, (int, str)) or not str(sid).strip().isdigit():
+        raise PlanValidationError(f"step {i}: step_id must be an integer")
+    sid = int(sid)
+    if sid in seen:
+        raise PlanValidationError(f"duplicate step_id {sid}")
+    seen.add(sid)
+    return sid
+
+
+# Numeric params clamped to a range: name -> (low, high).
+_CLAMPS: dict[str, tuple[float, float]] = {"top_k": (1, MAX_TOP_K), "max_facts": (1, MAX_TOP_K),
+                                           "weight": (0.0, 5.0)}
+
+
+def _step_params(s: dict[str, Any], sid: int, desc: Any, notes: list[str]) -> dict[str, Any]:
+    """The step's params the index (or the executor's fusion) understands, coerced and clamped."""
+    params_in = s.get("params") or {}
+    if not isinstance(params_in, dict):
+        raise PlanValidationError(f"step {sid}: params must be an object")
+    params: dict[str, Any] = {}
+    for name, value in params_in.items():
+        spec = desc.query_params.get(name)
+        type_ = spec.type if spec is not None else EXTRA_PARAMS.get(name)
+        if type_ is None:
+            notes.append(f"step {sid}: dropped unknown param {name}")
+            continue
+        if value is None:
+            continue
+        params[name] = _coerce(value, type_, name)
+    for name, (low, high) in _CLAMPS.items():
+        if name in params:
+            params[name] = min(max(params[name], low), high)
+    return params
+
+
+def _graph_params(params: dict[str, Any], sid: int, known: _KnownNames, notes: list[str]) -> None:
+    keys: list[str] = []
+    for e in params.get("entities", []):
+        k = e if e in known.entities else known.by_name.get(fold(e))
+        if k is None:
+            notes.append(f"step {sid}: dropped unknown entity {e!r}")
+        elif k not in keys:
+            keys.append(k)
+    if not keys:
+        raise PlanValidationError(f"step {sid}: graph step names no known entity")
+    params["entities"] = keys
+
+
+def _recent_session_params(params: dict[str, Any], sid: int, known: _KnownNames,
+                           notes: list[str]) -> None:
+    if known.session_id is None:
+        raise PlanValidationError(f"step {sid}: recent_session without a session")
+    params["session_id"] = known.session_id
+
+
+def _pattern_query_params(params: dict[str, Any], sid: int, known: _KnownNames,
+                          notes: list[str]) -> None:
+    pats = [p for p in params.get("patterns", []) if re.fullmatch(r"[a-z_]+:[\w%]*", p)]
+    if not pats:
+        raise PlanValidationError(f"step {sid}: no valid entity-key patterns")
+    params["patterns"] = pats
+
+
+# Per-index checks of a step's params against what the request knows (entities, session).
+_INDEX_PARAMS: dict[str, Callable[[dict[str, Any], int, _KnownNames, list[str]], None]] = {
+    "graph": _graph_params,
+    "recent_session": _recent_session_params,
+    "pattern_query": _pattern_query_params,
+}
+
+
+def _step_deps(s: dict[str, Any], sid: int) -> list[int]:
+    deps = s.get("depends_on") or []
+    if isinstance(deps, (int, str)) and not isinstance(deps, bool):
+        deps = [deps]
+    if not isinstance(deps, list) or not all(
+            (isinstance(d, int) and not isinstance(d, bool)) or (isinstance(d, str) and d.strip().isdigit())
+            for d in deps):
+        raise PlanValidationError(f"step {sid}: depends_on must be a list of step ids")
+    return [int(d) for d in deps]
 
 
 def _check_acyclic(steps: list[PlanStep]) -> None:
@@ -305,7 +359,9 @@ class PlanCache:
             self._data.popitem(last=False)
 
     def evict(self, agent_id: str, shape: str) -> None:
-        self._data.get(agent_id, {}).pop(shape, None)
+        bucket = self._data.get(agent_id)
+        if bucket is not None:
+            bucket.pop(shape, None)
 
     def size(self, agent_id: str) -> int:
         return len(self._data.get(agent_id, {}))
@@ -449,7 +505,7 @@ async def plan_and_execute(
     usage = Usage()
     rounds: list[dict[str, Any]] = []
     entities = {k: ctx.resolution.names.get(k, k) for k in ctx.plan.entities}
-    validate_kw = {"entities": entities, "session_id": session_id, "max_results": det_plan.max_results}
+    validate_kw: dict[str, Any] = {"entities": entities, "session_id": session_id, "max_results": det_plan.max_results}
     names = list(entities.values()) + list(ctx.resolution.speakers) + list(ctx.resolution.mentions.values())
     shape = query_shape(query, names)
     cache = cache_for(llm)

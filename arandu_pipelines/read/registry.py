@@ -374,13 +374,14 @@ class RecentSession:
         return StepResult(0, self.name, [Hit("event", r.id, 1.0 / (1 + i)) for i, r in enumerate(rows)])
 
 
-ADAPTERS = [SemanticFacts(), LexicalFacts(), EntityGraph(), PatternQueryIndex(), SemanticEvents(),
+ADAPTERS: list[Any] = [SemanticFacts(), LexicalFacts(), EntityGraph(), PatternQueryIndex(), SemanticEvents(),
             LexicalEvents(), TemporalAnchorIndex(), TemporalEvents(), RecentSession()]
 
 
 class IndexRegistry:
     def __init__(self, adapters: list[Any] | None = None) -> None:
-        self.adapters = {a.name: a for a in (adapters or ADAPTERS)}
+        # any object with name / descriptor / query (see executor.IndexAdapter) may be registered
+        self.adapters: dict[str, Any] = {a.name: a for a in (adapters or ADAPTERS)}
 
     def register(self, adapter: Any) -> None:
         self.adapters[adapter.name] = adapter

@@ -70,7 +70,7 @@ class LLMResource(ConfigurableResource):
 
     def get(self) -> Any:
         """The library's OpenAI-compatible provider, or None when offline."""
-        if not self.configured:
+        if not self.configured or self.model is None:  # configured implies a model
             return None
         from arandu_pipelines.providers.openai import OpenAIProvider
 

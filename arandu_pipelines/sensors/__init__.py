@@ -164,8 +164,8 @@ def pending_events_sensor(context: SensorEvaluationContext, memory: MemoryStoreR
         stamps.append(datetime.fromisoformat(state["watermark"]))
     watermark = max(stamps).isoformat() if stamps else None  # newest unextracted event ever seen
     cursor = json.dumps({"agents": next_agents, "watermark": watermark}, sort_keys=True)
-    new_partitions = sorted({r.partition_key for r in requests
-                             if not context.instance.has_dynamic_partition(AGENTS, r.partition_key)})
+    new_partitions = sorted({r.partition_key for r in requests if r.partition_key is not None
+                             and not context.instance.has_dynamic_partition(AGENTS, r.partition_key)})
     if not requests:
         backlog = sum(a.pending + a.retryable for a in agents)
         return SensorResult(cursor=cursor, skip_reason=SkipReason(

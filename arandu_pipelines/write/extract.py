@@ -9,13 +9,19 @@ reconciliation slow path and emotion tagging — all fail-safe back to the offli
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.protocols import LLMProvider
+from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.types import TokenUsage
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
+
+if TYPE_CHECKING:  # types only: at run time this module does not import the pipeline (no cycle)
+    from arandu_pipelines.write.pipeline import EmotionTagger, Extractor, KnowledgeLoader
+    from arandu_pipelines.write.reconcile import LLMDecider
+    from arandu_pipelines.write.resolve import Resolved
 
 
 def _extract_rules_sync(text: str, ctx: ExtractionContext) -> ExtractionResult:
@@ -41,16 +47,19 @@ def rules_sentences(text: str) -> list[str]:
 
 @dataclass
 class StageHooks:
-    extractor: Any = extract_with_rules
-    sentences: Any = rules_sentences  # the extractor's sentence splitter (None: unknown)
-    llm_decide: Any = None
-    llm_pick_entity: Any = None
-    load_knowledge: Any = None
-    tag_emotion: Any = None
+    """The write pipeline's pluggable stages (see `WritePipeline`); None means the offline rule."""
+
+    extractor: Extractor = extract_with_rules
+    # the extractor's sentence splitter (None: unknown)
+    sentences: Callable[[str], list[str]] | None = rules_sentences
+    llm_decide: LLMDecider | None = None
+    llm_pick_entity: Callable[[str, list[Resolved]], Awaitable[Resolved | None]] | None = None
+    load_knowledge: KnowledgeLoader | None = None
+    tag_emotion: EmotionTagger | None = None
 
 
 def build_hooks(
-    llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage, embeddings: Any = None
+    llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage, embeddings: EmbeddingProvider | None = None
 ) -> StageHooks:
     mode = config.extraction_mode
     if mode not in ("auto", "rules", "llm"):

@@ -235,9 +235,9 @@ def parse_facts(
             # drop the key (reconciliation then compares by meaning).
             checks.attribute_keys.append((None, "drop", f"{raw_key} (no value)"))
             key = None
-        action = (as_str(item.get("action"), 10) or "NEW").upper()
-        checks.actions[action if action in ("NEW", "UPDATE") else "NEW"] = \
-            checks.actions.get(action if action in ("NEW", "UPDATE") else "NEW", 0) + 1
+        fact_action = (as_str(item.get("action"), 10) or "NEW").upper()
+        checks.actions[fact_action if fact_action in ("NEW", "UPDATE") else "NEW"] = \
+            checks.actions.get(fact_action if fact_action in ("NEW", "UPDATE") else "NEW", 0) + 1
         category = as_str(item.get("importance_category") or item.get("category"), 40) or "specific_event"
         category = category.lower() if category.lower() in prompts.IMPORTANCE_CATEGORIES else "specific_event"
         out.append(ExtractedFact(

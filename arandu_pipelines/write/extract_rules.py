@@ -693,7 +693,7 @@ class _Sent:
     body: str  # sentence minus leading discourse/greeting/vocative and trailing vocative
     covered: list[tuple[int, int]] = field(default_factory=list)  # body spans used by rules
     dates: list[TemporalMention] = field(default_factory=list)  # relative dates in body
-    last_subj: object = None  # the _Subj of the last structured clause (for "... and works at X")
+    last_subj: _Subj | None = None  # the _Subj of the last structured clause (for "... and works at X")
     n_facts: int = 0
 
 
@@ -960,126 +960,125 @@ def _compound_subject(toks: list[str], i: int) -> bool:
     return w[:1].isupper() or w.lower() in ("he", "she", "they", "you", "him", "her", "me", "friends", "family", "kids")
 
 
-def rewrite_en(text: str, who: _Who) -> str:
-    toks = _TOKEN_RE.findall(text)
-    out: list[str] = []
-    S = who.speaker
-    i, n = 0, len(toks)
+# First-person words with a fixed rewrite ({S}: the speaker), checked before the other tables.
+_EN_FIRST_PERSON = {
+    "i'm": "{S} is", "im": "{S} is", "i've": "{S} has", "i'd": "{S} would", "i'll": "{S} will",
+    "me": "{S}", "my": "{S}'s", "mine": "{S}'s", "myself": "themselves",
+    "we": "{S} and others", "we're": "{S} and others are", "we've": "{S} and others have",
+    "we'll": "{S} and others will", "we'd": "{S} and others would", "us": "{S} and others",
+    "our": "{S}'s", "ours": "{S}'s", "ourselves": "themselves",
+}
+# ... of which these only as written here ("IM", "US" are abbreviations)
+_EN_EXACT_ONLY = {"im": ("im",), "us": ("us", "Us")}
+# Third-person words, when the pronoun's referent is known ({P}); "he's"/"her" need context.
+_EN_THIRD_PERSON = {
+    "he": "{P}", "she": "{P}", "he'd": "{P} would", "she'd": "{P} would", "he'll": "{P} will",
+    "she'll": "{P} will", "him": "{P}", "his": "{P}'s",
+}
+# Second-person words, when the addressee is known ({A}); "you" itself needs context.
+_EN_ADDRESSEE = {
+    "your": "{A}'s", "yours": "{A}'s", "you're": "{A} is", "you've": "{A} has", "you'd": "{A} would",
+    "you'll": "{A} will", "yourself": "themselves",
+}
+# Words after which "you" starts a clause, so its verb is conjugated ("... that you live" ->
+# "... that Ana lives").
+_EN_YOU_CLAUSE_START = ("", "and", "but", "so", "that", "because", "if", "when", ",", "think", "know",
+                        "what", "how", "where", "why", "who", "which", "as", "since", "while")
 
-    def conj_after(i: int) -> int:
-        """Copy tokens after position i up to and including the conjugated verb; return next index."""
-        j = i + 1
-        while j < n:
-            t = toks[j]
-            if t.isspace():
-                out.append(t)
-                j += 1
+
+def rewrite_en(text: str, who: _Who) -> str:
+    """`text` in the third person: the speaker's "I/me/my/we" become their name (verbs
+    conjugated), "he/she" and "you" the known referent / addressee."""
+    return _EnRewrite(text, who).run()
+
+
+class _EnRewrite:
+    """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
+
+    def __init__(self, text: str, who: _Who) -> None:
+        self.toks = _TOKEN_RE.findall(text)
+        self.n = len(self.toks)
+        self.out: list[str] = []
+        self.who = who
+        self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
+
+    def run(self) -> str:
+        toks, n, out = self.toks, self.n, self.out
+        i = 0
+        while i < n:
+            t = toks[i]
+            if self.coord and t.lower() in ("and", "or", "but"):
+                j = _next_word(toks, i)
+                if j < n and toks[j].lower() in _EN_COORD_VERBS:
+                    out.append(t)
+                    out.extend(toks[i + 1:j])
+                    out.append(_conj_en(toks[j]))
+                    i = j + 1
+                    continue
+            if not _is_word(t) or (i > 0 and toks[i - 1] in ("-", "/")) or (
+                    i + 1 < n and toks[i + 1] in ("-", "/")):
+                out.append(t)  # punctuation, "me-time", "and/or"
+                i += 1
                 continue
+            i = self.word(i, t)
+        return "".join(out)
+
+    def word(self, i: int, t: str) -> int:
+        """Rewrite the word at `i`; the index to continue from."""
+        low = t.lower().replace("’", "'")
+        who, out = self.who, self.out
+        if low == "i" and t in ("I", "i"):
+            out.append(who.speaker)
+            if _compound_subject(self.toks, i) or (i + 1 < self.n and self.toks[i + 1] in (",", ")")):
+                return i + 1
+            return self.conj_after(i)
+        if low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
+            out.append(_EN_FIRST_PERSON[low].format(S=who.speaker))
+        elif who.pron and low in _EN_THIRD_PERSON:
+            out.append(_EN_THIRD_PERSON[low].format(P=who.pron))
+        elif who.pron and low in ("he's", "she's"):
+            nxt = self.next_lower(i)
+            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
+            out.append(f"{who.pron} {aux}")
+        elif who.pron and low == "her":
+            j = _next_word(self.toks, i)
+            nxt = self.next_lower(i)
+            if j < self.n and _is_word(self.toks[j]) and nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN:
+                out.append(f"{who.pron}'s")
+            else:
+                out.append(who.pron)
+        elif who.addr and low in ("you", "u"):
+            out.append(who.addr)
+            if _prev_word(self.toks, i) in _EN_YOU_CLAUSE_START:
+                return self.conj_after(i)
+        elif who.addr and low in _EN_ADDRESSEE:
+            out.append(_EN_ADDRESSEE[low].format(A=who.addr))
+        else:
+            out.append(t)
+        return i + 1
+
+    def next_lower(self, i: int) -> str:
+        j = _next_word(self.toks, i)
+        return self.toks[j].lower() if j < self.n else ""
+
+    def conj_after(self, i: int) -> int:
+        """Copy tokens after position i up to and including the conjugated verb; return next index."""
+        toks, out = self.toks, self.out
+        j = i + 1
+        while j < self.n:
+            t = toks[j]
             low = t.lower().replace("’", "'")
-            if low in _EN_SKIP_AFTER_I and low not in ("and",):
+            if t.isspace() or (low in _EN_SKIP_AFTER_I and low not in ("and",)):
                 out.append(t)
                 j += 1
                 continue
             if _is_word(t):
                 conj = _conj_en(t)
                 out.append(conj)
-                coord[0] = conj != t
+                self.coord = conj != t
                 return j + 1
             return j
         return j
-
-    coord = [False]  # a 1st-person verb was just conjugated: "... and work at X" follows it
-    while i < n:
-        t = toks[i]
-        if coord[0] and t.lower() in ("and", "or", "but") :
-            j = _next_word(toks, i)
-            if j < n and toks[j].lower() in _EN_COORD_VERBS:
-                out.append(t)
-                out.extend(toks[i + 1:j])
-                out.append(_conj_en(toks[j]))
-                i = j + 1
-                continue
-        if not _is_word(t):
-            out.append(t)
-            i += 1
-            continue
-        low = t.lower().replace("’", "'")
-        prev = _prev_word(toks, i)
-        if (i > 0 and toks[i - 1] in ("-", "/")) or (i + 1 < n and toks[i + 1] in ("-", "/")):
-            out.append(t)  # "me-time", "and/or"
-            i += 1
-            continue
-        if low == "i" and t in ("I", "i"):
-            out.append(S)
-            if _compound_subject(toks, i) or (i + 1 < n and toks[i + 1] in (",", ")")):
-                i += 1
-            else:
-                i = conj_after(i)
-            continue
-        if low in ("i'm", "im") and (low != "im" or t == "im"):
-            out.append(f"{S} is")
-        elif low == "i've":
-            out.append(f"{S} has")
-        elif low == "i'd":
-            out.append(f"{S} would")
-        elif low == "i'll":
-            out.append(f"{S} will")
-        elif low == "me":
-            out.append(S)
-        elif low in ("my", "mine"):
-            out.append(f"{S}'s")
-        elif low == "myself":
-            out.append("themselves")
-        elif low == "we":
-            out.append(f"{S} and others")
-        elif low in ("we're", "we've", "we'll", "we'd"):
-            out.append(f"{S} and others " + {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would"}[low])
-        elif low == "us" and t in ("us", "Us"):
-            out.append(f"{S} and others")
-        elif low in ("our", "ours"):
-            out.append(f"{S}'s")
-        elif low == "ourselves":
-            out.append("themselves")
-        elif who.pron and low in ("he", "she"):
-            out.append(who.pron)
-            i += 1
-            continue
-        elif who.pron and low in ("he's", "she's"):
-            j = _next_word(toks, i)
-            nxt = toks[j].lower() if j < n else ""
-            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
-            out.append(f"{who.pron} {aux}")
-        elif who.pron and low in ("he'd", "she'd"):
-            out.append(f"{who.pron} would")
-        elif who.pron and low in ("he'll", "she'll"):
-            out.append(f"{who.pron} will")
-        elif who.pron and low == "him":
-            out.append(who.pron)
-        elif who.pron and low == "his":
-            out.append(f"{who.pron}'s")
-        elif who.pron and low == "her":
-            j = _next_word(toks, i)
-            nxt = toks[j].lower() if j < n else ""
-            if j < n and _is_word(toks[j]) and nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN:
-                out.append(f"{who.pron}'s")
-            else:
-                out.append(who.pron)
-        elif who.addr and low in ("you", "u"):
-            out.append(who.addr)
-            if prev in ("", "and", "but", "so", "that", "because", "if", "when", ",", "think", "know", "what",
-                        "how", "where", "why", "who", "which", "as", "since", "while"):
-                i = conj_after(i)
-                continue
-        elif who.addr and low in ("your", "yours"):
-            out.append(f"{who.addr}'s")
-        elif who.addr and low in ("you're", "you've", "you'd", "you'll"):
-            out.append(who.addr + " " + {"you're": "is", "you've": "has", "you'd": "would", "you'll": "will"}[low])
-        elif who.addr and low == "yourself":
-            out.append("themselves")
-        else:
-            out.append(t)
-        i += 1
-    return "".join(out)
 
 
 _PT_LEAD_SKIP = frozenset(
@@ -1129,21 +1128,156 @@ def _pt_is_1sg(w: str) -> bool:
     return w in _PT_CONT_1SG or (w.endswith("ei") and w not in L.PT_NOT_VERB_EI and len(w) > 3)
 
 
-def rewrite_pt(text: str, who: _Who) -> str:
-    toks = _TOKEN_RE.findall(text)
-    out: list[str] = []
-    S = who.speaker
-    n = len(toks)
+# Words with a fixed rewrite ({S}: the speaker, {P}: the known "ele/ela", {A}: the addressee).
+_PT_FIRST_PERSON = {"mim": "{S}", "comigo": "com {S}", "nós": "{S} e outros"}
+_PT_THIRD_PERSON = {"ele": "{P}", "ela": "{P}", "dele": "de {P}", "dela": "de {P}"}
+_PT_ADDRESSEE = {"você": "{A}", "voce": "{A}", "vc": "{A}"}
+# Words after which a 1st-person verb continues the speaker's clause ("... e estou adorando").
+_PT_CONTINUERS = ("e", "mas", "então", "aí", "depois", "porque", "que")
 
-    def conj_after(i: int) -> int:
+
+def rewrite_pt(text: str, who: _Who) -> str:
+    """`text` in the third person (see `rewrite_en`), including a dropped subject ("Mudei para
+    Lisboa" -> "Rafael mudou para Lisboa") and possessives ("minha irmã" -> "a irmã de Rafael")."""
+    return _PtRewrite(text, who).run()
+
+
+class _PtRewrite:
+    """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
+
+    def __init__(self, text: str, who: _Who) -> None:
+        self.toks = _TOKEN_RE.findall(text)
+        self.n = len(self.toks)
+        self.out: list[str] = []
+        self.who = who
+
+    def run(self) -> str:
+        toks, n, out = self.toks, self.n, self.out
+        i = self.dropped_subject()
+        while i < n:
+            t = toks[i]
+            if not _is_word(t) or (i > 0 and toks[i - 1] in ("-", "/")) or (
+                    i + 1 < n and toks[i + 1] in ("-", "/")):
+                out.append(t)
+                i += 1
+                continue
+            i = self.word(i, t)
+        return "".join(out)
+
+    def dropped_subject(self) -> int:
+        """ "(Ontem) (não) (me) moro/mudei ..." -> "(Ontem) Rafael (não) (se) mora/mudou ...";
+        the index to continue from."""
+        toks, out = self.toks, self.out
+        k = _pt_dropped_verb(toks)
+        if k is None:
+            return 0
+        verb_i, ins = k
+        out.extend(toks[:ins])
+        out.append(self.who.speaker + " ")
+        for j in range(ins, verb_i):
+            t = toks[j]
+            if _is_word(t) and t.lower() == "me":
+                out.append("se")
+            elif j == ins and _is_word(t):
+                out.append(t[:1].lower() + t[1:])
+            else:
+                out.append(t)
+        vt = toks[verb_i]
+        if verb_i == ins:
+            vt = vt[:1].lower() + vt[1:]
+        out.append(_conj_pt(vt))
+        return verb_i + 1
+
+    def word(self, i: int, t: str) -> int:
+        """Rewrite the word at `i`; the index to continue from."""
+        toks, n, out, who = self.toks, self.n, self.out, self.who
+        low = t.lower()
+        if low == "eu":
+            out.append(who.speaker)
+            return self.conj_after(i)
+        if low in _PT_POSS:
+            return self.possessive(i, t, low)
+        if low in _PT_1PL:
+            out.append(_cap_like(t, _PT_1PL[low]))
+            return i + 1
+        if len(low) > 5 and low.endswith(("amos", "emos", "imos")) and t[:1].islower() and low not in _PT_1PL_NOT:
+            out.append(t[:-4] + ("am" if low.endswith("amos") else "em"))
+            return i + 1
+        if low in _PT_CONTINUERS or t == ",":
+            j = _next_word(toks, i)
+            if j < n and _is_word(toks[j]) and toks[j].lower() in _PT_CONT_1SG:
+                out.append(t)
+                out.extend(toks[i + 1:j])
+                out.append(_conj_pt(toks[j]))  # "... e estou adorando" -> "... e está adorando"
+                return j + 1
+        if low == "gente" and _prev_word(toks, i) == "a" and out and out[-2:-1] and out[-2].lower() == "a":
+            out[-2] = who.speaker
+            out[-1] = " "
+            out.append("(e outros)")
+        elif low in _PT_FIRST_PERSON:
+            out.append(_PT_FIRST_PERSON[low].format(S=who.speaker))
+        elif low == "me":
+            return self.me(i, t)
+        elif who.pron and low in _PT_THIRD_PERSON:
+            out.append(_PT_THIRD_PERSON[low].format(P=who.pron))
+        elif who.addr and low in _PT_ADDRESSEE:
+            out.append(_PT_ADDRESSEE[low].format(A=who.addr))
+        else:
+            out.append(t)
+        return i + 1
+
+    def possessive(self, i: int, t: str, low: str) -> int:
+        """ "minha irmã" -> "a irmã de Rafael" ("nossa!" is an exclamation)."""
+        toks, n, out, S = self.toks, self.n, self.out, self.who.speaker
+        j = _next_word(toks, i)
+        nxt = toks[j] if j < n else ""
+        if not _is_word(nxt) or (low in ("nossa",) and (i + 1 < n and toks[i + 1] in ("!", ","))):
+            out.append(t)
+            return i + 1
+        prev = _prev_word(toks, i)
+        art = "" if prev in _PT_ARTICLES else _PT_POSS[low] + " "
+        np_end = j
+        noun = toks[j]
+        if toks[j].lower() in L.REL_ADJ_PT:
+            j2 = _next_word(toks, j)
+            if j2 < n and _is_word(toks[j2]):
+                noun = "".join(toks[j:j2 + 1])
+                np_end = j2
+        phrase = f"{art}{noun} de {S}"
+        out.append(_cap_like(t, phrase) if not art or t[:1].isupper() else phrase)
+        k2 = _next_word(toks, np_end)
+        if k2 < n and _NAME_ONLY_RE.match(toks[k2]) and _is_name(toks[k2]):
+            out.append(",")
+        return np_end + 1
+
+    def me(self, i: int, t: str) -> int:
+        """ "me" before a verb: reflexive (", me divorciei" -> ", Rafael se divorciou") or the
+        verb's object ("me ligou" -> "ligou para Rafael")."""
+        toks, n, out, S = self.toks, self.n, self.out, self.who.speaker
+        j = _next_word(toks, i)
+        if j < n and _is_word(toks[j]) and _pt_is_1sg(toks[j].lower()):
+            out.append(f"{S} se ")
+            out.append(_conj_pt(toks[j]))
+            return j + 1
+        if j < n and _is_word(toks[j]):
+            verb = toks[j]
+            out.append(verb)
+            out.append(f" para {S}" if verb.lower() in L.PT_DATIVE_VERBS else f" {S}")
+            return j + 1
+        out.append(t)
+        return i + 1
+
+    def conj_after(self, i: int) -> int:
+        """Copy tokens after position i up to and including the conjugated verb; return next index."""
+        toks, n, out = self.toks, self.n, self.out
         j = i + 1
         while j < n:
             t = toks[j]
+            low = t.lower()
             if t.isspace():
                 out.append(t)
                 j += 1
                 continue
-            low = t.lower()
             if low == "me":
                 out.append("se")
                 j += 1
@@ -1161,116 +1295,6 @@ def rewrite_pt(text: str, who: _Who) -> str:
                 return j
             return j
         return j
-
-    # dropped subject: "(Ontem) (não) (me) moro/mudei ..." -> "(Ontem) Rafael (não) (se) mora/mudou ..."
-    start_i = 0
-    k = _pt_dropped_verb(toks)
-    if k is not None:
-        verb_i, ins = k
-        out.extend(toks[:ins])
-        out.append(S + " ")
-        for j in range(ins, verb_i):
-            t = toks[j]
-            if _is_word(t) and t.lower() == "me":
-                out.append("se")
-            elif j == ins and _is_word(t):
-                out.append(t[:1].lower() + t[1:])
-            else:
-                out.append(t)
-        vt = toks[verb_i]
-        if verb_i == ins:
-            vt = vt[:1].lower() + vt[1:]
-        out.append(_conj_pt(vt))
-        start_i = verb_i + 1
-    i = start_i
-    while i < n:
-        t = toks[i]
-        if not _is_word(t):
-            out.append(t)
-            i += 1
-            continue
-        low = t.lower()
-        if (i > 0 and toks[i - 1] in ("-", "/")) or (i + 1 < n and toks[i + 1] in ("-", "/")):
-            out.append(t)
-            i += 1
-            continue
-        if low == "eu":
-            out.append(S)
-            i = conj_after(i)
-            continue
-        if low in _PT_POSS:
-            j = _next_word(toks, i)
-            nxt = toks[j] if j < n else ""
-            if not _is_word(nxt) or (low in ("nossa",) and (i + 1 < n and toks[i + 1] in ("!", ","))):
-                out.append(t)
-                i += 1
-                continue
-            prev = _prev_word(toks, i)
-            art = "" if prev in _PT_ARTICLES else _PT_POSS[low] + " "
-            np_end = j
-            noun = toks[j]
-            if toks[j].lower() in L.REL_ADJ_PT:
-                j2 = _next_word(toks, j)
-                if j2 < n and _is_word(toks[j2]):
-                    noun = "".join(toks[j:j2 + 1])
-                    np_end = j2
-            phrase = f"{art}{noun} de {S}"
-            out.append(_cap_like(t, phrase) if not art or t[:1].isupper() else phrase)
-            k2 = _next_word(toks, np_end)
-            if k2 < n and _NAME_ONLY_RE.match(toks[k2]) and _is_name(toks[k2]):
-                out.append(",")
-            i = np_end + 1
-            continue
-        if low in _PT_1PL:
-            out.append(_cap_like(t, _PT_1PL[low]))
-            i += 1
-            continue
-        if len(low) > 5 and low.endswith(("amos", "emos", "imos")) and t[:1].islower() and low not in _PT_1PL_NOT:
-            out.append(t[:-4] + ("am" if low.endswith("amos") else "em"))
-            i += 1
-            continue
-        if low in ("e", "mas", "então", "aí", "depois", "porque", "que") or t == ",":
-            j = _next_word(toks, i)
-            if j < n and _is_word(toks[j]) and toks[j].lower() in _PT_CONT_1SG:
-                out.append(t)
-                out.extend(toks[i + 1:j])
-                out.append(_conj_pt(toks[j]))  # "... e estou adorando" -> "... e está adorando"
-                i = j + 1
-                continue
-        if low == "gente" and _prev_word(toks, i) == "a" and out and out[-2:-1] and out[-2].lower() == "a":
-            out[-2] = S if out[-2] == "a" else S
-            out[-1] = " "
-            out.append("(e outros)")
-        elif low == "mim":
-            out.append(S)
-        elif low == "comigo":
-            out.append(f"com {S}")
-        elif low == "nós":
-            out.append(f"{S} e outros")
-        elif low == "me":
-            j = _next_word(toks, i)
-            if j < n and _is_word(toks[j]) and _pt_is_1sg(toks[j].lower()):
-                out.append(f"{S} se ")  # ", me divorciei" -> ", Rafael se divorciou"
-                out.append(_conj_pt(toks[j]))
-                i = j + 1
-                continue
-            if j < n and _is_word(toks[j]):
-                verb = toks[j]
-                out.append(verb)
-                out.append(f" para {S}" if verb.lower() in L.PT_DATIVE_VERBS else f" {S}")
-                i = j + 1
-                continue
-            out.append(t)
-        elif who.pron and low in ("ele", "ela"):
-            out.append(who.pron)
-        elif who.pron and low in ("dele", "dela"):
-            out.append(f"de {who.pron}")
-        elif who.addr and low in ("você", "voce", "vc"):
-            out.append(who.addr)
-        else:
-            out.append(t)
-        i += 1
-    return "".join(out)
 
 
 def _rewrite(text: str, lang: str, who: _Who) -> str:
@@ -1463,8 +1487,8 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
             if not body[th.end():].strip(" !.,…"):
                 return _Sent(start, sentence, len(sentence), "")
     m = _LEAD_RE.match(body)
-    stripped_lead = bool(m and m.end() > 0)
-    if stripped_lead:
+    stripped_lead = m is not None and m.end() > 0
+    if m is not None and stripped_lead:
         off = m.end()
         body = sentence[off:]
     v0 = _LEAD_VOC_COMMA_RE.match(body) or (_LEAD_VOC_RE.match(body) if stripped_lead else None)
@@ -1493,7 +1517,7 @@ def _known_person(ms: _Msg, name: str) -> bool:
     if k in ms.ents and ms.ents[k].entity_type == "person":
         return True
     display = ms.ctx.known_aliases.get(fold(name)) if ms.ctx.known_aliases else None
-    return bool(display) and ms.known_types.get(display) == "person"
+    return bool(display) and display is not None and ms.known_types.get(display) == "person"
 
 
 def _looks_verb_follow(body: str, end: int) -> bool:
@@ -1735,10 +1759,10 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 owner_raw = _trim_name(owner_raw)
                 if not _is_name(owner_raw):
                     continue
-                owner = ms.add_entity(owner_raw, "person", _RANK_PATTERN, base + m.start("owner"))
+                ms.add_entity(owner_raw, "person", _RANK_PATTERN, base + m.start("owner"))
                 owner_surface = owner_raw
             else:
-                owner, owner_surface = ms.speaker, ms.speaker
+                owner_surface = ms.speaker
             inferred = idx == 2 and not pt or "(" in m.group(0)
             c = min(conf, L.CONF_INFERRED) if inferred else conf
             is_pet = term in _PET_TERMS
@@ -1777,15 +1801,16 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
         nm = _trim_name(m.group("name"))
         if not _is_name(nm):
             continue
-        owner = _owner_before(ms, s, m.start())
-        if not owner:
+        pet_owner = _owner_before(ms, s, m.start())
+        if not pet_owner:
             continue
         ms.add_entity(nm, "pet", _RANK_PATTERN, base + m.start("name"))
-        ms.add_relation(owner, "owns", nm, conf)
+        ms.add_relation(pet_owner, "owns", nm, conf)
         term = m.group("term")
-        text = f"{nm} é {'a' if term.lower().endswith('a') else 'o'} {term} de {owner}" if pt else f"{nm} is {owner}'s {term}"
+        text = (f"{nm} é {'a' if term.lower().endswith('a') else 'o'} {term} de {pet_owner}" if pt
+                else f"{nm} is {pet_owner}'s {term}")
         s.covered.append((m.start(), m.end()))
-        ms.add_fact(_fact(ms, s, nm, text, "pet", owner, "biographical_milestone", conf, [owner]))
+        ms.add_fact(_fact(ms, s, nm, text, "pet", pet_owner, "biographical_milestone", conf, [pet_owner]))
 
 
 def _owner_before(ms: _Msg, s: _Sent, pos: int) -> str | None:
@@ -1861,8 +1886,8 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
         before = s.body[:st]
         if _is_name(other) and not _PREP_END_RE.search(before) and ms.entity_type(other) in ("person", "other"):
             return _Subj(ms.speaker, "compound", st, aux, others=[other])
-        i_at = lo + m.end("comp") - len(re.search(r"(?i)(?:I|me|eu)$", m.group("comp")).group(0)) \
-            if m.group("cname") else st
+        tail = re.search(r"(?i)(?:I|me|eu)$", m.group("comp"))  # the pattern ends "comp" with one
+        i_at = lo + m.end("comp") - (len(tail.group(0)) if tail else 0) if m.group("cname") else st
         return _Subj(ms.speaker, "speaker", i_at, aux)
     if m.group("pron"):
         p = m.group("pron").lower()
@@ -1876,6 +1901,7 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
         tname = m.group("tname")
         owner_raw = m.group("owner")
         pw = (m.group("pw") or "").lower()
+        owner: str | None
         if owner_raw:
             owner = _trim_name(owner_raw)
             if not _is_name(owner):
@@ -2076,7 +2102,7 @@ def _register_names(ms: _Msg, s: _Sent, h: _Hit, ttype: str | None) -> tuple[lis
 
 # ---- the attribute value each kind records (default: the target's name) -------------------------
 def _value_age(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
-    value = h.gd.get("age")
+    value = h.gd["age"]  # the rule's pattern always has the group
     if not (h.gd.get("yo") or h.vlow in ("turned", "turn", "turns", "turning")) and int(value) > 120:
         return None
     return value, fact_attr
@@ -2311,7 +2337,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     else:
         fact_text = _rewrite(text, ms.lang, who)
     # dates after the person rewrite, so "Ontem fui" -> "Ontem Rafael foi" -> "Em 7 de maio de 2023 Rafael foi"
-    spans = []
+    spans: list[tuple[int, int, TemporalMention]] = []
     if s.dates:
         fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
     edate = spans[0][2].start if spans else None
@@ -2456,8 +2482,8 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("você", "voce", "vc") and (ms.addressee or ms.default_addressee):
-                return ms.addressee or ms.default_addressee, "addr"
+            if low in ("você", "voce", "vc") and (addressee := ms.addressee or ms.default_addressee):
+                return addressee, "addr"
         else:
             if low in L.SELF_PRONOUNS_EN or low in L.WE_PRONOUNS_EN:
                 if low == "us" and raw == "US":
@@ -2468,8 +2494,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                 if who:
                     return who, "pron"
                 continue
-            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (ms.addressee or ms.default_addressee):
-                return ms.addressee or ms.default_addressee, "addr"
+            if low in ("you", "your", "you're", "you've", "you'd", "you'll") and (
+                    addressee := ms.addressee or ms.default_addressee):
+                return addressee, "addr"
         k = ms.key(raw)
         if raw[:1].isupper() or _CL_RE.match(raw):
             # multi-word names: try the proper-noun span starting here

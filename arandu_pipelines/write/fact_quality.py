@@ -436,10 +436,11 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     for f in result.facts:
         cur: ExtractedFact | None = f
         for check in CHECKS:
-            cur = check(cur, ctx)
+            cur = check(f, ctx)
             if cur is None:
                 dropped[check.__name__.lstrip("_")] = dropped.get(check.__name__.lstrip("_"), 0) + 1
                 break
+            f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
             kept.append(cur)
     n = len(kept)

@@ -328,6 +328,8 @@ def _locomo(p: Path, agent_id: str | None) -> list[tuple[dict[str, Any], str | N
         start: datetime | None = None
         stamp_error = None
         try:
+            if not isinstance(stamp, str):
+                raise TypeError(f"not a string: {type(stamp).__name__}")
             start = parse_locomo_time(stamp)
         except (TypeError, ValueError, AttributeError):
             stamp_error = f"session_{n}_date_time {str(stamp)[:60]!r} is not a LoCoMo time " \

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -499,11 +500,11 @@ class WritePipeline:
         for i, p in enumerate(c.prepared):
             names: dict[str, Resolved] = {}
             for m in p.mentions:
-                r = c.exact.get((i, fold(m.name)))
-                if r is not None:
-                    names[fold(m.name)] = r
+                hit = c.exact.get((i, fold(m.name)))
+                if hit is not None:
+                    names[fold(m.name)] = hit
                     for a in m.aliases:
-                        names.setdefault(fold(a), r)
+                        names.setdefault(fold(a), hit)
             per_msg.append(names)
         return per_msg
 
@@ -626,21 +627,22 @@ class WritePipeline:
                 outcome.errors.extend(errors)
                 _forget_lost(outcome, lost)
                 step.data["facts_lost"] = len(lost)
-            ok = [(i, p) for i, p in enumerate(prepared)
+            ok = [(p.event.event_id, p) for p in prepared
                   if p.event.event_id and p.extraction.mode != "failed"]
-            failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
+            failed = [(p.event.event_id, p) for p in prepared
+                      if p.event.event_id and p.extraction.mode == "failed"]
             await db.mark_events_done(
-                conn, [p.event.event_id for _, p in ok],
+                conn, [event_id for event_id, _ in ok],
                 [_as_list(vectors.get(_event_key(p.event))) for _, p in ok],
                 [p.event.emotion for _, p in ok],
             )
             step.data["event_units"] = await db.insert_event_units(
-                conn, agent_id, [p.event.event_id for _, p in ok],
+                conn, agent_id, [event_id for event_id, _ in ok],
                 [vectors.get(_units_idx_key(p.event)) for _, p in ok],
                 [vectors.get(_units_key(p.event)) for _, p in ok])
             outcome.extracted = len(ok)
-            for p in failed:  # kept, retried later by extract_pending / the Dagster sensor
-                await mark_failed(conn, [p.event.event_id], p.extraction.error or "extraction failed")
+            for event_id, p in failed:  # kept, retried later by extract_pending / the Dagster sensor
+                await mark_failed(conn, [event_id], p.extraction.error or "extraction failed")
                 outcome.errors.append(f"extraction failed for event {p.event.event_id}: {p.extraction.error}")
             await db.refresh_fact_counts(conn, agent_id, sorted(plan.touched_keys))
             attribute_keys = [(a.get("key"), a.get("action", "allow"), a.get("raw", ""))
@@ -902,9 +904,9 @@ def _proposal(
         if r.key != subject.key and len(name) >= 3 and name in folded_text and r.key not in mention_keys:
             mention_keys.append(r.key)
     for m in f.mentions:
-        r = names.get(fold(m))
-        if r is not None and r.key != subject.key and r.key not in mention_keys:
-            mention_keys.append(r.key)
+        named = names.get(fold(m))
+        if named is not None and named.key != subject.key and named.key not in mention_keys:
+            mention_keys.append(named.key)
     category = f.importance_category if f.importance_category in IMPORTANCE_CATEGORY_MAP else "specific_event"
     return Proposal(
         msg=i,
@@ -1135,9 +1137,11 @@ def _plan_entities(
                     continue
                 aliases.setdefault(folded, (folded, alias, r.key, r.entity_type, source))
         for m in p.mentions:  # extraction-provided aliases of entities resolved in this message
-            r = names[i].get(fold(m.name))
-            for a in m.aliases if r else []:
-                aliases.setdefault(fold(a), (fold(a), a, r.key, r.entity_type, "extraction"))  # type: ignore[union-attr]
+            named = names[i].get(fold(m.name))
+            if named is None:
+                continue
+            for a in m.aliases:
+                aliases.setdefault(fold(a), (fold(a), a, named.key, named.entity_type, "extraction"))
     plan.entities = list(rows.values())
     plan.aliases = list(aliases.values())
 
@@ -1154,26 +1158,26 @@ async def _plan_relationships(
     ops: list[tuple[int, str, str, str, ExtractedRelation]] = []
     for i, p in enumerate(prepared):
         for r in p.extraction.relations:
-            s, t = names[i].get(fold(r.source)), names[i].get(fold(r.target))
-            if s is None or t is None or s.key == t.key:
+            src, tgt = names[i].get(fold(r.source)), names[i].get(fold(r.target))
+            if src is None or tgt is None or src.key == tgt.key:
                 continue  # unresolved end, or a self-reference after resolution
-            ops.append((i, s.key, t.key, normalize_rel_type(r.rel_type), r))
+            ops.append((i, src.key, tgt.key, normalize_rel_type(r.rel_type), r))
     keys = sorted({(s, t, k) for _, s, t, k, _ in ops})
     state: dict[tuple[str, str, str], db.RelRow] = {
         (r.source, r.target, r.rel_type): r for r in await db.load_relationships(conn, plan.agent_id, keys)
     }
     closed_by_msg: dict[int, set[str]] = defaultdict(set)
-    for p in (p for ps in by_msg.values() for p in ps):
-        if p.action == "UPDATE" and p.target is not None:
-            closed_by_msg[p.msg].add(p.target.id)
-        closed_by_msg[p.msg].update(d.id for d in p.deleted)
+    for prop in (prop for ps in by_msg.values() for prop in ps):
+        if prop.action == "UPDATE" and prop.target is not None:
+            closed_by_msg[prop.msg].add(prop.target.id)
+        closed_by_msg[prop.msg].update(d.id for d in prop.deleted)
     dirty: set[tuple[str, str, str]] = set()
     for i, p in enumerate(prepared):
         when = p.event.occurred_at
-        for key, row in state.items():  # cascade: evidence superseded or retracted
-            if row.valid_to is None and row.evidence_fact_id in closed_by_msg[i]:
-                row.valid_to, row.invalidated = when, True
-                dirty.add(key)
+        for open_key, open_row in state.items():  # cascade: evidence superseded or retracted
+            if open_row.valid_to is None and open_row.evidence_fact_id in closed_by_msg[i]:
+                open_row.valid_to, open_row.invalidated = when, True
+                dirty.add(open_key)
         for (mi, s, t, k, rel) in (o for o in ops if o[0] == i):
             key = (s, t, k)
             row = state.get(key)
@@ -1266,9 +1270,9 @@ async def _flush_per_fact(
             return False
 
     for e in plan.entities:
-        await attempt(f"entity {e.key}", lambda e=e: db.upsert_entities(conn, agent_id, [e]))
+        await attempt(f"entity {e.key}", partial(db.upsert_entities, conn, agent_id, [e]))
     for a in plan.aliases:
-        await attempt(f"alias {a[0]}", lambda a=a: db.insert_aliases(conn, agent_id, [a]))
+        await attempt(f"alias {a[0]}", partial(db.insert_aliases, conn, agent_id, [a]))
     ok_facts: set[str] = set()
     for f in plan.facts:
         async def one(f: db.FactRow = f) -> None:
@@ -1291,7 +1295,7 @@ async def _flush_per_fact(
         ):
             r.evidence_fact_id = None
         await attempt(f"relationship {r.source}-{r.rel_type}-{r.target}",
-                      lambda r=r: db.upsert_relationships(conn, agent_id, [r]))
+                      partial(db.upsert_relationships, conn, agent_id, [r]))
     return errors, lost
 
 

@@ -34,6 +34,7 @@ from functools import cached_property
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 from sqlalchemy import text
@@ -174,7 +175,7 @@ async def fetch_candidates(
     ]
 
 
-def _active(r) -> ActiveFact:  # type: ignore[no-untyped-def]
+def _active(r: Any) -> ActiveFact:
     return ActiveFact(str(r.id), r.entity_key, r.attribute_key, r.value_text, r.fact_text,
                       r.valid_from, float(r.confidence))
 

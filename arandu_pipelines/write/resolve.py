@@ -127,9 +127,10 @@ class ChunkResolver:
         if key in self.aliases.display:
             return Resolved(key, self.aliases.display[key], etype, "slug", mention.name)
         if etype in ("organization", "other"):
-            hit = self._org_by_core(name)
-            if hit is not None:
-                return Resolved(hit, self._display(hit), "organization", "org_core", mention.name)
+            org_key = self._org_by_core(name)
+            if org_key is not None:
+                return Resolved(org_key, self._display(org_key), "organization", "org_core",
+                                mention.name)
         if etype in ("person", "other") and len(folded) >= 3 and " " not in folded:
             return self._diminutive(folded, mention.name)
         return None
