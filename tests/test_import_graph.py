@@ -6,13 +6,22 @@ inside functions: a deferred import is still a dependency, it only hides a cycle
 
 Layers, lowest first (a module may import its own layer and the layers under it):
 
-    base        errors, types, protocols, config, validate, vocab, providers/, ... (shared
-                helpers with no memory logic of their own)
+    base        errors, types, protocols, config, validate, vocab, keys, targets, providers/,
+                ... (shared helpers with no memory logic of their own)
     store       store/ (engine, schema, queries)
     pipelines   write/, read/, background/   (siblings: public names only between them)
-    client      client, db, _adapt
+    client      client, db, the package's __init__, and the FACADES below
     shell       cli and the Dagster shell (assets/, jobs/, sensors/, resources/,
                 definitions, schedules, partitions, devserver)
+
+The one exception, by module and with its reason, is FACADES: the specification exports its
+whole-pipeline functions from `arandu.write` / `arandu.read`, and they run over a MemoryClient,
+so those package namespaces are facades one layer up from the modules beside them. They import
+the client inside the function (importing the client loads write/ and read/ modules, whose
+package is then still loading), and no library module imports them.
+
+Not modelled: that importing `a.b.c` first runs `a/__init__` and `a/b/__init__`. Those edges are
+Python's, not the source's; with them every write/ module would "reach" the facades above.
 """
 
 from __future__ import annotations
@@ -29,7 +38,15 @@ ROOT = Path(arandu_pipelines.__file__).resolve().parent
 
 SHELL_TOP = {"cli", "assets", "jobs", "sensors", "resources", "definitions", "schedules",
              "partitions", "devserver"}
-CLIENT_TOP = {"client", "db", "_adapt"}
+CLIENT_TOP = {"client", "db"}
+
+#: Modules in a library package that belong to the client layer, each with its reason.
+FACADES = {
+    "arandu_pipelines.write": "the spec's `arandu.write` namespace: re-exports run_write_pipeline",
+    "arandu_pipelines.write.api": "run_write_pipeline(session, ...) runs MemoryClient.write",
+    "arandu_pipelines.read": "the spec's `arandu.read` namespace: re-exports run_read_pipeline",
+    "arandu_pipelines.read.api": "run_read_pipeline(session, ...) runs MemoryClient.retrieve",
+}
 PIPELINE_TOP = {"write", "read", "background"}
 STORE_TOP = {"store"}
 RANK = {"base": 0, "store": 1, "pipelines": 2, "client": 3, "shell": 4}
@@ -39,6 +56,8 @@ def layer_of(module: str) -> str:
     """The layer of a dotted module name inside the package."""
     parts = module.split(".")
     top = parts[1] if len(parts) > 1 else "__init__"
+    if module in FACADES:
+        return "client"
     if top == "__init__":
         return "client"  # the package's __init__ re-exports the public API
     if top in SHELL_TOP:
@@ -56,6 +75,11 @@ def package_of(module: str) -> str:
     """The unit privacy is judged at: the top-level subpackage, or the top-level module."""
     parts = module.split(".")
     return ".".join(parts[:2])
+
+
+def unit_of(module: str) -> str:
+    """The node of the package-level graph: a facade counts with the client it fronts."""
+    return f"{PACKAGE}.client" if module in FACADES else package_of(module)
 
 
 @dataclass(frozen=True)
@@ -207,6 +231,62 @@ def test_no_private_name_crosses_a_package() -> None:
     assert not bad, "private reach-ins:\n" + "\n".join(sorted(set(bad)))
 
 
+def _private_definitions(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Private names each package defines: functions, classes, assignments, `self._x = ...`."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for mod, path in modules.items():
+        names = out[package_of(mod)]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign))
+                       else [])
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Name):
+                        names.add(sub.id)
+                    elif (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name)
+                          and sub.value.id in {"self", "cls"}):
+                        names.add(sub.attr)
+        out[package_of(mod)] = {n for n in names if _private(n)}
+    return out
+
+
+#: (module, attribute) pairs where the object is not ours, so the name only looks like one of ours.
+FOREIGN_PRIVATE = {
+    ("arandu_pipelines.store.embedded", "_lock"): "the embedded-server wheel's own lock, "
+    "taken to restart its postmaster (a third-party object; we hold no lock named so there)",
+}
+
+
+def test_no_private_attribute_of_another_package() -> None:
+    """`obj._name` (or getattr(obj, "_name")) where `_name` is defined only in another package:
+    e.g. write/ calling `client._pipeline(...)`. What a caller needs is passed to it or public."""
+    modules = module_files()
+    owners: dict[str, set[str]] = defaultdict(set)
+    for pkg, names in _private_definitions(modules).items():
+        for n in names:
+            owners[n].add(pkg)
+    bad = []
+    for mod, path in modules.items():
+        here = package_of(mod)
+        for node in ast.walk(ast.parse(path.read_text())):
+            name = None
+            if (isinstance(node, ast.Attribute) and _private(node.attr)
+                    and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"})):
+                name = node.attr
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in {"getattr", "setattr", "hasattr"} and len(node.args) >= 2
+                  and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+                  and _private(node.args[1].value)):
+                name = node.args[1].value
+            if (name and owners.get(name) and here not in owners[name]
+                    and (mod, name) not in FOREIGN_PRIVATE):
+                bad.append(f"{mod}:{node.lineno} uses ._{name.lstrip('_')} of {sorted(owners[name])}")
+    assert not bad, "private attributes reached across packages:\n" + "\n".join(sorted(bad))
+
+
 def _sccs(nodes: list[str], succ: dict[str, set[str]]) -> list[list[str]]:
     """Tarjan's strongly connected components (iterative: no recursion limit)."""
     index: dict[str, int] = {}
@@ -252,12 +332,6 @@ def _sccs(nodes: list[str], succ: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def _parents(module: str) -> set[str]:
-    """Importing a.b.c runs a/__init__ and a/b/__init__ first: those are edges too... but
-    they are not edges we own, so the graph uses only what the source says."""
-    return set()
-
-
 def test_sccs_finds_a_planted_cycle() -> None:
     """Guard the detector: a 3-cycle plus a tail is one component of three."""
     succ = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
@@ -265,11 +339,7 @@ def test_sccs_finds_a_planted_cycle() -> None:
 
 
 def test_no_module_cycle() -> None:
-    """No two modules of the package reach each other, even through deferred imports.
-
-    A package's `__init__` that re-exports its submodules is skipped as a *target* of its own
-    submodules' imports only if it would be the cycle's cause; here nothing is skipped.
-    """
+    """No two modules of the package reach each other, even through deferred imports."""
     modules, edges, _ = _graph()
     succ: dict[str, set[str]] = defaultdict(set)
     for e in edges:
@@ -278,12 +348,21 @@ def test_no_module_cycle() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
+def test_facades_are_only_entered_from_above() -> None:
+    """A facade is client layer: no library module may import it (that would be a cycle that
+    only the facade's deferred import hides)."""
+    _, edges, _ = _graph()
+    bad = [f"{e.src}:{e.lineno} imports facade {e.dst}" for e in edges
+           if e.dst in FACADES and e.src not in FACADES and RANK[layer_of(e.src)] < RANK["client"]]
+    assert not bad, "\n".join(bad)
+
+
 def test_no_package_cycle() -> None:
     """Between top-level packages too: write/read/background never import each other both ways."""
     _, edges, _ = _graph()
     succ: dict[str, set[str]] = defaultdict(set)
     for e in edges:
-        a, b = package_of(e.src), package_of(e.dst)
+        a, b = unit_of(e.src), unit_of(e.dst)
         if a != b and a != PACKAGE:
             succ[a].add(b)
     nodes = sorted(set(succ) | {d for s in succ.values() for d in s})
