@@ -178,6 +178,11 @@ def test_the_walk_sees_the_whole_package() -> None:
     assert len(modules) > 100
     srcs = {e.src for e in edges}
     assert f"{PACKAGE}.client" in srcs and f"{PACKAGE}.write.pipeline" in srcs
+    # an import inside a function body is an edge: the facade's deferred import of the client
+    assert any(e.src == f"{PACKAGE}.write.api" and e.dst == f"{PACKAGE}.client" for e in edges)
+    # `from pkg import submodule` is an edge to the submodule, not to the package
+    assert any(e.src == f"{PACKAGE}.write.extract_rules" and e.dst == f"{PACKAGE}.write.lexicon"
+               for e in edges)
 
 
 def test_layers_import_one_way() -> None:
