@@ -38,8 +38,8 @@ from arandu_pipelines.types import (
 )
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
-from arandu_pipelines.write.extract import build_hooks
-from arandu_pipelines.write.pipeline import WritePipeline, entity_refs
+from arandu_pipelines.write.hooks import build_hooks
+from arandu_pipelines.write.pipeline import Extractor, WritePipeline, entity_refs
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
@@ -78,9 +78,14 @@ class MemoryClient:
         llm: LLMProvider | None = None,
         embeddings: EmbeddingProvider | None = None,
         config: MemoryConfig | None = None,
+        extractor: Extractor | None = None,
     ) -> None:
+        """`extractor` replaces the extraction step (rules or LLM) by the caller's own
+        `async (text, ExtractionContext) -> ExtractionResult`; resolution, reconciliation and
+        storage stay ours. The seam for custom extraction and for tests that script it."""
         self._database_url = database_url
         self.llm = llm
+        self._extractor = extractor
         if embeddings is None:
             from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
 
@@ -129,6 +134,17 @@ class MemoryClient:
     async def _ready(self) -> None:
         if not self._initialized:
             await self.initialize()
+
+    def _record_retrieval(self, agent_id: str, fact_ids: list[str]) -> None:
+        """Bump times_retrieved / last_retrieved_at without delaying the answer (coalesced, see
+        read/counters.py); close() flushes and awaits them."""
+        self._counters.record(self.engine, agent_id, fact_ids, self._background)
+
+    def forget_cached(self, agent_id: str) -> None:
+        """Drop what this client caches about `agent_id` (its alias map). Call it after the
+        agent's rows were changed by something other than this client (re-extraction does).
+        Raises: nothing."""
+        self._aliases.forget(agent_id)
 
     async def close(self) -> None:
         """Flush counters, await background tasks, dispose the engine. Raises: nothing of ours
@@ -181,6 +197,8 @@ class MemoryClient:
     def _pipeline(self, config: MemoryConfig) -> WritePipeline:
         usage = TokenUsage()
         hooks = build_hooks(self.llm, config, usage, self.embeddings)
+        if self._extractor is not None:  # the caller's extractor: its sentence split is unknown
+            hooks.extractor, hooks.sentences = self._extractor, None
         return WritePipeline(
             self.engine,
             self.embeddings,
@@ -326,7 +344,8 @@ class MemoryClient:
         config, _ = self._config(config_overrides)
         await self._ready()
         return await import_rows(self, rows, extract=extract, source=source, config=config,
-                                 chunk_size=chunk_size, progress=progress)
+                                 chunk_size=chunk_size, progress=progress,
+                                 pipeline_for=self._pipeline)
 
     async def extract_pending(
         self, agent_id: str, limit: int = 10_000, chunk_size: int = 64, max_attempts: int = 5,
@@ -345,7 +364,8 @@ class MemoryClient:
         validate.count("max_attempts", max_attempts, minimum=1)
         config, _ = self._config(config_overrides)
         await self._ready()
-        return await extract_pending(self, agent_id, config, limit, chunk_size, max_attempts)
+        return await extract_pending(self, agent_id, config, limit, chunk_size, max_attempts,
+                                     pipeline_for=self._pipeline)
 
     # ---- read ------------------------------------------------------------------------------------
     async def retrieve(
@@ -391,7 +411,8 @@ class MemoryClient:
             # retrieve() calls self._ready() itself, after the greeting check (no database for "hi")
             return await retrieve(self, agent_id, query, session_id=session_id,
                                   entity_keys=entity_keys, as_of=when, config=config,
-                                  warnings=warnings, verbose=verbose)
+                                  warnings=warnings, verbose=verbose, ready=self._ready,
+                                  on_retrieved=self._record_retrieval)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -583,6 +604,26 @@ def _failed_retrieval(exc: BaseException, config: MemoryConfig, warnings: list[s
     return result
 
 
+def bound_client(
+    engine: AsyncEngine, llm: LLMProvider | None, embeddings: EmbeddingProvider | None,
+    config: MemoryConfig | None,
+) -> MemoryClient:
+    """A MemoryClient over the caller's engine (not owned: never closed or disposed here), for
+    the spec's pipeline functions that take a session. The schema is the caller's business
+    (`arandu_pipelines.db.init_db`), as in the specification."""
+    client = MemoryClient(llm=llm, embeddings=embeddings, config=config)
+    client._engine = engine
+    client._initialized = True
+    return client
+
+
+async def settle(client: MemoryClient) -> None:
+    """Let a bound client's deferred work (retrieval counters) finish, leaving the engine open."""
+    client._counters.flush_soon()
+    if client._background:
+        await asyncio.gather(*client._background, return_exceptions=True)
+
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -622,9 +663,11 @@ class SyncMemoryClient:
         llm: LLMProvider | None = None,
         embeddings: EmbeddingProvider | None = None,
         config: MemoryConfig | None = None,
+        extractor: Extractor | None = None,
     ) -> None:
         self._loop = asyncio.new_event_loop()
-        self._client = MemoryClient(database_url, llm=llm, embeddings=embeddings, config=config)
+        self._client = MemoryClient(database_url, llm=llm, embeddings=embeddings, config=config,
+                                    extractor=extractor)
 
     def __getattr__(self, name: str) -> Any:
         """Anything else (attributes, methods added later) is passed through untyped."""

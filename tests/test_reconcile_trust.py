@@ -260,7 +260,7 @@ async def test_same_subject_attribute_and_value_in_one_message_is_one_fact(scrip
 async def test_the_clara_sentence_offline_gives_no_fact_contained_in_another(memory):
     await memory.write("u", "Clara Rezende left Vertix and joined Orion Tech as head of engineering. "
                        "Thiago Nogueira personally hired her.", "Rafael", occurred_at=day(1))
-    from arandu_pipelines.write.keys import normalize_fact_text
+    from arandu_pipelines.keys import normalize_fact_text
 
     facts = [f for f in await memory.get_all("u") if f.entity_key == "person:clara_rezende"]
     words = [set(normalize_fact_text(f.fact_text).split()) for f in facts]

@@ -18,7 +18,7 @@ from arandu_pipelines.config import MemoryConfig, apply_overrides
 from arandu_pipelines.errors import DatabaseError
 from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
 from arandu_pipelines.store.embedded import default_home
-from arandu_pipelines.write.keys import entity_key, fold, normalize_rel_type, slugify
+from arandu_pipelines.keys import entity_key, fold, normalize_rel_type, slugify
 from tests.conftest import rows
 
 SPEC_TABLES = {

@@ -9,7 +9,6 @@ import pytest
 
 from arandu_pipelines.client import MemoryClient
 from arandu_pipelines.errors import ValidationError
-from arandu_pipelines.write.pipeline import WritePipeline
 from arandu_pipelines.write.types import (
     ExtractedEntity as E,
     ExtractedFact as F,
@@ -23,22 +22,18 @@ def day(d: int, m: int = 5, y: int = 2023) -> datetime:
     return datetime(y, m, d, 12, tzinfo=timezone.utc)
 
 
-class ScriptedClient(MemoryClient):
-    """MemoryClient whose extractor returns a scripted result per message text."""
+def ScriptedClient(*args, script: dict[str, ExtractionResult], **kwargs) -> MemoryClient:
+    """A MemoryClient whose extractor (the public `extractor=` seam) returns a scripted result
+    per message text; "boom" raises."""
 
-    def __init__(self, *args, script: dict[str, ExtractionResult], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.script = script
+    async def extract(text, ctx):
+        if text == "boom":
+            raise RuntimeError("extractor exploded")
+        import copy
 
-    def _pipeline(self, config):
-        async def extract(text, ctx):
-            if text == "boom":
-                raise RuntimeError("extractor exploded")
-            import copy
+        return copy.deepcopy(script.get(text, ExtractionResult()))
 
-            return copy.deepcopy(self.script.get(text, ExtractionResult()))
-
-        return WritePipeline(self.engine, self.embeddings, self._aliases, extract)
+    return MemoryClient(*args, extractor=extract, **kwargs)
 
 
 SCRIPT = {

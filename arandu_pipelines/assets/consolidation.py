@@ -21,7 +21,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from arandu_pipelines.store import status
 
 from arandu_pipelines import background as bg
-from arandu_pipelines.assets._common import (
+from arandu_pipelines.assets.common import (
     CONSOLIDATION,
     CONSOLIDATION_FRESHNESS,
     KINDS,
@@ -147,7 +147,7 @@ def community_themes(context: AssetExecutionContext, memory: MemoryStoreResource
 
 
 # memory_facts as well as the event log: the agent's consolidation follows its extraction (the
-# unpartitioned event log alone says nothing about which agent changed; see _common.py)
+# unpartitioned event log alone says nothing about which agent changed; see common.py)
 @asset(deps=["memory_events", "memory_facts"], pool=LLM_POOL,
        metadata=_writes("memory_events, memory_meta_observations",
                         "emotion_primary, emotion_intensity, energy_level; 'emotional_trend'"),

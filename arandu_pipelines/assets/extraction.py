@@ -28,7 +28,7 @@ from dagster import (
 )
 from pydantic import Field
 
-from arandu_pipelines.assets._common import EXTRACTION, EXTRACTION_RETRY, KINDS, LLM_POOL, table_meta
+from arandu_pipelines.assets.common import EXTRACTION, EXTRACTION_RETRY, KINDS, LLM_POOL, table_meta
 from arandu_pipelines.assets._metadata import column_lineage, counts, md_table, table_schema
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (

@@ -22,7 +22,7 @@ from dagster import (
 from pydantic import Field
 from arandu_pipelines.store import run_previews, status
 
-from arandu_pipelines.assets._common import INGESTION, KINDS, RETRY, table_meta
+from arandu_pipelines.assets.common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.assets._metadata import counts, md_table, table_schema
 from arandu_pipelines.errors import ImportFileError
 from arandu_pipelines.resources import MemoryStoreResource, run_async

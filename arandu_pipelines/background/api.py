@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from arandu_pipelines._adapt import DatabaseTarget, one_of, target_of
+from arandu_pipelines.targets import DatabaseTarget, one_of, target_of
 from arandu_pipelines.background import clustering as _clustering
 from arandu_pipelines.background import communities as _communities
 from arandu_pipelines.background import consolidation as _consolidation
@@ -40,6 +40,7 @@ from arandu_pipelines.background.results import (
     ProfileConsolidationResult,
     SummaryRefreshResult,
 )
+from arandu_pipelines import validate
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
@@ -48,9 +49,7 @@ from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 def _agent(agent_id: str) -> str:
     """The agent, validated like every public entry point (required; `session` being first
     and optional only lets `engine=` stand in for it)."""
-    from arandu_pipelines.client import validate_id
-
-    return validate_id("agent_id", agent_id)
+    return validate.identifier("agent_id", agent_id)
 
 
 def _spec_positional(config_slot: object) -> bool:

@@ -13,7 +13,7 @@ the same data writes nothing):
   ``hobby``; single-valued ones such as ``location`` are trends instead), stated in at least
   `PATTERN_MIN_EVENTS` different messages in the window: "Rafael often talks about activity: ...".
 * **contradiction** — two or more active facts of one entity for a single-valued attribute
-  (``write.keys.SINGLE_VALUED_ATTRIBUTES``) with different values. Not windowed: it holds until
+  (``keys.SINGLE_VALUED_ATTRIBUTES``) with different values. Not windowed: it holds until
   resolved, and a contradiction no longer present is deactivated.
 * **trend / change** — a fact in the window that superseded an earlier version
   (``supersedes_fact_id``): "Rafael's location changed: lived in São Paulo → moved to Rio."
@@ -48,7 +48,7 @@ from arandu_pipelines.background._common import (
 from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
 from arandu_pipelines.background.results import ConsolidationResult
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES
 
 PATTERN_MIN_REINFORCEMENTS = 2
 PATTERN_MIN_EVENTS = 3

@@ -47,13 +47,13 @@ from arandu_pipelines.background.emotion_lexicon import (
 )
 from arandu_pipelines.background.results import EmotionalTrendsResult
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.targets import HasEngine
 from arandu_pipelines.vocab import NEGATIONS
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.protocols import LLMProvider
 
 NEUTRAL = "neutral"
@@ -130,7 +130,7 @@ def _energy(toks: list[str], emotion: str, intensity: float) -> str:
 
 
 async def tag_event_emotions(
-    engine: AsyncEngine | MemoryClient, agent_id: str, llm: LLMProvider | None = None, batch: int = 2000
+    engine: AsyncEngine | HasEngine, agent_id: str, llm: LLMProvider | None = None, batch: int = 2000
 ) -> int:
     """Tag the agent's events that have no emotion yet; returns how many were tagged."""
     eng = engine_of(engine)

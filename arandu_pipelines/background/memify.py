@@ -223,7 +223,7 @@ async def _learn_directives(
         check_directive_contradiction,
         invalidate_directive_cache,
     )
-    from arandu_pipelines.write.keys import fold
+    from arandu_pipelines.keys import fold
 
     async with engine_of(engine).connect() as conn:
         facts = (await conn.execute(text(

@@ -26,7 +26,7 @@ agent interleaves with the invalidation; the rebuild itself goes through the ord
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import text
 
@@ -35,7 +35,23 @@ from arandu_pipelines.background.results import ReextractionResult
 from arandu_pipelines.store.status import table_counts
 
 if TYPE_CHECKING:
-    from arandu_pipelines.client import MemoryClient
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from arandu_pipelines.types import ImportReport
+
+
+class ExtractionHost(Protocol):
+    """What re-extraction needs of its caller: a MemoryClient's public face."""
+
+    @property
+    def engine(self) -> AsyncEngine: ...
+
+    async def initialize(self) -> None: ...
+
+    def forget_cached(self, agent_id: str) -> None: ...
+
+    async def extract_pending(self, agent_id: str, limit: int = ..., chunk_size: int = ...,
+                              max_attempts: int = ...) -> ImportReport: ...
 
 FACT_DERIVED_OBSERVATIONS = ("pattern", "contradiction", "trend", "community_theme")
 _TABLES = ("memory_facts", "memory_entities", "memory_entity_aliases",
@@ -49,7 +65,7 @@ async def _active_counts(engine: Any, agent_id: str) -> dict[str, int]:
 
 
 async def reextract(
-    client: MemoryClient,
+    client: ExtractionHost,
     agent_id: str,
     since: datetime | None = None,
     max_events: int = 1_000_000,
@@ -69,7 +85,7 @@ async def reextract(
             await _invalidate_all(conn, agent_id, result)
         else:
             await _invalidate_since(conn, agent_id, since, result)
-    client._aliases.forget(agent_id)  # the per-process alias cache saw the discarded aliases
+    client.forget_cached(agent_id)  # the per-process alias cache saw the discarded aliases
     # the library's one "extract until the limit" loop (never more than max_events)
     report = await client.extract_pending(agent_id, limit=max_events, chunk_size=chunk_size,
                                           max_attempts=max_attempts)

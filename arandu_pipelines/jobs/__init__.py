@@ -14,7 +14,7 @@ it to one in-progress run per value (see docs/dagster.md).
 
 from dagster import AssetSelection, define_asset_job
 
-from arandu_pipelines.assets._common import CONSOLIDATION, EXTRACTION, INGESTION
+from arandu_pipelines.assets.common import CONSOLIDATION, EXTRACTION, INGESTION
 
 import_job = define_asset_job(
     "import_job",

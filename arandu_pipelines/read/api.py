@@ -16,7 +16,6 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines._adapt import DatabaseTarget, bound_client, engine_from, one_of, settle
 from arandu_pipelines.background import directives as _directives
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
@@ -30,6 +29,7 @@ from arandu_pipelines.read.entities import resolve_query_entities
 from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.types import RetrieveResult
+from arandu_pipelines.targets import DatabaseTarget, engine_from, one_of
 from arandu_pipelines.types import PipelineTrace
 
 DirectiveBlock = _directives.DirectiveBlock
@@ -52,6 +52,10 @@ async def run_read_pipeline(
     (when `llm` is given and `config.enable_reranker`), format. The result has the spec's
     `facts`, `context`, `total_candidates`, `duration_ms` (and our events and sources). A given
     `trace` receives the stages' steps. Raises ValidationError for bad arguments."""
+    # A facade over the client (one layer up): imported here, when called, because importing
+    # the client imports read/ modules, whose package (this facade's) is then still loading.
+    from arandu_pipelines.client import bound_client, settle
+
     client = bound_client(engine_from(session), llm, embeddings, config)
     try:
         result = await client.retrieve(agent_id, query, verbose=trace is not None)

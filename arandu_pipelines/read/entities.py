@@ -16,7 +16,7 @@ from typing import Any
 from arandu_pipelines.read.sql import fetch, fetch_one
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.write.keys import fold, slugify
+from arandu_pipelines.keys import fold, slugify
 
 _WORD = re.compile(r"[\w][\w'\-\.]*", re.UNICODE)
 # Single words that are never names on their own, even when some alias happens to equal them.

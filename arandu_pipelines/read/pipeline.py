@@ -7,8 +7,8 @@ graph). The vector steps then run concurrently on two pooled connections, and so
 ranking (+ spreading activation) and the message ranking. Connections are in autocommit: each
 statement reads its own snapshot (no BEGIN/savepoint round trips, and a failing step cannot poison
 the others). The LLM reranker (when configured) runs after the connections are released.
-Retrieval counters are coalesced and written off the hot path (read/counters.py), by a task
-tracked in `client._background` (flushed and awaited by `client.close()`).
+Retrieval counters are coalesced and written off the hot path (read/counters.py): the caller's
+`on_retrieved` (MemoryClient's) records them in a task that `client.close()` flushes and awaits.
 
 Determinism: no step depends on set or dict iteration order (ties break on ids), small agents
 use exact vector search, and the reference time for recency is the current minute (or `as_of`):
@@ -23,6 +23,7 @@ import json
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -52,7 +53,7 @@ from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.types import RetrieveResult, ScoredEvent, ScoredFact, SourceRef
 from arandu_pipelines.store.lookup import resolve_entity_keys
 from arandu_pipelines.types import PipelineTrace
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
 _EMBED_CACHE_SIZE = 512
@@ -114,7 +115,12 @@ async def retrieve(
     config: MemoryConfig,
     warnings: list[str] | None = None,
     verbose: bool = False,
+    ready: Callable[[], Awaitable[None]] | None = None,
+    on_retrieved: Callable[[str, list[str]], None] | None = None,
 ) -> RetrieveResult:
+    """`client` gives `engine`, `embeddings` and `llm`. `ready` (schema check / migration) is
+    awaited only once a query needs the database; `on_retrieved(agent_id, fact_ids)` is told
+    which facts were returned (not for `as_of` queries)."""
     t0 = time.perf_counter()
     trace = PipelineTrace() if verbose else _NO_TRACE
     result = RetrieveResult(config_effective=config.to_dict(), warnings=list(warnings or []))
@@ -138,7 +144,6 @@ async def retrieve(
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
         return result
-    ready = getattr(client, "_ready", None)
     if ready is not None:  # schema check / migration, only once a query needs the database
         await ready()
     embed_errors: list[str] = []
@@ -184,8 +189,8 @@ async def retrieve(
         result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
     trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
     result.total_candidates = len(ranked) + state["events_scored"]
-    if result.facts and as_of is None:
-        _record_retrieval(client, agent_id, [f.fact_id for f in result.facts])
+    if result.facts and as_of is None and on_retrieved is not None:
+        on_retrieved(agent_id, [f.fact_id for f in result.facts])
     result.duration_ms = (time.perf_counter() - t0) * 1000
     result.pipeline = trace if verbose else None
     return result
@@ -421,12 +426,6 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
         ref.score = round(s[0] + SOURCE_SUPPORT_BONUS * min(len(s) - 1, 4), 6)
     return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=timezone.utc),
                                                 r.event_id))
-
-
-def _record_retrieval(client: Any, agent_id: str, fact_ids: list[str]) -> None:
-    """Bump times_retrieved / last_retrieved_at without delaying the answer (coalesced, see
-    read/counters.py)."""
-    client._counters.record(client.engine, agent_id, fact_ids, client._background)
 
 
 __all__ = ["retrieve", "RetrieveResult", "EntityResolution"]

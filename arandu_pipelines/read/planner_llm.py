@@ -36,7 +36,7 @@ from typing import Any
 from arandu_pipelines.providers.json_parse import LLMCallError, as_bool, as_float, as_str, as_str_list, complete_json
 from arandu_pipelines.read.executor import ExecutionResult, PlanExecutor, PlanStep, QueryPlan
 from arandu_pipelines.read.sql import fetch
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 
 TIMEOUT_SEC = 8.0  # per LLM call (planner, evaluator, replanner)
 MAX_REPLANS = 2  # replanning rounds after the first plan: at most 1 + MAX_REPLANS executions

@@ -51,7 +51,7 @@ from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.temporal import TimeWindow
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
 
 DEFAULT_KEYWORD_SHARE = 0.35
 DEFAULT_GRAPH_WEIGHT = 0.5

@@ -39,7 +39,7 @@ from dagster import (
 )
 
 from arandu_pipelines.assets.ingestion import file_sha256, import_files
-from arandu_pipelines.assets._common import CONSOLIDATION
+from arandu_pipelines.assets.common import CONSOLIDATION
 from arandu_pipelines.jobs import extraction_job, import_job
 from arandu_pipelines.partitions import AGENTS, agents_partitions, valid_partition_key
 from arandu_pipelines.sensors.agents import agent_partitions_sensor
@@ -190,7 +190,7 @@ def _run_in_flight(context: SensorEvaluationContext, agent: str) -> bool:
 
 
 # ---- declarative automation of the consolidation graph ----------------------------------------
-# The consolidation assets carry an AutomationCondition (assets/_common.py: eager after
+# The consolidation assets carry an AutomationCondition (assets/common.py: eager after
 # extraction, and on every tick of ARANDU_CONSOLIDATION_CRON); this sensor evaluates it. It is
 # declared here (rather than left to Dagster's `default_automation_condition_sensor`, which starts
 # stopped) so it runs from the first start.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.write.keys import fold, split_key
+from arandu_pipelines.keys import fold, split_key
 
 
 async def resolve_entity_keys(

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.write.keys import fold, split_key
+from arandu_pipelines.keys import fold, split_key
 
 
 @dataclass

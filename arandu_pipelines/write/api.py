@@ -8,9 +8,9 @@ agent's advisory lock), so the session is used for its engine only.
 
 from __future__ import annotations
 
-from arandu_pipelines._adapt import DatabaseTarget, bound_client, engine_from
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
+from arandu_pipelines.targets import DatabaseTarget, engine_from
 from arandu_pipelines.types import PipelineTrace
 
 
@@ -30,6 +30,10 @@ async def run_write_pipeline(
     `facts_deleted`, `entities_resolved` (lists of FactRef / EntityRef), `duration_ms`, plus
     `success` and `error`. `source` is kept in the event's metadata; a given `trace` receives
     the stages' steps. Raises ValidationError for bad arguments (as `MemoryClient.write`)."""
+    # A facade over the client (one layer up): imported here, when called, because importing
+    # the client imports write/ modules, whose package (this facade's) is then still loading.
+    from arandu_pipelines.client import bound_client
+
     client = bound_client(engine_from(session), llm, embeddings, config)
     result = await client.write(agent_id, message, speaker_name=speaker_name,
                                 recent_messages=recent_messages, metadata={"source": source},

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from sqlalchemy import text
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession

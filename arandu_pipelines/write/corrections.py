@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines._adapt import DatabaseTarget, connection_for, field_of
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold
+from arandu_pipelines.targets import DatabaseTarget, connection_for, field_of
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.reconcile import same_value
 
 _MARKER = (  # not a bare "sorry" ("Sorry to hear that") nor "wait" ("Wait till you see")

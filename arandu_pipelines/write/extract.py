@@ -1,10 +1,8 @@
-"""Choosing the write pipeline's stages: deterministic rules offline, LLM stages when configured.
+"""The offline extractor (the rules) and the set of stage hooks the write pipeline runs.
 
-With no LLM every message goes through `extract_rules.extract_offline`, which is deterministic
-(the same message, speaker and time always give the same facts), and entity resolution and
-reconciliation use their offline rules. With an LLM, `write/llm_stages.build_llm_hooks` supplies
-informed extraction (with the blind fallback), the LLM phase of entity resolution, the
-reconciliation slow path and emotion tagging — all fail-safe back to the offline behaviour.
+`write/hooks.build_hooks` chooses the hooks: these rules offline, the LLM stages of
+`write/llm_stages` when configured. (The chooser lives apart so that `llm_stages`, which fills a
+`StageHooks`, and this module do not import each other.)
 """
 
 from __future__ import annotations
@@ -13,9 +11,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
-from arandu_pipelines.types import TokenUsage
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
 if TYPE_CHECKING:  # types only: at run time this module does not import the pipeline (no cycle)
@@ -57,17 +52,3 @@ class StageHooks:
     load_knowledge: KnowledgeLoader | None = None
     tag_emotion: EmotionTagger | None = None
 
-
-def build_hooks(
-    llm: LLMProvider | None, config: MemoryConfig, usage: TokenUsage, embeddings: EmbeddingProvider | None = None
-) -> StageHooks:
-    mode = config.extraction_mode
-    if mode not in ("auto", "rules", "llm"):
-        raise ValueError(f"extraction_mode must be 'auto', 'rules' or 'llm', got {mode!r}")
-    if mode == "llm" and llm is None:
-        raise ValueError("extraction_mode='llm' needs an LLM provider (MemoryClient(llm=...))")
-    if llm is None or mode == "rules":
-        return StageHooks()
-    from arandu_pipelines.write.llm_stages import build_llm_hooks
-
-    return build_llm_hooks(llm, config, usage, embeddings)

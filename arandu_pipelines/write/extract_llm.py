@@ -44,7 +44,7 @@ from arandu_pipelines.providers.json_parse import (
 )
 from arandu_pipelines.write import llm_prompts as prompts
 from arandu_pipelines.write.attributes import canonicalize_key_local
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.strategy import (
     ExtractionMode,
     classify_input,

@@ -83,7 +83,12 @@ from functools import lru_cache
 from typing import Any
 
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write.keys import fold as _fold_uncached
+from arandu_pipelines.keys import fold as _fold_uncached
+from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
+from arandu_pipelines.write.language import WORD_RE as _WORD_RE
+from arandu_pipelines.write.language import cap_like as _cap_like
+from arandu_pipelines.write.language import conj_en as _conj_en
+from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.temporal import TemporalMention, absolutize_with_spans, find_relative_dates, render
 from arandu_pipelines.write.types import (
     ExtractedEntity,
@@ -134,10 +139,8 @@ def _alt(words) -> str:
 
 
 _TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|\s+|.", re.S)
-_WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _EMOJI_RE = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d\u2b50\u2b55\u231a-\u23ff]+")
 _SPACES_RE = re.compile(r"[ \t\r\n]+")
-_PT_CHARS_RE = re.compile(r"[ãõçâêôáéíóúà]", re.I)
 
 # =============================================================================================
 # Vocabulary sets
@@ -189,10 +192,6 @@ _EN_COORD_VERBS = frozenset(
     """live work study love like want need go have play teach run write enjoy hate prefer miss visit
     manage sing dance cook get make take feel think know try plan hope volunteer paint read watch help
     spend keep use own swim hike travel draw bake practice attend join lead coach believe care do""".split()
-)
-_EN_NOT_VERB = frozenset(
-    """both all guys two three everyone each alone together myself yourself ourselves only even
-    like as too first last once again still""".split()
 )
 _EN_PAST_AUX = frozenset({"been", "got", "had", "gone", "done", "become", "seen"})
 
@@ -291,32 +290,6 @@ def _windows(text: str, a: int, b: int) -> list[tuple[int, int]]:
 # =============================================================================================
 # Language
 # =============================================================================================
-
-
-_PT_VERB_WORDS = (
-    frozenset(L.PT_1SG_TO_3SG) | frozenset(L.PT_1SG_TO_3SG.values()) | L.PERSON_VERBS_PT
-    | frozenset("sou somos são estão fomos temos vamos moram trabalham".split())
-) - L.STOPWORDS_EN - frozenset({"como", "a"})
-
-
-def detect_language(text: str) -> str:
-    """"pt" or "en" by stopword counts (ties with Portuguese diacritics go to pt)."""
-    en = pt = 0
-    for w in _WORD_RE.findall(text.lower()):
-        w = w.replace("’", "'")
-        if w in L.STOPWORDS_EN:
-            en += 1
-        elif w in L.PERSON_VERBS_EN:
-            en += 1
-        if w in L.STOPWORDS_PT:
-            pt += 1
-        elif w in _PT_VERB_WORDS:
-            pt += 1
-    if pt > en:
-        return "pt"
-    if pt == en and pt > 0 and _PT_CHARS_RE.search(text):
-        return "pt"
-    return "en"
 
 
 # =============================================================================================
@@ -872,32 +845,6 @@ def _trim_name(s: str) -> str:
 # =============================================================================================
 # First person -> third person rewriting
 # =============================================================================================
-
-
-def _cap_like(src: str, out: str) -> str:
-    if src[:1].isupper() and out[:1].islower():
-        return out[:1].upper() + out[1:]
-    return out
-
-
-def _conj_en(word: str) -> str:
-    low = word.lower().replace("’", "'")
-    if low in L.THIRD_PERSON_EN_VERBS:
-        return _cap_like(word, L.THIRD_PERSON_EN_VERBS[low])
-    extra = {"are": "is", "were": "was", "aren't": "isn't", "weren't": "wasn't", "have": "has", "am": "is"}
-    if low in extra:
-        return _cap_like(word, extra[low])
-    if (
-        low in L.MODALS_EN or low in L.IRREGULAR_PAST_EN or low.endswith(("ed", "n't", "ing", "'d", "'ll"))
-        or not low.isalpha() or (low in L.STOPWORDS_EN and low not in ("get", "do", "have", "go"))
-        or low in _EN_NOT_VERB or len(low) < 2
-    ):
-        return word
-    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return word + "es"
-    if low.endswith("y") and low[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 def _conj_pt(word: str) -> str:

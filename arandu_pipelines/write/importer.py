@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import text
 
+from arandu_pipelines import validate
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
+from arandu_pipelines.targets import HasEngine
 from arandu_pipelines.types import ConflictRow, ImportReport, RejectedRow
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.import_files import (  # noqa: F401 - re-exported: the reading API
@@ -43,7 +45,10 @@ from arandu_pipelines.write.import_files import (  # noqa: F401 - re-exported: t
 from arandu_pipelines.write.prefetch import UnitPrefetch
 
 if TYPE_CHECKING:
-    from arandu_pipelines.client import MemoryClient
+    from arandu_pipelines.write.pipeline import WritePipeline
+
+#: A fresh write pipeline for a config (MemoryClient passes its own; tests may wrap it).
+PipelineFactory = Callable[[MemoryConfig], "WritePipeline"]
 
 REQUIRED = ("agent_id", "session_id", "speaker", "text", "occurred_at")
 OPTIONAL = ("message_id", "metadata")
@@ -110,8 +115,6 @@ def check_json(field: str, value: Any) -> None:
 
 
 def _id(field: str, value: Any) -> str:
-    from arandu_pipelines.client import validate_id
-
     value = _clean(value)
     if isinstance(value, bool) or value is None:
         raise ValueError(f"missing {field}")
@@ -132,12 +135,10 @@ def _id(field: str, value: Any) -> str:
     if "\x00" in value:
         raise ValueError(f"{field} contains a NUL byte")
     check_text(field, value)
-    return validate_id(field, value)  # the API's rules for ids apply to imported ones too
+    return validate.identifier(field, value)  # the API's rules for ids apply to imported ones too
 
 
 def _time(value: Any, tz: str) -> datetime:
-    from arandu_pipelines.client import to_aware
-
     value = _clean(value)
     if value is None or value == "":
         raise ValueError("missing occurred_at")
@@ -152,7 +153,7 @@ def _time(value: Any, tz: str) -> datetime:
     if isinstance(value, str):
         check_text("occurred_at", value)
     try:
-        return to_aware(value, tz)
+        return validate.timestamp("occurred_at", value, tz)
     except ValidationError as exc:
         if "out of range" in str(exc):  # parsed, but outside years 1-9999 once in UTC
             raise ValueError(f"occurred_at {shown!r} is out of range (years 1 to 9999)") from exc
@@ -213,13 +214,15 @@ def _reason(exc: Exception) -> str:
 
 # ---- importing ----------------------------------------------------------------------------------
 async def import_rows(
-    client: MemoryClient,
+    client: HasEngine,
     rows: Iterable[dict[str, Any] | SourceRow],
     extract: bool,
     source: str,
     config: MemoryConfig,
     chunk_size: int = 64,
     progress: Progress | None = None,
+    *,
+    pipeline_for: PipelineFactory,
 ) -> ImportReport:
     t0 = time.perf_counter()
     report = ImportReport()
@@ -285,7 +288,7 @@ async def import_rows(
             by_agent[e.agent_id].append(e)
         done = 0
         groups = [(agent_id, by_agent[agent_id]) for agent_id in sorted(by_agent)]
-        async for n in _extract_chunks(client, groups, config, report, chunk_size):
+        async for n in _extract_chunks(client, pipeline_for, groups, config, report, chunk_size):
             done += n
             if progress:
                 progress("extracted", done, len(new))
@@ -293,7 +296,7 @@ async def import_rows(
     return report
 
 
-async def _resume_unfinished(client: MemoryClient, events: list[EventInput],
+async def _resume_unfinished(client: HasEngine, events: list[EventInput],
                              max_attempts: int = 5) -> None:
     """Rows already stored by an earlier, interrupted import (killed between storing and
     extracting) get their stored event id back when that event is still not extracted, so
@@ -322,7 +325,8 @@ async def _resume_unfinished(client: MemoryClient, events: list[EventInput],
 
 
 async def _extract_chunks(
-    client: MemoryClient, groups: list[tuple[str, list[EventInput]]], config: MemoryConfig,
+    client: HasEngine, pipeline_for: PipelineFactory, groups: list[tuple[str, list[EventInput]]],
+    config: MemoryConfig,
     report: ImportReport, chunk_size: int,
 ) -> AsyncIterator[int]:
     """Extract each agent's events chunk after chunk (yielding each chunk's size as it lands),
@@ -331,7 +335,7 @@ async def _extract_chunks(
     while one agent's last chunk is written and the next agent's first one is extracted."""
     chunks = [(agent_id, events[i: i + chunk_size])
               for agent_id, events in groups for i in range(0, len(events), chunk_size)]
-    prefetch = client._pipeline(config).prefetcher(config)
+    prefetch = pipeline_for(config).prefetcher(config)
     ahead = 0
     if prefetch is not None:
         ahead = prefetch.depth
@@ -340,7 +344,7 @@ async def _extract_chunks(
     try:
         for i, (agent_id, chunk) in enumerate(chunks):
             then = chunks[i + ahead][1] if ahead and i + ahead < len(chunks) else None
-            await _extract_chunk(client, agent_id, chunk, config, report, prefetch, then)
+            await _extract_chunk(client, pipeline_for, agent_id, chunk, config, report, prefetch, then)
             yield len(chunk)
     finally:
         if prefetch is not None:
@@ -348,12 +352,12 @@ async def _extract_chunks(
 
 
 async def _extract_chunk(
-    client: MemoryClient, agent_id: str, chunk: list[EventInput], config: MemoryConfig,
-    report: ImportReport, prefetch: UnitPrefetch | None, then: list[EventInput] | None,
+    client: HasEngine, pipeline_for: PipelineFactory, agent_id: str, chunk: list[EventInput],
+    config: MemoryConfig, report: ImportReport, prefetch: UnitPrefetch | None, then: list[EventInput] | None,
 ) -> None:
     try:
-        outcome = await client._pipeline(config).run(agent_id, chunk, config,
-                                                     prefetch=prefetch, then=then)
+        outcome = await pipeline_for(config).run(agent_id, chunk, config,
+                                                 prefetch=prefetch, then=then)
     except Exception as exc:  # events stay stored; marked failed for a later retry
         async with client.engine.begin() as conn:
             await mark_failed(conn, [e.event_id for e in chunk if e.event_id],
@@ -378,8 +382,8 @@ PENDING_BATCH = 10_000
 
 
 async def extract_pending(
-    client: MemoryClient, agent_id: str, config: MemoryConfig, limit: int, chunk_size: int,
-    max_attempts: int,
+    client: HasEngine, agent_id: str, config: MemoryConfig, limit: int, chunk_size: int,
+    max_attempts: int, *, pipeline_for: PipelineFactory,
 ) -> ImportReport:
     """Extract stored events not yet extracted (new, or failed fewer than max_attempts times),
     at most `limit` of them, loaded `PENDING_BATCH` at a time.
@@ -397,7 +401,8 @@ async def extract_pending(
             break
         report.rows_read += len(events)
         before = report.events_extracted
-        async for _ in _extract_chunks(client, [(agent_id, events)], config, report, chunk_size):
+        async for _ in _extract_chunks(client, pipeline_for, [(agent_id, events)], config, report,
+                                       chunk_size):
             pass
         if report.events_extracted == before:
             break
@@ -405,7 +410,7 @@ async def extract_pending(
     return report
 
 
-async def _pending_events(client: MemoryClient, agent_id: str, max_attempts: int,
+async def _pending_events(client: HasEngine, agent_id: str, max_attempts: int,
                           limit: int) -> list[EventInput]:
     """The agent's oldest events waiting for extraction, at most `limit`, each with the
     conversation context it was written with (`trace_json`; events stored before that column
@@ -442,7 +447,7 @@ _ROW_ERRORS = (sa_exc.DataError, sa_exc.IntegrityError, sa_exc.ProgrammingError,
                sa_exc.StatementError, UnicodeError, ValueError, TypeError)
 
 
-async def _insert(client: MemoryClient, batch: list[EventInput]
+async def _insert(client: HasEngine, batch: list[EventInput]
                   ) -> tuple[int, list[tuple[EventInput, str]]]:
     """Insert a batch in one statement; should the database refuse it (a value validation did
     not foresee), insert its halves, down to the single rows it refuses: those are returned
@@ -469,7 +474,7 @@ def _db_message(exc: BaseException) -> str:
     return readable(lines[0] if lines else type(orig).__name__)[:300]
 
 
-async def _find_conflicts(client: MemoryClient, events: list[EventInput]
+async def _find_conflicts(client: HasEngine, events: list[EventInput]
                           ) -> list[tuple[EventInput, str | None, str]]:
     """Of rows not inserted because their (agent_id, message_id) is stored already, those
     whose text differs from the stored one: (row's event, stored event id, reason). The stored
@@ -505,7 +510,7 @@ async def stored_message(conn: Any, agent_id: str, message_id: str) -> tuple[str
     return (str(row.id), row.text) if row is not None else None
 
 
-async def _quarantine(client: MemoryClient, source: str, rejected: list[RejectedRow]) -> None:
+async def _quarantine(client: HasEngine, source: str, rejected: list[RejectedRow]) -> None:
     if not rejected:
         return
     async with client.engine.begin() as conn:

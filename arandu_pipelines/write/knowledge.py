@@ -27,7 +27,7 @@ from sqlalchemy import text as sql
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vec
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write.types import ExtractionContext
 

@@ -24,7 +24,7 @@ from typing import Any
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.providers.json_parse import LLMCallError, as_float, as_str, complete_json
 from arandu_pipelines.write import llm_prompts as prompts
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 
 ACTIONS = ("ADD", "UPDATE", "NOOP", "DELETE")
 EMOTIONS = frozenset(

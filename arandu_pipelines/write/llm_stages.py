@@ -1,6 +1,6 @@
 """The LLM write path, assembled into the pipeline's StageHooks.
 
-`write/extract.build_hooks` calls `build_llm_hooks(llm, config, usage)` when an LLM is
+`write/hooks.build_hooks` calls `build_llm_hooks(llm, config, usage)` when an LLM is
 configured. The hooks and what they fall back to (the spec's fail-safe table):
 
     hook              module               on failure

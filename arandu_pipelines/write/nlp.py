@@ -80,7 +80,7 @@ def ner_labels(texts: list[str], name: str | None = None,
     """Per text: spaCy's label per entity text (casefolded), or None when the text was not
     parsed (Portuguese, nothing to type, no model). One `nlp.pipe` over the worth-parsing
     texts; CPU-bound, so call it in a worker thread from async code."""
-    from arandu_pipelines.write.extract_rules import detect_language
+    from arandu_pipelines.write.language import detect_language
 
     out: list[dict[str, str] | None] = [None] * len(texts)
     idx = [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]

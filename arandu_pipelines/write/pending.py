@@ -12,6 +12,8 @@ import threading
 import time
 from collections.abc import Sequence
 
+from arandu_pipelines import validate
+
 PENDING_TTL_SECONDS = 300.0
 
 _LOCK = threading.Lock()
@@ -19,9 +21,7 @@ _PENDING: dict[str, tuple[float, dict[str, object]]] = {}  # agent_id -> (expire
 
 
 def _save(agent_id: str, op: dict[str, object]) -> None:
-    from arandu_pipelines.client import validate_id
-
-    agent_id = validate_id("agent_id", agent_id)
+    agent_id = validate.identifier("agent_id", agent_id)
     with _LOCK:
         _PENDING[agent_id] = (time.monotonic() + PENDING_TTL_SECONDS, op)
 

@@ -43,7 +43,7 @@ from arandu_pipelines.write.corrections import (
     pick_target,
     speaker_targets,
 )
-from arandu_pipelines.write.keys import (
+from arandu_pipelines.keys import (
     SINGLE_VALUED_ATTRIBUTES,
     fold,
     normalize_attribute_key,

@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
-from arandu_pipelines.write.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
 from arandu_pipelines.write.types import ExtractedFact
 
 

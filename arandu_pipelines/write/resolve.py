@@ -27,7 +27,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.vocab import RELATIONSHIP_TERMS, SELF_REFERENCES
 from arandu_pipelines.write.aliases import AgentAliases
-from arandu_pipelines.write.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
+from arandu_pipelines.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
 
 SPEAKER_PRONOUNS = SELF_REFERENCES  # the names this module exported before vocab.py
 

@@ -262,9 +262,9 @@ def repair(result: ExtractionResult, text: str) -> None:
     for f in result.facts:  # "Rafael and Rafael live in ..." -> "Rafael lives in ..."
         dup = re.match(rf"{re.escape(f.subject)} and {re.escape(f.subject)} (\w+)", f.fact_text)
         if dup:
-            from arandu_pipelines.write.extract_rules import _conj_en
+            from arandu_pipelines.write.language import conj_en
 
-            f.fact_text = f"{f.subject} {_conj_en(dup.group(1))}{f.fact_text[dup.end():]}"
+            f.fact_text = f"{f.subject} {conj_en(dup.group(1))}{f.fact_text[dup.end():]}"
     left = {(r.source, r.target) for r in result.relations if r.rel_type == "former_employee_of" and not r.retracts}
     result.relations = [r for r in result.relations
                         if not (r.rel_type == "works_at" and not r.retracts and (r.source, r.target) in left)]

@@ -1,5 +1,9 @@
 """Argument plumbing shared by the spec-shaped public functions (issue 15).
 
+A bottom-layer module (nothing of ours above `errors`): write/, read/ and background/ use it, so
+it must not know MemoryClient; a client is accepted as anything with an `.engine` (`HasEngine`).
+The two helpers that do build a MemoryClient (`bound_client`, `settle`) live in client.py.
+
 The specification's functions take an `AsyncSession` and `llm_provider=` / `embedding_provider=`;
 ours run on an `AsyncEngine` (each job opens its own short transactions under the agent's lock)
 and call the providers `llm=` / `embeddings=`. The public face accepts both spellings and maps
@@ -10,19 +14,24 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, TypeVar, Union
+from typing import Protocol, TypeVar, Union, runtime_checkable
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from arandu_pipelines.errors import ValidationError
 
-if TYPE_CHECKING:
-    from arandu_pipelines.client import MemoryClient
-    from arandu_pipelines.config import MemoryConfig
-    from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 
-#: What a public function accepts as its database handle.
-DatabaseTarget = Union[AsyncSession, AsyncEngine, AsyncConnection, "MemoryClient"]
+
+@runtime_checkable
+class HasEngine(Protocol):
+    """Anything that runs on an engine: a MemoryClient, as the layers below it see one."""
+
+    @property
+    def engine(self) -> AsyncEngine: ...
+
+
+#: What a public function accepts as its database handle (HasEngine: a MemoryClient).
+DatabaseTarget = Union[AsyncSession, AsyncEngine, AsyncConnection, HasEngine]
 
 T = TypeVar("T")
 
@@ -94,27 +103,3 @@ def field_of(obj: object, *names: str) -> object:
         elif hasattr(obj, n):
             return getattr(obj, n)
     return None
-
-
-def bound_client(
-    engine: AsyncEngine, llm: LLMProvider | None, embeddings: EmbeddingProvider | None,
-    config: MemoryConfig | None,
-) -> MemoryClient:
-    """A MemoryClient over the caller's engine (not owned: never closed or disposed here), for
-    the spec's pipeline functions that take a session. The schema is the caller's business
-    (`arandu_pipelines.db.init_db`), as in the specification."""
-    from arandu_pipelines.client import MemoryClient
-
-    client = MemoryClient(llm=llm, embeddings=embeddings, config=config)
-    client._engine = engine
-    client._initialized = True
-    return client
-
-
-async def settle(client: MemoryClient) -> None:
-    """Let a bound client's deferred work (retrieval counters) finish, leaving the engine open."""
-    import asyncio
-
-    client._counters.flush_soon()
-    if client._background:
-        await asyncio.gather(*client._background, return_exceptions=True)
