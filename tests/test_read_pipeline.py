@@ -72,8 +72,7 @@ async def test_marcos_tavares_lives_in_porto_alegre(memory) -> None:  # noqa: AN
     assert r.context.startswith("Known facts:\n- Marcos Tavares lives in Porto Alegre")
     texts = [f.fact_text for f in r.facts]
     assert not any("marathon" in t or "Mingau" in t for t in texts)  # off-topic facts stay out
-    planner = r.pipeline.get("planner")
-    assert "person:marcos_tavares" in planner.data["entities"]
+    assert "person:marcos_tavares" in r.pipeline.get("plan").data["entities"]
     assert r.pipeline.get("plan").data["combination_strategy"] == "weighted_union"
     assert any(s.name == "step:graph" for s in r.pipeline.steps)
 
@@ -89,7 +88,7 @@ async def test_vertix_facts_found_through_entity_links(memory) -> None:  # noqa:
     links = rows(memory._database_url, "SELECT entity_key FROM memory_fact_entity_links WHERE fact_id = %s",
                  (clara.fact_id,))
     assert ("organization:vertix",) in links
-    assert "organization:vertix" in r.pipeline.get("planner").data["entities"]
+    assert "organization:vertix" in r.pipeline.get("plan").data["entities"]
 
 
 async def test_bruno_football_team_vetoed_by_the_reranker(memory) -> None:  # noqa: ANN001
@@ -135,7 +134,7 @@ async def test_greeting_skips_everything(memory) -> None:  # noqa: ANN001
 async def test_aggregation_lists_people(memory) -> None:  # noqa: ANN001
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "Who are my friends?", verbose=True)
-    assert r.pipeline.get("planner").data["pattern_queries"] == ["person:%"]
+    assert r.pipeline.get("plan").data["pattern_queries"] == ["person:%"]
     assert any(s.name == "step:pattern_query" and s.data["count"] > 0 for s in r.pipeline.steps)
     assert {f.entity_key.split(":")[0] for f in r.facts} == {"person"}
 

@@ -111,7 +111,7 @@ def _plan(strategy: str = "weighted_union", weights: dict[str, float] | None = N
     weights = weights or {"semantic_facts": 0.65, "lexical_facts": 0.35}
     steps = [PlanStep(i, idx, {"weight": w}, "test", combine=combine.get(idx, "union"))
              for i, (idx, w) in enumerate(weights.items(), start=1)]
-    return QueryPlan("q", "test", steps, strategy)
+    return QueryPlan(query="q", analysis="test", steps=steps, combination_strategy=strategy)
 
 
 SCORES = {  # a: semantic only, b: lexical only, c: a bit of both, d: many middling hits
@@ -171,9 +171,9 @@ def test_filter_by_narrows_and_intersect_requires() -> None:
 
 async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -> None:  # noqa: ANN001
     """End to end: the deterministic plan with rrf, other weights, max_results or a filter_by
-    step gives a different answer, as each setting says."""
-    import arandu_pipelines.read.pipeline as pipeline
-    from arandu_pipelines.read.executor import PlanStep
+    step gives a different answer, as each setting says. (The heuristic planner's proposal is
+    changed before the validator turns it into the query's plan.)"""
+    import arandu_pipelines.read.planning as pipeline
 
     await write_all(memory, "ana", VERTIX_WORLD)
     q = "Who works at Vertix or Orion Tech?"
@@ -182,23 +182,23 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
 
     def tweaked(change):  # noqa: ANN001, ANN202
         def build(*a, **k):  # noqa: ANN002, ANN003, ANN202
-            plan = real(*a, **k)
-            change(plan)
-            return plan
+            proposal = real(*a, **k)
+            change(proposal)
+            return proposal
         return build
 
     def setw(index: str, w: float):  # noqa: ANN202
         def change(plan) -> None:  # noqa: ANN001
-            for s in plan.steps:
-                if s.index == index:
-                    s.params["weight"] = w
+            for s in plan["steps"]:
+                if s["index"] == index:
+                    s["params"]["weight"] = w
         return change
 
-    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: setattr(p, "max_results", 2)))
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: p.update(max_results=2)))
     two = await memory.retrieve("ana", q)
     assert len(two.facts) == 2 and len(base.facts) > 2
 
-    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: setattr(p, "combination_strategy", "rrf")))
+    monkeypatch.setattr(pipeline, "build_plan", tweaked(lambda p: p.update(combination_strategy="rrf")))
     rrf = await memory.retrieve("ana", q)
     assert [f.scores["relevance"] for f in rrf.facts] != [f.scores["relevance"] for f in base.facts]
 
@@ -213,8 +213,9 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
     assert [(e.event_id, e.score) for e in lexical_messages.events] != [(e.event_id, e.score) for e in base.events]
 
     def only_orion(plan) -> None:  # noqa: ANN001
-        plan.steps.append(PlanStep(len(plan.steps) + 1, "graph", {"entities": ["organization:orion_tech"]},
-                                   "filter", combine="filter_by"))
+        plan["steps"].append({"step_id": len(plan["steps"]) + 1, "index": "graph",
+                              "params": {"entities": ["organization:orion_tech"]}, "rationale": "filter",
+                              "combine": "filter_by"})
     monkeypatch.setattr(pipeline, "build_plan", tweaked(only_orion))
     orion = await memory.retrieve("ana", q)
     assert orion.facts and all("Orion" in f.fact_text for f in orion.facts), [f.fact_text for f in orion.facts]

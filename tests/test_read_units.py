@@ -89,7 +89,8 @@ def test_query_grams_longest_first_and_no_stopwords() -> None:
 
 
 def _plan(strategy: str, combine: str = "union") -> QueryPlan:
-    return QueryPlan("q", "", [PlanStep(1, "a", {}, ""), PlanStep(2, "b", {}, "", combine=combine)], strategy)
+    return QueryPlan(query="q", steps=[PlanStep(1, "a", {}, ""), PlanStep(2, "b", {}, "", combine=combine)],
+                     combination_strategy=strategy)
 
 
 def _results() -> dict[int, StepResult]:
@@ -129,8 +130,8 @@ def test_executor_orders_by_dependencies_and_survives_a_failing_step() -> None:
             raise RuntimeError("index offline")
 
     ex = PlanExecutor({"a": Ok("a"), "b": Ok("b"), "boom": Boom("boom")})
-    plan = QueryPlan("q", "", [PlanStep(1, "b", {}, "", depends_on=[2]), PlanStep(2, "a", {}, ""),
-                               PlanStep(3, "boom", {}, ""), PlanStep(4, "missing", {}, "")])
+    plan = QueryPlan(query="q", steps=[PlanStep(1, "b", {}, "", depends_on=[2]), PlanStep(2, "a", {}, ""),
+                                       PlanStep(3, "boom", {}, ""), PlanStep(4, "missing", {}, "")])
     res = asyncio.run(ex.execute(plan, object()))
     assert calls == ["a", "b"]
     assert res.step_results[1].hits[0].id == "b-1"  # saw its dependency's result

@@ -72,6 +72,8 @@ WHITELIST: dict[tuple[str, str], str] = {
                             "site (they are sinks of this sweep)",
     ("read/sql.py", "to_pyformat(sql)"): "as above; `:name` -> `%(name)s` placeholders only",
     ("read/planner_llm.py", "plan"): "PlanExecutor.execute(plan): a query-plan object, not SQL",
+    ("read/planning.py", "chosen"): "PlanExecutor.execute(plan): the query's plan object, not SQL",
+    ("read/planning.py", "revised"): "PlanExecutor.execute(plan): a revised plan object, not SQL",
     ("store/migrations/versions/0001_initial.py", "d"): "_dim(): an int validated to 1..16000",
     ("read/scope.py", "t"): "table alias parameter; every caller passes a literal ('t', 'e', ...)",
     ("read/events.py", "bm25_expr('e', n_terms(terms, 'e'))"): "BM25 expression: alias + term count",

@@ -26,7 +26,7 @@ from arandu_pipelines.read import semantic as _semantic
 from arandu_pipelines.read import spreading as _spreading
 from arandu_pipelines.read.candidate import RetrievalCandidate
 from arandu_pipelines.read.entities import resolve_query_entities
-from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan
+from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.types import RetrieveResult
 from arandu_pipelines.targets import DatabaseTarget, engine_from, one_of

@@ -1,9 +1,12 @@
 """Query plans and the plan executor (seed 003): steps over registered indexes, dependencies,
 fusion.
 
-A `QueryPlan` is data: steps naming an index of the registry with parameters, `depends_on`
-edges, and a combination strategy. The deterministic planner builds one (registry.build_plan);
-an LLM planner, evaluator or replanner can emit the same structure and reuse this executor.
+A plan (`RetrievalPlan`, read/plan.py; `QueryPlan` is the same class) is data: steps naming an
+index of the registry with parameters, `depends_on` edges, and a combination strategy. The
+heuristic planner (registry.build_plan) or the LLM planner chooses the steps, the same validator
+checks them, and this executor runs them, once per plan: `execute()` is the only place a query's
+index steps run, and it records itself in the trace ("execute"). A sub-query a plan needs (the
+anchor event of "two weeks before the trip") is a step of the plan, never a second retrieve.
 
 Execution: steps run in dependency layers. Within a layer the steps that do not need the query
 embedding run first, one after the other on the context's connection, while the embedding is
@@ -39,38 +42,13 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arandu_pipelines.read.plan import PlanStep, QueryPlan, RetrievalPlan, jsonable
+
+__all__ = ["PlanExecutor", "PlanStep", "QueryPlan", "RetrievalPlan", "ExecutionResult", "StepResult", "Hit",
+           "Candidate", "fuse", "fuse_scores", "step_weight", "RRF_K"]
+
 RRF_K = 60
 RANK_DIGITS = 3
-
-
-@dataclass
-class PlanStep:
-    step_id: int
-    index: str
-    params: dict[str, Any]
-    rationale: str
-    depends_on: list[int] = field(default_factory=list)
-    combine: str = "union"  # union | intersect | filter_by
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"step_id": self.step_id, "index": self.index, "params": _jsonable(self.params),
-                "rationale": self.rationale, "depends_on": list(self.depends_on), "combine": self.combine}
-
-
-@dataclass
-class QueryPlan:
-    query: str
-    analysis: str
-    steps: list[PlanStep]
-    combination_strategy: str = "weighted_union"  # rrf | weighted_union | sequential_filter
-    expected_answer_type: str = "text"
-    max_results: int = 20
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "analysis": self.analysis,
-                "steps": [s.to_dict() for s in self.steps],
-                "combination_strategy": self.combination_strategy,
-                "expected_answer_type": self.expected_answer_type, "max_results": self.max_results}
 
 
 @dataclass
@@ -94,7 +72,7 @@ class StepResult:
         return {"step_id": self.step_id, "index": self.index, "count": len(self.hits),
                 "duration_ms": round(self.duration_ms, 3), "error": self.error,
                 "top": [{"kind": h.kind, "id": h.id, "score": round(h.score, 6)} for h in top],
-                "meta": _jsonable(self.meta)}
+                "meta": jsonable(self.meta)}
 
 
 @dataclass
@@ -107,7 +85,7 @@ class Candidate:
 
 @dataclass
 class ExecutionResult:
-    plan: QueryPlan
+    plan: RetrievalPlan
     step_results: dict[int, StepResult]
     candidates: dict[tuple[str, str], Candidate]
     filtered: dict[str, bool] = field(default_factory=dict)  # kind -> a filter step narrowed it
@@ -146,17 +124,21 @@ class PlanExecutor:
     def __init__(self, indexes: dict[str, IndexAdapter]) -> None:
         self.indexes = indexes
 
-    async def execute(self, plan: QueryPlan, ctx: Any,
-                      on_step: Callable[[StepResult], Awaitable[None]] | None = None) -> ExecutionResult:
+    async def execute(self, plan: RetrievalPlan, ctx: Any,
+                      on_step: Callable[[StepResult], Awaitable[None]] | None = None,
+                      trace: Any = None) -> ExecutionResult:
         """Run `plan`, layer by layer. Steps of one layer are independent: when `ctx.fork()` is
         available (a context on another pooled connection) they run concurrently, the first
         step that needs no embedding on `ctx`'s connection and every other on its own, so the
         server works on one statement while the client sends the next and the steps that need
         the query embedding wait for it without holding the others up. Results (and `on_step`
-        calls) stay in step-id order; a step's failure is its own (see `_run`)."""
+        calls) stay in step-id order; a step's failure is its own (see `_run`). Each call adds
+        one "execute" step to `trace` (a PipelineTrace): how often a query's plan ran is visible."""
+        t0 = time.perf_counter()
         results: dict[int, StepResult] = {}
+        layers = self._layers(plan.steps)
         fork = getattr(ctx, "fork", None)
-        for layer in self._layers(plan.steps):
+        for layer in layers:
             layer = sorted(layer, key=lambda s: (self._needs_embedding(s), s.step_id))
             if len(layer) > 1 and fork is not None:
                 async def forked(step: PlanStep) -> None:
@@ -172,6 +154,10 @@ class PlanExecutor:
                     await self._run(step, ctx, results, on_step)
         kinds = {name: set(getattr(a, "kinds", ())) for name, a in self.indexes.items()}
         cands, filtered = fuse(plan, results, kinds)
+        if trace is not None:
+            trace.add("execute", (time.perf_counter() - t0) * 1000, planner=plan.planner,
+                      steps=len(plan.steps), layers=len(layers), candidates=len(cands),
+                      failed=sorted(r.step_id for r in results.values() if r.error))
         return ExecutionResult(plan, results, cands, filtered)
 
     async def _run(self, step: PlanStep, ctx: Any, results: dict[int, StepResult],
@@ -219,7 +205,7 @@ def step_weight(step: PlanStep, default: float = 1.0) -> float:
         return default
 
 
-def fuse(plan: QueryPlan, results: dict[int, StepResult], index_kinds: dict[str, set[str]] | None = None,
+def fuse(plan: RetrievalPlan, results: dict[int, StepResult], index_kinds: dict[str, set[str]] | None = None,
          ) -> tuple[dict[tuple[str, str], Candidate], dict[str, bool]]:
     """The candidate set (see the module docstring) and, per kind, whether a filter narrowed it.
     `Candidate.fused` is the step-local fusion (each step's scores over its own best), a preview
@@ -269,7 +255,7 @@ def fuse(plan: QueryPlan, results: dict[int, StepResult], index_kinds: dict[str,
     return cands, filtered
 
 
-def fuse_scores(plan: QueryPlan, scores: dict[str, dict[str, float]], kind_indexes: AbstractSet[str],
+def fuse_scores(plan: RetrievalPlan, scores: dict[str, dict[str, float]], kind_indexes: AbstractSet[str],
                 default_weights: dict[str, float] | None = None) -> dict[str, float]:
     """Relevance in [0, 1] of every candidate from its score on each index (`scores`: index ->
     {id: score in [0, 1]}), by the plan's combination strategy (module docstring). Only the
@@ -305,18 +291,3 @@ def fuse_scores(plan: QueryPlan, scores: dict[str, dict[str, float]], kind_index
             miss *= 1.0 - min(w, 1.0) * s
         out[i] = 1.0 - miss
     return out
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple, set, frozenset)):
-        items = [_jsonable(x) for x in v]
-        return sorted(items, key=str) if isinstance(v, (set, frozenset)) else items
-    if isinstance(v, (str, int, float, bool)) or v is None:
-        return v
-    if hasattr(v, "to_dict"):
-        return v.to_dict()
-    if hasattr(v, "isoformat"):
-        return v.isoformat()
-    return str(v)

@@ -1,6 +1,11 @@
 """`retrieve()`: plan -> execute the plan's index steps -> merge & rank facts -> spreading
 activation -> rank messages -> (rerank) -> format, with citations.
 
+One plan, one executor: the query's `RetrievalPlan` is read by the heuristic planner, completed
+with the database's entities here, and handed to the planning stage (read/planning.py), which
+chooses its steps once (heuristic or LLM planner, one validator) and runs them once; from then
+on this module only reads the outcome (`PlannerOutcome.plan` and `.execution`).
+
 Latency: the query embedding (~10 ms of CPU) starts first, in a worker thread, and overlaps the
 SQL steps that do not need it (term statistics and entity resolution in one round trip, BM25,
 graph). The vector steps then run concurrently on two pooled connections, and so do the fact
@@ -35,13 +40,13 @@ from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
 from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
 from arandu_pipelines.read.graph import score_links
-from arandu_pipelines.read.planner import PatternQuery, RetrievalPlan, plan_retrieval
-from arandu_pipelines.read.planner_llm import plan_and_execute
+from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
+from arandu_pipelines.read.planner import plan_retrieval
+from arandu_pipelines.read.planning import plan_and_execute
 from arandu_pipelines.read.rank import FactCandidate, load_candidates, order, score_facts
 from arandu_pipelines.read.registry import (
     DEFAULT_REGISTRY,
     ExecContext,
-    build_plan,
     cancel_quietly,
     connect,
     extra_connection,
@@ -129,7 +134,7 @@ async def retrieve(
     plan = plan_retrieval(query, None, reference, config.timezone)
     plan.latency_ms = (time.perf_counter() - tp) * 1000
     if plan.strategy == "skip":  # a greeting: no database, no LLM (spec: "instant response")
-        trace.add("planner", plan.latency_ms, **plan.to_dict())
+        trace.add("plan", plan.latency_ms, **plan.to_dict())
         result.strategy = "skip"
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
@@ -140,7 +145,7 @@ async def retrieve(
         # and the caller is told how to search everything.
         result.warnings.append("entity_keys is empty: it selects no entity, so nothing was retrieved; "
                                "pass entity_keys=None to search every entity")
-        trace.add("planner", plan.latency_ms, **plan.to_dict(), skipped="empty entity_keys")
+        trace.add("plan", plan.latency_ms, **plan.to_dict(), skipped="empty entity_keys")
         result.duration_ms = (time.perf_counter() - t0) * 1000
         result.pipeline = trace if verbose else None
         return result
@@ -173,7 +178,8 @@ async def retrieve(
             result.warnings.append(f"reranker skipped: {outcome.error}")
         reranked = outcome.applied
         ranked = order(ranked)
-    final = _select(ranked, config, relative_floor=not reranked, limit=state.get("max_results"))
+    plan = state["plan"]  # the plan the executor ran (its steps chosen and validated)
+    final = _select(ranked, config, relative_floor=not reranked, limit=plan.max_results)
     result.facts = [_scored_fact(c) for c in final]
     result.events = state["events"]
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
@@ -202,7 +208,8 @@ async def _gather(
     reference: datetime, embedding: Any, trace: PipelineTrace, result: RetrieveResult,
     verbose: bool = False,
 ) -> dict[str, Any]:
-    """Everything that reads the database: plan, execute the index steps, rank."""
+    """Everything that reads the database: complete the plan with the query's entities, plan
+    and execute the index steps once (read/planning.py), rank."""
     ts = time.perf_counter()
     terms, resolution = await bootstrap(conn, agent_id, query)
     scope = Scope(agent_id, session_id, as_of, min_confidence=config.min_confidence)
@@ -219,11 +226,7 @@ async def _gather(
     plan.entities = list(resolution.keys)
     if scope.entity_keys:
         plan.entities += [k for k in scope.entity_keys if k not in plan.entities]
-    if verbose:
-        trace.add("planner", plan.latency_ms + (time.perf_counter() - ts) * 1000, **plan.to_dict(),
-                  entities_sources=resolution.to_dict(), lexemes=terms.lexemes)
-    qplan = build_plan(query, plan, resolution, config, session_id,
-                       has_facts=terms.facts.n_docs > 0, has_events=terms.events.n_docs > 0)
+    planning_ms = plan.latency_ms + (time.perf_counter() - ts) * 1000
     ctx = ExecContext(conn, scope, config, query, terms, reference, resolution, plan, embedding,
                       windows=list(plan.time_windows), engine=client.engine)
 
@@ -234,13 +237,14 @@ async def _gather(
 
     llm_on = config.enable_llm_planner and client.llm is not None
     outcome = await plan_and_execute(
-        client.llm if llm_on else None, DEFAULT_REGISTRY, agent_id, query, qplan, ctx, session_id=session_id,
-        on_step=on_step if verbose else None,
+        client.llm if llm_on else None, DEFAULT_REGISTRY, agent_id, plan, ctx, config, session_id=session_id,
+        has_facts=terms.facts.n_docs > 0, has_events=terms.events.n_docs > 0,
+        on_step=on_step if verbose else None, trace=trace,
         disabled_reason=None if llm_on else ("no llm" if config.enable_llm_planner else "llm planner disabled"))
-    execution, ctx = outcome.execution, outcome.ctx
-    if verbose:
-        trace.add("plan", 0.0, **execution.plan.to_dict(), planner=outcome.planner,
-                  planner_reason=outcome.reason)
+    plan, execution, ctx = outcome.plan, outcome.execution, outcome.ctx
+    if verbose:  # the query's one plan (the last one executed), how it was chosen
+        trace.add("plan", planning_ms, **plan.to_dict(), planner_reason=outcome.reason,
+                  entities_sources=resolution.to_dict(), lexemes=terms.lexemes)
         if outcome.rounds:
             trace.add("llm_planner", 0.0, rounds=outcome.rounds, llm_calls=outcome.usage.calls,
                       input_tokens=outcome.usage.input_tokens, output_tokens=outcome.usage.output_tokens)
@@ -258,7 +262,7 @@ async def _gather(
         te = time.perf_counter()
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
                                       ctx.windows, config.topk_events, config.event_max_scan,
-                                      lexical_share_of(execution.plan))
+                                      lexical_share_of(plan))
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
@@ -275,8 +279,7 @@ async def _gather(
         facts_state = await facts_path(conn)
     elif has_events:
         events, n_events = await events_path(conn)
-    return {**facts_state, "events": events, "events_scored": n_events,
-            "max_results": execution.plan.max_results}
+    return {**facts_state, "events": events, "events_scored": n_events, "plan": plan}
 
 
 async def _rank_facts(
@@ -293,7 +296,7 @@ async def _rank_facts(
         _graph_signal(c, ctx, folded_query, reference)
     plan = execution.plan
     fact_indexes = {n for n, a in DEFAULT_REGISTRY.adapters.items() if "fact" in getattr(a, "kinds", ())}
-    present = bool(getattr(ctx.plan, "present_intent", False))
+    present = plan.present_intent
     score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
     ranked = order(cands)
     if trace is not _NO_TRACE:

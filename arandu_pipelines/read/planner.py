@@ -4,17 +4,17 @@ the same plan (an LLM planner was dropped by the spec for exactly that non-deter
 `plan_retrieval()` is pure; it decides the strategy (skip greetings, else multi-signal), spots
 aggregation queries ("who are my friends?" -> `person:%` when the agent has person entities),
 broad queries ("tell me everything about ...") and time expressions. Entities are resolved
-against the database afterwards (entities.py) and the executable plan of index steps is built by
-registry.build_plan().
+against the database afterwards (entities.py); the index steps are chosen later, on the same
+`RetrievalPlan` object (read/plan.py, "One plan, one executor" in docs/retrieval.md).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 
-from arandu_pipelines.read.temporal import TimeAnchor, TimeWindow, has_temporal_intent, parse_time
+from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
+from arandu_pipelines.read.temporal import has_temporal_intent, parse_time
 
 _GREETING_PHRASES = (
     # English
@@ -70,46 +70,6 @@ _AGG_NOUNS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class PatternQuery:
-    """A SQL LIKE pattern over entity keys, from an aggregation query."""
-
-    entity_pattern: str
-    attribute_filter: str | None = None
-
-
-@dataclass
-class RetrievalPlan:
-    strategy: str = "multi_signal"  # multi_signal | skip
-    entities: list[str] = field(default_factory=list)
-    pattern_queries: list[PatternQuery] = field(default_factory=list)
-    similarity_query: str | None = None
-    max_facts: int = 50
-    reason: str = "deterministic"
-    latency_ms: float = 0.0
-    as_of_range: tuple[datetime, datetime] | None = None
-    broad_query: bool = False
-    time_windows: list[TimeWindow] = field(default_factory=list)
-    time_anchors: list[TimeAnchor] = field(default_factory=list)
-    temporal_intent: bool = False
-    present_intent: bool = False
-    aggregation_prefixes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "strategy": self.strategy,
-            "reason": self.reason,
-            "entities": list(self.entities),
-            "pattern_queries": [p.entity_pattern for p in self.pattern_queries],
-            "broad_query": self.broad_query,
-            "time_windows": [w.to_dict() for w in self.time_windows],
-            "time_anchors": [a.phrase for a in self.time_anchors],
-            "temporal_intent": self.temporal_intent,
-            "present_intent": self.present_intent,
-            "max_facts": self.max_facts,
-        }
-
-
 def is_greeting(query: str) -> bool:
     q = query.strip()
     return not q or bool(_GREETING.match(q))
@@ -135,8 +95,8 @@ def plan_retrieval(
     prefixes are then kept as candidates and checked by the caller).
     """
     if is_greeting(query_text):
-        return RetrievalPlan(strategy="skip", reason="greeting", similarity_query=query_text)
-    plan = RetrievalPlan(similarity_query=query_text)
+        return RetrievalPlan(strategy="skip", reason="greeting", similarity_query=query_text, query=query_text)
+    plan = RetrievalPlan(similarity_query=query_text, query=query_text)
     wanted = aggregation_prefixes(query_text)
     if wanted:
         present = wanted if schema_prefixes is None else [p for p in wanted if p in set(schema_prefixes)]

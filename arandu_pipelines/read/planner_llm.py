@@ -1,8 +1,10 @@
 """The optional LLM query planner (seed 003): plan -> validate -> execute -> evaluate -> replan.
 
 Off by default (`enable_llm_planner`); it runs only when the client has an LLM. The LLM sees the
-index registry's descriptors (`IndexRegistry.describe()`) and answers with the same `QueryPlan`
-structure the deterministic planner builds, so the same `PlanExecutor` runs it.
+index registry's descriptors (`IndexRegistry.describe()`) and answers in the seed-003 form the
+heuristic planner's `registry.build_plan` also returns; `validate_plan` turns either into the
+query's one `RetrievalPlan` (read/plan.py), and the same `PlanExecutor` runs it. The stage that
+picks the planner and calls the executor is read/planning.py.
 
 Safety net, in order:
 - every LLM plan is validated against the registry before it runs: unknown or unavailable index,
@@ -29,12 +31,13 @@ import re
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from arandu_pipelines.providers.json_parse import LLMCallError, as_bool, as_float, as_str, as_str_list, complete_json
-from arandu_pipelines.read.executor import ExecutionResult, PlanExecutor, PlanStep, QueryPlan
+from arandu_pipelines.read.executor import ExecutionResult
+from arandu_pipelines.read.plan import PlanStep, RetrievalPlan
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.keys import fold
 
@@ -144,13 +147,18 @@ def _coerce(value: Any, type_: str, name: str) -> Any:
 
 def validate_plan(
     data: Any, query: str, registry: Any, *, entities: dict[str, str] | None = None,
-    session_id: str | None = None, max_results: int = 20,
-) -> tuple[QueryPlan, list[str]]:
-    """An LLM answer -> a QueryPlan the executor can run, or PlanValidationError.
+    session_id: str | None = None, max_results: int = 20, max_top_k: int = MAX_TOP_K,
+    base: RetrievalPlan | None = None,
+) -> tuple[RetrievalPlan, list[str]]:
+    """A plan proposal (an LLM answer, or the heuristic planner's `registry.build_plan`) -> the
+    plan the executor runs, or PlanValidationError. Both planners go through this one check.
 
     `entities` maps the query's known canonical keys to display names: entity parameters must
     name them (a display name is mapped to its key; anything else is dropped, and a step left
     without entities is an error). `recent_session` is pinned to the request's session.
+    `top_k`-like parameters are clamped to `max_top_k`, `max_results` to max(100, `max_results`).
+    With `base` (the query's plan as the heuristic planner read it) the result is that plan
+    with these steps; without, a plan of the steps alone.
     Returns the plan and notes about what was normalised (dropped unknown params, clamps)."""
     if not isinstance(data, dict):
         raise PlanValidationError("plan is not a JSON object")
@@ -164,7 +172,7 @@ def validate_plan(
     steps: list[PlanStep] = []
     seen: set[int] = set()
     for i, s in enumerate(raw_steps, start=1):
-        steps.append(_validate_step(s, i, seen, registry, known, notes))
+        steps.append(_validate_step(s, i, seen, registry, known, notes, max_top_k))
     ids = {s.step_id for s in steps}
     for s in steps:
         bad = [d for d in s.depends_on if d not in ids or d == s.step_id]
@@ -180,10 +188,13 @@ def validate_plan(
         answer = "text"
     mr = data.get("max_results", max_results)
     try:
-        mr = min(max(int(mr), 1), 100)
+        mr = min(max(int(mr), 1), max(100, max_results))
     except (TypeError, ValueError):
         mr = max_results
-    plan = QueryPlan(query, as_str(data.get("analysis"), 1000) or "", steps, strategy, answer, mr)
+    fields: dict[str, Any] = {"query": query, "analysis": as_str(data.get("analysis"), 1000) or "",
+                              "steps": steps, "combination_strategy": strategy,
+                              "expected_answer_type": answer, "max_results": mr}
+    plan = dataclasses.replace(base, **fields) if base is not None else RetrievalPlan(**fields)
     return plan, notes
 
 
@@ -200,7 +211,7 @@ class _KnownNames:
 
 
 def _validate_step(s: Any, i: int, seen: set[int], registry: Any, known: _KnownNames,
-                   notes: list[str]) -> PlanStep:
+                   notes: list[str], max_top_k: int = MAX_TOP_K) -> PlanStep:
     """Step `i` of the plan (its ids so far in `seen`), checked and normalised."""
     if not isinstance(s, dict):
         raise PlanValidationError(f"step {i} is not an object")
@@ -212,7 +223,7 @@ def _validate_step(s: Any, i: int, seen: set[int], registry: Any, known: _KnownN
     desc = adapter.descriptor
     if not desc.available:
         raise PlanValidationError(f"step {sid}: index {index} is not available")
-    params = _step_params(s, sid, desc, notes)
+    params = _step_params(s, sid, desc, notes, max_top_k)
     fix = _INDEX_PARAMS.get(index)
     if fix is not None:
         fix(params, sid, known, notes)
@@ -238,12 +249,13 @@ def _step_id(s: dict[str, Any], i: int, seen: set[int]) -> int:
     return sid
 
 
-# Numeric params clamped to a range: name -> (low, high).
-_CLAMPS: dict[str, tuple[float, float]] = {"top_k": (1, MAX_TOP_K), "max_facts": (1, MAX_TOP_K),
-                                           "weight": (0.0, 5.0)}
+# Numeric params clamped to a range: name -> (low, high); None: the caller's `max_top_k`.
+_CLAMPS: dict[str, tuple[float, float | None]] = {"top_k": (1, None), "max_facts": (1, None),
+                                                  "weight": (0.0, 5.0)}
 
 
-def _step_params(s: dict[str, Any], sid: int, desc: Any, notes: list[str]) -> dict[str, Any]:
+def _step_params(s: dict[str, Any], sid: int, desc: Any, notes: list[str],
+                 max_top_k: int = MAX_TOP_K) -> dict[str, Any]:
     """The step's params the index (or the executor's fusion) understands, coerced and clamped."""
     params_in = s.get("params") or {}
     if not isinstance(params_in, dict):
@@ -260,7 +272,7 @@ def _step_params(s: dict[str, Any], sid: int, desc: Any, notes: list[str]) -> di
         params[name] = _coerce(value, type_, name)
     for name, (low, high) in _CLAMPS.items():
         if name in params:
-            params[name] = min(max(params[name], low), high)
+            params[name] = min(max(params[name], low), max_top_k if high is None else high)
     return params
 
 
@@ -378,10 +390,10 @@ def cache_for(llm: Any) -> PlanCache:
         return _FALLBACK_CACHE
 
 
-def _template(plan: QueryPlan) -> dict[str, Any]:
+def _template(plan: RetrievalPlan) -> dict[str, Any]:
     """A plan without its query-specific values: graph entities become "the query's entities",
     temporal anchors "the query's anchors", the session "the request's session"."""
-    data = plan.to_dict()
+    data = plan.executable()
     for s in data["steps"]:
         if s["index"] == "graph":
             s["params"]["entities"] = "$entities"
@@ -392,11 +404,11 @@ def _template(plan: QueryPlan) -> dict[str, Any]:
     return data
 
 
-def _instantiate(template: dict[str, Any], query: str, det: QueryPlan, entities: list[str],
+def _instantiate(template: dict[str, Any], query: str, anchors: list[dict[str, Any]], entities: list[str],
                  session_id: str | None) -> dict[str, Any] | None:
-    """The template filled in for this query (None: it does not fit, e.g. no entities)."""
+    """The template filled in for this query (None: it does not fit, e.g. no entities).
+    `anchors` are the query's `temporal_anchor` step parameters."""
     data = json.loads(json.dumps(template))
-    anchors = [s.params for s in det.steps if s.index == "temporal_anchor"]
     n_anchor = 0
     for s in data["steps"]:
         if s["index"] == "graph":
@@ -419,11 +431,11 @@ def _instantiate(template: dict[str, Any], query: str, det: QueryPlan, entities:
 
 
 # ---- prompts ---------------------------------------------------------------------------------------
-def _context_block(query: str, registry: Any, entities: dict[str, str], det: QueryPlan,
+def _context_block(query: str, registry: Any, entities: dict[str, str], analysis: str,
                    session_id: str | None) -> str:
     known = "\n".join(f"- {k} ({n})" for k, n in entities.items()) or "- none"
     return (f"## Available Indexes\n{registry.describe()}\n\n## User Query\n{query}\n\n"
-            f"## Known entities\n{known}\n\n## Query Analysis\n{det.analysis}; "
+            f"## Known entities\n{known}\n\n## Query Analysis\n{analysis}; "
             f"session={'yes' if session_id else 'no'}")
 
 
@@ -474,126 +486,114 @@ def _validate_eval(v: Any) -> Evaluation:
                       as_str_list(v.get("suggested_changes"), 8, 300))
 
 
-# ---- the loop ---------------------------------------------------------------------------------------
-@dataclass
-class PlannerOutcome:
-    execution: ExecutionResult
-    ctx: Any
-    planner: str  # llm | cache | deterministic
-    reason: str
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
+# ---- the LLM planner: propose a plan, review its results ----------------------------------------
+class LLMPlanner:
+    """The LLM side of one query's planning. `propose()` gives the query's plan (cached template
+    or planner call, validated) or None with the reason to use the heuristic plan; after the
+    executor ran it, `review()` lets the evaluator judge it and the replanner revise it, each
+    revision validated by the same validator and run by the same executor (`execute`)."""
 
+    def __init__(self, llm: Any, registry: Any, agent_id: str, query: str, entities: dict[str, str],
+                 names: list[str], session_id: str | None, analysis: str, anchors: list[dict[str, Any]],
+                 validate_kw: dict[str, Any]) -> None:
+        self.llm, self.registry, self.agent_id, self.query = llm, registry, agent_id, query
+        self.entities, self.session_id, self.anchors = entities, session_id, anchors
+        self.validate_kw = validate_kw
+        self.shape = query_shape(query, names)
+        self.cache = cache_for(llm)
+        self.context = _context_block(query, registry, entities, analysis, session_id)
+        self.usage = Usage()
+        self.rounds: list[dict[str, Any]] = []
 
-async def plan_and_execute(
-    llm: Any, registry: Any, agent_id: str, query: str, det_plan: QueryPlan, ctx: Any, *,
-    session_id: str | None, on_step: Any = None, disabled_reason: str | None = None,
-) -> PlannerOutcome:
-    """Run the LLM planner loop (or the deterministic plan). Never raises for an LLM failure."""
-    executor = PlanExecutor(registry.adapters)
+    def _validate(self, data: Any, base: RetrievalPlan, source: str) -> tuple[RetrievalPlan, list[str]]:
+        plan, notes = validate_plan(data, self.query, self.registry, base=base, **self.validate_kw)
+        plan.planner = source
+        return plan, notes
 
-    async def run(plan: QueryPlan) -> tuple[ExecutionResult, Any]:
-        sub = dataclasses.replace(ctx, windows=list(ctx.plan.time_windows), graph_reach={})
-        return await executor.execute(plan, sub, on_step), sub
-
-    async def deterministic(reason: str, rounds: list[dict[str, Any]], usage: Usage) -> PlannerOutcome:
-        execution, sub = await run(det_plan)
-        return PlannerOutcome(execution, sub, "deterministic", reason, rounds, usage)
-
-    if llm is None or disabled_reason:
-        return await deterministic(disabled_reason or "no llm", [], Usage())
-    usage = Usage()
-    rounds: list[dict[str, Any]] = []
-    entities = {k: ctx.resolution.names.get(k, k) for k in ctx.plan.entities}
-    validate_kw: dict[str, Any] = {"entities": entities, "session_id": session_id, "max_results": det_plan.max_results}
-    names = list(entities.values()) + list(ctx.resolution.speakers) + list(ctx.resolution.mentions.values())
-    shape = query_shape(query, names)
-    cache = cache_for(llm)
-    context = _context_block(query, registry, entities, det_plan, session_id)
-
-    plan: QueryPlan | None = None
-    source = "llm"
-    cached = cache.get(agent_id, shape)
-    if cached is not None:
-        data = _instantiate(cached, query, det_plan, list(entities), session_id)
-        if data is not None:
-            try:
-                plan, _ = validate_plan(data, query, registry, **validate_kw)
-                source = "cache"
-                rounds.append({"round": 0, "source": "cache", "shape": shape})
-            except Exception as exc:  # a stale template: forget it
-                cache.evict(agent_id, shape)
-                rounds.append({"round": 0, "source": "cache", "rejected": str(exc)[:200]})
-    if plan is None:
+    async def propose(self, base: RetrievalPlan) -> tuple[RetrievalPlan | None, str]:
+        """The plan for `base` (the query as the heuristic planner read it), or None and why not.
+        Never raises for an LLM failure."""
+        cached = self.cache.get(self.agent_id, self.shape)
+        if cached is not None:
+            data = _instantiate(cached, self.query, self.anchors, list(self.entities), self.session_id)
+            if data is not None:
+                try:
+                    plan, _ = self._validate(data, base, "cache")
+                    self.rounds.append({"round": 0, "source": "cache", "shape": self.shape})
+                    return plan, "cached plan for this query shape"
+                except Exception as exc:  # a stale template: forget it
+                    self.cache.evict(self.agent_id, self.shape)
+                    self.rounds.append({"round": 0, "source": "cache", "rejected": str(exc)[:200]})
         t = time.perf_counter()
         try:
-            data = await complete_json(llm, [{"role": "system", "content": _PLAN_SYSTEM},
-                                             {"role": "user", "content": context}],
-                                       timeout=TIMEOUT_SEC, usage=usage, max_tokens=1200)
-            plan, notes = validate_plan(data, query, registry, **validate_kw)
-            rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "notes": notes})
+            data = await complete_json(self.llm, [{"role": "system", "content": _PLAN_SYSTEM},
+                                                  {"role": "user", "content": self.context}],
+                                       timeout=TIMEOUT_SEC, usage=self.usage, max_tokens=1200)
+            plan, notes = self._validate(data, base, "llm")
+            self.rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "notes": notes})
+            return plan, "llm plan"
         except LLMCallError as exc:
-            rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "error": str(exc)[:300]})
-            return await deterministic(f"planner call failed ({exc.kind})", rounds, usage)
+            self.rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "error": str(exc)[:300]})
+            return None, f"planner call failed ({exc.kind})"
         except PlanValidationError as exc:
-            rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "rejected": str(exc)[:300]})
-            return await deterministic(f"plan rejected: {exc}"[:200], rounds, usage)
+            self.rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "rejected": str(exc)[:300]})
+            return None, f"plan rejected: {exc}"[:200]
         except Exception as exc:  # fail-safe
-            rounds.append({"round": 0, "source": "llm", "error": f"{type(exc).__name__}: {exc}"[:300]})
-            return await deterministic("planner error", rounds, usage)
+            self.rounds.append({"round": 0, "source": "llm", "error": f"{type(exc).__name__}: {exc}"[:300]})
+            return None, "planner error"
 
-    execution, sub = await run(plan)
-    reason = "cached plan for this query shape" if source == "cache" else "llm plan"
-    for rnd in range(0, MAX_REPLANS + 1):
-        t = time.perf_counter()
-        try:
-            steps_txt, preview = await _results_summary(sub, execution)
-            evaluation = await complete_json(
-                llm, [{"role": "system", "content": _EVAL_SYSTEM},
-                      {"role": "user", "content": f"## Original Query\n{query}\n\n## Plan Executed\n"
-                       f"{json.dumps(plan.to_dict(), ensure_ascii=False)}\n\n## Results Per Step\n{steps_txt}"
-                       f"\n\n## Combined Results (top 10)\n{preview}"}],
-                timeout=TIMEOUT_SEC, usage=usage, validate=_validate_eval, max_tokens=600)
-        except Exception as exc:
-            rounds[-1]["evaluation_error"] = str(exc)[:300]
-            reason += "; evaluator failed, results kept"
-            break
-        rounds[-1]["evaluation"] = evaluation.to_dict()
-        rounds[-1]["eval_ms"] = _ms(t)
-        if evaluation.sufficient:
-            cache.put(agent_id, shape, _template(plan))
-            reason += "; judged sufficient"
-            break
-        if source == "cache":
-            cache.evict(agent_id, shape)
-        if rnd == MAX_REPLANS:
-            reason += f"; still insufficient after {MAX_REPLANS} replans"
-            break
-        t = time.perf_counter()
-        try:
-            data = await complete_json(
-                llm, [{"role": "system", "content": _REPLAN_SYSTEM},
-                      {"role": "user", "content": f"{context}\n\n## Prior Plan\n"
-                       f"{json.dumps(plan.to_dict(), ensure_ascii=False)}\n\n## Evaluation\n"
-                       f"{json.dumps(evaluation.to_dict(), ensure_ascii=False)}\n\n## What to Fix\n"
-                       f"{evaluation.failure_diagnosis or '-'}\n" + "\n".join(
-                           f"- {c}" for c in evaluation.suggested_changes)}],
-                timeout=TIMEOUT_SEC, usage=usage, max_tokens=1200)
-            new_plan, notes = validate_plan(data, query, registry, **validate_kw)
-        except Exception as exc:
-            rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "error": str(exc)[:300]})
-            reason += "; replan failed, last results kept"
-            break
-        rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "notes": notes})
-        plan, source = new_plan, "llm"
-        execution, sub = await run(plan)
-        reason = f"llm replan round {rnd + 1}"
-    return PlannerOutcome(execution, sub, "cache" if source == "cache" else "llm", reason, rounds, usage)
+    async def review(
+        self, plan: RetrievalPlan, execution: ExecutionResult, ctx: Any, reason: str,
+        execute: Callable[[RetrievalPlan], Awaitable[tuple[ExecutionResult, Any]]],
+    ) -> tuple[RetrievalPlan, ExecutionResult, Any, str]:
+        """Evaluate the executed plan; while insufficient (at most MAX_REPLANS times) replan,
+        validate and `execute` the revision. Ends with the last executed (valid) plan."""
+        for rnd in range(0, MAX_REPLANS + 1):
+            t = time.perf_counter()
+            try:
+                steps_txt, preview = await _results_summary(ctx, execution)
+                evaluation = await complete_json(
+                    self.llm, [{"role": "system", "content": _EVAL_SYSTEM},
+                               {"role": "user", "content": f"## Original Query\n{self.query}\n\n## Plan Executed\n"
+                                f"{json.dumps(plan.executable(), ensure_ascii=False)}\n\n## Results Per Step\n"
+                                f"{steps_txt}\n\n## Combined Results (top 10)\n{preview}"}],
+                    timeout=TIMEOUT_SEC, usage=self.usage, validate=_validate_eval, max_tokens=600)
+            except Exception as exc:
+                self.rounds[-1]["evaluation_error"] = str(exc)[:300]
+                return plan, execution, ctx, reason + "; evaluator failed, results kept"
+            self.rounds[-1]["evaluation"] = evaluation.to_dict()
+            self.rounds[-1]["eval_ms"] = _ms(t)
+            if evaluation.sufficient:
+                self.cache.put(self.agent_id, self.shape, _template(plan))
+                return plan, execution, ctx, reason + "; judged sufficient"
+            if plan.planner == "cache":
+                self.cache.evict(self.agent_id, self.shape)
+            if rnd == MAX_REPLANS:
+                return plan, execution, ctx, reason + f"; still insufficient after {MAX_REPLANS} replans"
+            t = time.perf_counter()
+            try:
+                data = await complete_json(
+                    self.llm, [{"role": "system", "content": _REPLAN_SYSTEM},
+                               {"role": "user", "content": f"{self.context}\n\n## Prior Plan\n"
+                                f"{json.dumps(plan.executable(), ensure_ascii=False)}\n\n## Evaluation\n"
+                                f"{json.dumps(evaluation.to_dict(), ensure_ascii=False)}\n\n## What to Fix\n"
+                                f"{evaluation.failure_diagnosis or '-'}\n" + "\n".join(
+                                    f"- {c}" for c in evaluation.suggested_changes)}],
+                    timeout=TIMEOUT_SEC, usage=self.usage, max_tokens=1200)
+                revised, notes = self._validate(data, plan, "llm")
+            except Exception as exc:
+                self.rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "error": str(exc)[:300]})
+                return plan, execution, ctx, reason + "; replan failed, last results kept"
+            self.rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "notes": notes})
+            plan = revised
+            execution, ctx = await execute(plan)
+            reason = f"llm replan round {rnd + 1}"
+        return plan, execution, ctx, reason
 
 
 def _ms(t: float) -> float:
     return round((time.perf_counter() - t) * 1000, 3)
 
 
-__all__ = ["plan_and_execute", "validate_plan", "query_shape", "PlanCache", "PlanValidationError",
-           "PlannerOutcome", "Evaluation", "MAX_REPLANS", "TIMEOUT_SEC"]
+__all__ = ["LLMPlanner", "validate_plan", "query_shape", "PlanCache", "PlanValidationError",
+           "Evaluation", "Usage", "MAX_REPLANS", "MAX_TOP_K", "TIMEOUT_SEC"]

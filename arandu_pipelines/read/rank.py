@@ -44,9 +44,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.read.executor import PlanStep, QueryPlan, fuse_scores
+from arandu_pipelines.read.executor import fuse_scores
 from arandu_pipelines.read.importance import compute_dynamic_importance
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
+from arandu_pipelines.read.plan import PlanStep, RetrievalPlan
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
@@ -171,12 +172,12 @@ def default_weights(config: MemoryConfig) -> dict[str, float]:
             "graph": float(w.get("graph", DEFAULT_GRAPH_WEIGHT)), "pattern_query": AGGREGATION_WEIGHT}
 
 
-def default_plan(config: MemoryConfig) -> QueryPlan:
+def default_plan(config: MemoryConfig) -> RetrievalPlan:
     """The fact steps of the deterministic plan (for callers that rank without executing one)."""
     weights = default_weights(config)
     steps = [PlanStep(i, idx, {"weight": weights[idx]}, "default") for i, idx in
              enumerate(("lexical_facts", "semantic_facts", "graph", "pattern_query"), start=1)]
-    return QueryPlan("", "default", steps, "weighted_union")
+    return RetrievalPlan(analysis="default", steps=steps)
 
 
 def score_facts(
@@ -185,7 +186,7 @@ def score_facts(
     config: MemoryConfig,
     reference: datetime,
     windows: list[TimeWindow],
-    plan: QueryPlan | None = None,
+    plan: RetrievalPlan | None = None,
     fact_indexes: frozenset[str] | set[str] = frozenset(),
     present: bool = False,
 ) -> None:

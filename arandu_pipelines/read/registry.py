@@ -3,7 +3,8 @@ stores, when to use it, its parameters, what it returns, an example step) and an
 runs a plan step against it. Adding an index = a descriptor + an adapter; the planner and the
 executor do not change. `describe()` renders the registry for an LLM planner.
 
-`build_plan()` is the deterministic planner's plan: the same steps for the same query and memory.
+`build_plan()` is the heuristic planner's choice of steps: the same steps for the same query and
+memory, in the form an LLM planner writes (one validator checks both; see read/plan.py).
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read import lexical, semantic
 from arandu_pipelines.read.entities import EntityResolution
-from arandu_pipelines.read.executor import Hit, PlanStep, QueryPlan, StepResult
+from arandu_pipelines.read.executor import Hit, StepResult
 from arandu_pipelines.read.graph import retrieve_graph_facts
 from arandu_pipelines.read.lexical import QueryTerms
-from arandu_pipelines.read.planner import RetrievalPlan
+from arandu_pipelines.read.plan import RetrievalPlan
 from arandu_pipelines.read.rank import default_weights
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.sql import fetch, fetch_one
@@ -299,7 +300,8 @@ class TemporalAnchorIndex:
         name, "Finds the event an anchored time expression refers to ('two weeks before the trip' "
         "-> the best message about 'trip') and turns the expression into a window around its date.",
         ["relative-to-event time questions"],
-        {"anchor_text": _p("anchor_text", "string", True, "the anchor event words"),
+        {"phrase": _p("phrase", "string", False, "the time expression, labels the window", ""),
+         "anchor_text": _p("anchor_text", "string", True, "the anchor event words"),
          "offset_days": _p("offset_days", "int", True, "days from the anchor (negative = before)"),
          "span_days": _p("span_days", "int", False, "window width", 1)},
         "the anchor message and the resulting window",
@@ -404,20 +406,21 @@ DEFAULT_REGISTRY = IndexRegistry()
 
 
 def build_plan(
-    query: str,
     plan: RetrievalPlan,
-    resolution: EntityResolution,
     config: MemoryConfig,
     session_id: str | None,
     has_facts: bool = True,
     has_events: bool = True,
-) -> QueryPlan:
-    """The deterministic plan: every signal over facts and messages, fused by weighted union.
-    Indexes over an empty table (an agent without facts yet) are left out of the plan."""
-    steps: list[PlanStep] = []
+) -> dict[str, Any]:
+    """The heuristic planner's steps for `plan` (entities resolved): every signal over facts and
+    messages, fused by weighted union; indexes over an empty table (an agent without facts yet)
+    are left out. Returned in the seed-003 form an LLM planner writes, so one validator
+    (`planner_llm.validate_plan`) turns either proposal into the query's plan. Pure."""
+    steps: list[dict[str, Any]] = []
 
     def add(index: str, params: dict[str, Any], why: str, depends: list[int] | None = None) -> int:
-        steps.append(PlanStep(len(steps) + 1, index, params, why, depends or []))
+        steps.append({"step_id": len(steps) + 1, "index": index, "params": params, "rationale": why,
+                      "depends_on": depends or [], "combine": "union"})
         return len(steps)
 
     fact_k = max(config.topk_facts * 2, plan.max_facts)
@@ -428,29 +431,41 @@ def build_plan(
         add("semantic_facts", {"top_k": fact_k, "min_similarity": config.min_similarity,
                                "weight": weights["semantic_facts"]}, "facts close in meaning")
     if plan.entities and has_facts:
-        add("graph", {"entities": plan.entities, "broad_query": plan.broad_query,
+        add("graph", {"entities": list(plan.entities), "broad_query": plan.broad_query,
                       "max_facts": 60 if plan.broad_query else 30, "weight": weights["graph"]},
             "facts of the named entities and their neighbours")
     if plan.pattern_queries and has_facts:
         add("pattern_query", {"patterns": [p.entity_pattern for p in plan.pattern_queries], "top_k": fact_k,
                               "weight": weights["pattern_query"]}, "aggregation over entity types")
+    answer = "text"
+    if has_events:
+        add("lexical_events", {"top_k": event_k, "weight": 0.5}, "messages sharing the query's words")
+        add("semantic_events", {"top_k": event_k, "weight": 0.5}, "messages close in meaning")
+        anchors = [add("temporal_anchor", anchor_params(a), f"date of the event '{a.anchor_text}'")
+                   for a in plan.time_anchors]
+        if plan.time_windows or anchors:
+            add("temporal_events", {"top_k": max(config.topk_events * 2, 20)}, "messages inside the time windows",
+                anchors)
+        if session_id is not None:
+            add("recent_session", {"session_id": session_id, "top_k": 6}, "the session's latest messages")
+        answer = "date" if plan.temporal_intent else ("list" if plan.pattern_queries else "text")
+    return {"query": plan.query, "analysis": heuristic_analysis(plan, has_events), "steps": steps,
+            "combination_strategy": "weighted_union", "expected_answer_type": answer,
+            "max_results": config.topk_facts}
+
+
+def heuristic_analysis(plan: RetrievalPlan, has_events: bool = True) -> str:
+    """The heuristic planner's reading of the query, in one line (also the LLM planner's hint)."""
     if not has_events:
-        analysis = f"{plan.reason}; entities={plan.entities or '-'}; no messages stored"
-        return QueryPlan(query, analysis, steps, "weighted_union", "text", config.topk_facts)
-    add("lexical_events", {"top_k": event_k, "weight": 0.5}, "messages sharing the query's words")
-    add("semantic_events", {"top_k": event_k, "weight": 0.5}, "messages close in meaning")
-    anchors = [add("temporal_anchor", {"phrase": a.phrase, "anchor_text": a.anchor_text,
-                                       "offset_days": a.offset_days, "span_days": a.span_days},
-                   f"date of the event '{a.anchor_text}'") for a in plan.time_anchors]
-    if plan.time_windows or anchors:
-        add("temporal_events", {"top_k": max(config.topk_events * 2, 20)}, "messages inside the time windows",
-            anchors)
-    if session_id is not None:
-        add("recent_session", {"session_id": session_id, "top_k": 6}, "the session's latest messages")
-    analysis = f"{plan.reason}; entities={plan.entities or '-'}; windows={len(plan.time_windows)}; " \
-               f"anchors={len(plan.time_anchors)}"
-    answer = "date" if plan.temporal_intent else ("list" if plan.pattern_queries else "text")
-    return QueryPlan(query, analysis, steps, "weighted_union", answer, config.topk_facts)
+        return f"{plan.reason}; entities={plan.entities or '-'}; no messages stored"
+    return f"{plan.reason}; entities={plan.entities or '-'}; windows={len(plan.time_windows)}; " \
+           f"anchors={len(plan.time_anchors)}"
+
+
+def anchor_params(anchor: TimeAnchor) -> dict[str, Any]:
+    """A `temporal_anchor` step's parameters for one anchored time expression."""
+    return {"phrase": anchor.phrase, "anchor_text": anchor.anchor_text, "offset_days": anchor.offset_days,
+            "span_days": anchor.span_days}
 
 
 async def cancel_quietly(task: asyncio.Task[Any] | None) -> None:
