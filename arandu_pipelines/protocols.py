@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from arandu_pipelines.types import TokenUsage
 
@@ -31,9 +31,9 @@ class LLMResult:
 class LLMProvider(Protocol):
     async def complete(
         self,
-        messages: list[dict[str, Any]],
+        messages: list[dict[str, object]],
         temperature: float = 0,
-        response_format: dict[str, Any] | None = None,
+        response_format: dict[str, object] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult: ...
 

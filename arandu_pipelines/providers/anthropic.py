@@ -87,9 +87,9 @@ class AnthropicProvider:
 
     async def complete(
         self,
-        messages: list[dict[str, Any]],
+        messages: list[dict[str, object]],
         temperature: float = 0,
-        response_format: dict[str, Any] | None = None,
+        response_format: dict[str, object] | None = None,
         max_tokens: int | None = None,
     ) -> LLMResult:
         wants_json = bool(response_format) and (response_format or {}).get("type") in ("json_object", "json_schema")

@@ -79,14 +79,14 @@ class RetrievalPlan:
     max_results: int = 20
     planner: str = "deterministic"  # who chose the steps: deterministic | llm | cache
 
-    def executable(self) -> dict[str, Any]:
+    def executable(self) -> dict[str, object]:
         """The seed-003 form of the plan (what an LLM planner writes and the validator reads)."""
         return {"query": self.query, "analysis": self.analysis,
                 "steps": [s.to_dict() for s in self.steps],
                 "combination_strategy": self.combination_strategy,
                 "expected_answer_type": self.expected_answer_type, "max_results": self.max_results}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "strategy": self.strategy,
             "reason": self.reason,

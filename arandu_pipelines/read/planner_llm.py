@@ -393,7 +393,7 @@ def cache_for(llm: Any) -> PlanCache:
 def _template(plan: RetrievalPlan) -> dict[str, Any]:
     """A plan without its query-specific values: graph entities become "the query's entities",
     temporal anchors "the query's anchors", the session "the request's session"."""
-    data = plan.executable()
+    data: dict[str, Any] = plan.executable()
     for s in data["steps"]:
         if s["index"] == "graph":
             s["params"]["entities"] = "$entities"
