@@ -9,7 +9,7 @@ Then, per fact (spec formula, with the lexical and graph signals folded into rel
                  1 - (1 - (1-lam) semantic)(1 - lam keyword)(1 - g graph)(1 - 0.5 aggregation),
                  lam = score_weights["keyword"] (0.35), g = score_weights["graph"] (0.5)),
                  max with spreading activation, x1.2 inside a query time window (capped at 1)
-    importance = the stored importance (scores["importance_dynamic"]: read/importance.py)
+    importance = the stored importance, evolved by use in the background (read/importance.py)
     formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
                         + pattern)                     (reinforcement boost, up to +0.10)
                  x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
@@ -45,7 +45,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.executor import PlanStep, QueryPlan, fuse_scores
-from arandu_pipelines.read.importance import compute_dynamic_importance
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
@@ -218,12 +217,10 @@ def score_facts(
         if in_window:
             relevance = min(1.0, relevance * (1 + WINDOW_BOOST))
         recency = 2 ** (-_days(reference, c.valid_from) / half_life)
-        # the stored importance (spec: "raw importance value from the database"); the dynamic
-        # value is reported beside it, not ranked on: see read/importance.py for why
+        # the stored importance (spec: "raw importance value from the database"), which the
+        # background importance job evolves by use (read/importance.py); clamped to the score's
+        # [0, 1] (compute_dynamic_importance goes up to 3)
         importance = min(max(c.importance, 0.0), 1.0)
-        dynamic = importance if not (c.times_retrieved or c.user_correction_count) else \
-            compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
-                                       c.user_correction_count, False, reference)
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
@@ -233,8 +230,6 @@ def score_facts(
             status = min(status, SUPERSEDED_PENALTY)
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
-        if dynamic != importance:
-            c.scores["importance_dynamic"] = dynamic
         if graph:
             c.scores["graph"] = graph
         if aggregation:
