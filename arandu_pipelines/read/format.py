@@ -6,7 +6,8 @@
                             each cut to WARM_WORDS words with "X mentioned that" lead-ins dropped
                             (within warm_tier_ratio of the budget)
     Observed patterns:      cold tier (the rest), at most 3 active meta-observations
-    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated
+    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated,
+                            in the reranker's / citations' order (conversation_snippets)
 
 Facts carry no entity prefixes or scores. Dates: the spec shows none on facts; here a date is
 added when the question asks about time ("when ...", a time window) or the fact records when
