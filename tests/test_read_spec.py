@@ -150,3 +150,19 @@ async def test_context_snippets_follow_the_reranker(memory) -> None:  # noqa: AN
     convs = reranked.context.split("Relevant conversations:\n", 1)[1].splitlines()
     assert "Ricardo Gomes is co-founder of Vertix." in convs[0], reranked.context
     assert plain.context.split("Relevant conversations:\n", 1)[1].splitlines()[0] != convs[0], plain.context
+
+
+async def test_a_negation_is_never_taken_for_a_near_identical_restatement(memory) -> None:  # noqa: ANN001
+    """MiniLM puts "likes spicy food" and "doesn't like spicy food" at cosine ~0.92, the NOOP
+    threshold: before, the negation could be swallowed as a reinforcement of what it denies."""
+    cfg = {"reconcile_noop_above": 0.80}
+    for i, msg in enumerate(["Bruno Almeida likes spicy food.", "Bruno Almeida doesn't like spicy food."]):
+        r = await memory.write("ana", msg, speaker_name="Ana", session_id="s1", message_id=f"n{i}",
+                               occurred_at=datetime(2025, 3, 3, 12, i, tzinfo=timezone.utc), config_overrides=cfg)
+        assert r.success, r.error
+    with _db(memory) as conn:
+        texts = sorted(t for t, in conn.execute("SELECT fact_text FROM memory_facts WHERE agent_id = 'ana' "
+                                                "AND valid_to IS NULL AND fact_text ILIKE '%spicy%'"))
+        reinforced = conn.execute("SELECT max(reinforcement_count) FROM memory_facts WHERE agent_id = 'ana'").fetchone()[0]
+    assert texts == ["Bruno Almeida doesn't like spicy food", "Bruno Almeida likes spicy food"]
+    assert reinforced == 0

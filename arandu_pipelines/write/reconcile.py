@@ -14,10 +14,10 @@ Offline decision rules, applied in this order (the first that fires wins):
 4. The negation of an active fact of the subject ("likes sushi" / "doesn't like sushi"): ADD,
    both stay active, joined by a `contradicts` edge (write/contradicts.py; the read side demotes
    the weaker). Before rule 5: a negation is close in embedding space but never a restatement.
-4b. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
-5. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
+5. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
+6. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
    decides (slow path); on any LLM failure -> ADD.
-6. Otherwise ADD (fast path).
+7. Otherwise ADD (fast path).
 
 "Same value" (`same_value`) is folded equality, or one organisation with and without its legal
 form ("Acme" / "Acme Corp"). A proposal flagged as a user correction (`corrections.py`) that
