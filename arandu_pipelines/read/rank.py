@@ -27,18 +27,18 @@ without an attribute ("still working at Acme" is about work).
 
 Conflict resolution (OpenMem `contradicts`): two active candidates joined by a stored edge
 (write/contradicts.py: reconciliation or consolidation found them), giving different values of
-one single-valued attribute of one entity, or two statements about one entity that differ only by
-a negation ("Ana likes sushi" / "Ana doesn't like sushi"), contradict each other; the weaker (confidence x recency x
-reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
+one single-valued attribute of one entity, or two statements about one entity that differ only
+by a negation ("Ana likes sushi" / "Ana doesn't like sushi"), contradict each other; the weaker
+(confidence x recency x reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
