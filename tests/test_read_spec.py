@@ -32,6 +32,7 @@ async def test_importance_job_evolves_the_importance_retrieve_ranks_on(memory) -
     await write_all(memory, "ana", VERTIX_WORLD)
     q = "Where does Marcos Tavares live?"
     before = await memory.retrieve("ana", q, as_of=AS_OF)
+    assert len(before.facts) >= 4
     top = before.facts[0]
     other = before.facts[1]
     clock = AS_OF
@@ -48,6 +49,10 @@ async def test_importance_job_evolves_the_importance_retrieve_ranks_on(memory) -
     same = await memory.retrieve("ana", q, as_of=AS_OF)
     assert [f.scores for f in same.facts] == [f.scores for f in before.facts]
 
+    with _db(memory) as conn:  # a contradiction is not a pattern: no boost for its facts
+        conn.execute("INSERT INTO memory_meta_observations (agent_id, observation_type, title, text, fingerprint, "
+                     "supporting_fact_ids) VALUES ('ana', 'contradiction', 't', 't', 'fp', %s)",
+                     (json.dumps([f.fact_id for f in before.facts[2:4]]),))
     job = await compute_entity_importance(memory.engine, "ana", now=clock)
     assert job.facts_updated == 2
 

@@ -78,6 +78,7 @@ _REFRESH = text(
         SELECT DISTINCT x.fid FROM memory_meta_observations m,
                LATERAL jsonb_array_elements_text(m.supporting_fact_ids) AS x(fid)
         WHERE m.agent_id = :a AND m.is_active AND jsonb_typeof(m.supporting_fact_ids) = 'array'
+          AND m.observation_type <> 'contradiction'  -- a conflict is not a pattern
     ),
     calc AS (
         SELECT f.id, round(CAST(LEAST(:hi, GREATEST(:lo,
