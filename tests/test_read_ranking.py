@@ -276,23 +276,6 @@ def test_compute_dynamic_importance_components() -> None:
     assert dyn(0.01, 0, None, 9, False, now) == 0.05 and dyn(2.9, 10**6, now, 0, True, now) == 3.0
 
 
-async def test_dynamic_importance_is_reported_not_ranked(memory) -> None:  # noqa: ANN001
-    """Importance after use shows in the scores; the ranking keeps the stored value so a repeated
-    question gets the same answer (the retrieves write the counters it reads)."""
-    await write_all(memory, "ana", VERTIX_WORLD)
-    q = "Where does Marcos Tavares live?"
-    first = await memory.retrieve("ana", q)
-    top = first.facts[0]
-    assert "importance_dynamic" not in top.scores
-    for _ in range(5):
-        await memory.retrieve("ana", q)
-    await memory._counters.flush(memory.engine)
-    again = await memory.retrieve("ana", q)
-    same = next(f for f in again.facts if f.fact_id == top.fact_id)
-    assert same.scores["importance_dynamic"] > same.scores["importance"] == top.scores["importance"]
-    assert [f.fact_id for f in again.facts] == [f.fact_id for f in first.facts]
-
-
 # ---- graph depth, hubs, spreading hops, event_max_scan (issue item 5) ------------------------------
 CHAIN = [("Lucas Prado plays chess.", "Ana"), ("Marina Souza is a nurse.", "Ana"),
          ("Otavio Reis is a dentist.", "Ana"), ("Helena Dias plays tennis.", "Ana")]

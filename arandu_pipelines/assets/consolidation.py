@@ -63,11 +63,12 @@ async def _with_engine(memory: MemoryStoreResource, fn: Any) -> Any:
        metadata=_writes("memory_entities", "importance_score"), **COMMON)
 def entity_importance(context: AssetExecutionContext, memory: MemoryStoreResource) -> MaterializeResult:
     """Entity importance, 0-1 (pure SQL): fact density 0.30, recency 0.25, retrieval frequency
-    0.25, relationship degree 0.20. Runs first: summaries and profiles follow its order."""
+    0.25, relationship degree 0.20. Runs first: summaries and profiles follow its order. The
+    same job evolves used facts' importance (memory_facts.importance, what retrieve ranks on)."""
     agent = context.partition_key
     r = run_async(_with_engine(memory, lambda e: bg.compute_entity_importance(e, agent)))
     return MaterializeResult(metadata=result_metadata(r, updated=r.entities_updated, extra={
-        "entities_scored": r.entities_scored}))
+        "entities_scored": r.entities_scored, "facts_updated": r.facts_updated}))
 
 
 @asset(deps=["entity_importance", "memory_facts"], pool=LLM_POOL,

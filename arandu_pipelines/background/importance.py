@@ -11,6 +11,8 @@
 * degree — active relationships in + out, ``ln(1+d)`` scaled by the max.
 
 Scores are rounded to 4 decimals and written only when they change, so a re-run is a no-op.
+The same job then evolves the importance of used facts (spec 001 `compute_dynamic_importance`,
+read/importance.py `refresh_fact_importance`): the value retrieve() ranks on.
 Run it first: summaries and profiles are refreshed in importance order.
 """
 
@@ -97,6 +99,9 @@ async def compute_entity_importance(
                  **{f"w_{k}": v for k, v in WEIGHTS.items()}},
             )
         ).one()
+        from arandu_pipelines.read.importance import refresh_fact_importance  # read imports background
+
+        _, facts_updated = await refresh_fact_importance(conn, agent_id, clock)
         tops = (
             await conn.execute(
                 text(
@@ -111,6 +116,7 @@ async def compute_entity_importance(
     return EntityImportanceResult(
         entities_scored=int(row.scored),
         entities_updated=int(row.updated),
+        facts_updated=facts_updated,
         top_entities=[(r.canonical_key, float(r.importance_score)) for r in tops],
         preview=[
             {"entity": r.canonical_key, "name": r.display_name, "type": r.entity_type,

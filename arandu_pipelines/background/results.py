@@ -28,6 +28,7 @@ class _Base:
 class EntityImportanceResult(_Base):
     entities_scored: int = 0
     entities_updated: int = 0  # scores that changed (0 on an idempotent re-run)
+    facts_updated: int = 0  # fact importances evolved by use (read/importance.py), 0 on a re-run
     top_entities: list[tuple[str, float]] = field(default_factory=list)
 
 

@@ -6,7 +6,8 @@
                             each cut to WARM_WORDS words with "X mentioned that" lead-ins dropped
                             (within warm_tier_ratio of the budget)
     Observed patterns:      cold tier (the rest), at most 3 active meta-observations
-    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated
+    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated,
+                            in the reranker's / citations' order (conversation_snippets)
 
 Facts carry no entity prefixes or scores. Dates: the spec shows none on facts; here a date is
 added when the question asks about time ("when ...", a time window) or the fact records when
@@ -24,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.read.types import ScoredEvent, ScoredFact
+from arandu_pipelines.read.types import ScoredEvent, ScoredFact, SourceRef
 
 MIN_FACTS = 5
 HOT_MAX = 8
@@ -41,6 +42,37 @@ def tokens(s: str) -> int:
 
 def _day(t: datetime | None) -> str:
     return t.strftime("%Y-%m-%d") if t else ""
+
+
+def conversation_snippets(events: list[ScoredEvent], sources: list[SourceRef],
+                          reranked_facts: list[ScoredFact] | None = None) -> list[Any]:
+    """The messages for "Relevant conversations", best first.
+
+    Spec stage 5 shows "recent conversation snippets ... with dates" after the facts. Order =
+    the citations' (`sources`): a message counts with the best of its own score and 0.7 of the
+    score of each fact it supports. When a reranker judged the facts (`reranked_facts`, in their
+    final order), the messages behind them lead, in that order: the reranker's judgement is the
+    best relevance evidence the read has, and a fact's formula score (which the blend can only
+    lower) would rarely lift its message above a message matching the query's words. Equal
+    scores: the more recent message first. The messages are the ranked ones (`events`): adding
+    the facts' own source messages changed nothing measurable (docs/retrieval.md)."""
+    rank = {r.event_id: r.score for r in sources}
+    for e in events:
+        rank.setdefault(e.event_id, e.score)
+    ordered = sorted(events, key=lambda e: (-round(rank[e.event_id], 9), -_ts(e.occurred_at), e.event_id))
+    if not reranked_facts:
+        return ordered
+    by_id: dict[str, ScoredEvent | None] = {e.event_id: e for e in ordered}
+    lead: list[Any] = []
+    for f in reranked_facts:
+        led = by_id.pop(f.source_event_id, None) if f.source_event_id else None
+        if led is not None:
+            lead.append(led)
+    return lead + [e for e in ordered if e.event_id in by_id]
+
+
+def _ts(t: datetime | None) -> float:
+    return t.timestamp() if t is not None else float("-inf")
 
 
 @dataclass

@@ -38,7 +38,13 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
-from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
+from arandu_pipelines.read.format import (
+    Cluster,
+    Pattern,
+    compress_broad_context,
+    compress_context,
+    conversation_snippets,
+)
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
 from arandu_pipelines.read.planner import plan_retrieval
@@ -59,6 +65,7 @@ from arandu_pipelines.read.types import RetrieveResult, ScoredEvent, ScoredFact,
 from arandu_pipelines.store.lookup import resolve_entity_keys
 from arandu_pipelines.types import PipelineTrace
 from arandu_pipelines.keys import fold
+from arandu_pipelines.write.contradicts import load_edges
 
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
 _EMBED_CACHE_SIZE = 512
@@ -185,14 +192,16 @@ async def retrieve(
     result.sources = _sources(result.facts, result.events, {c.id: c.source for c in final if c.source})
     tf = time.perf_counter()
     dated = plan.temporal_intent
+    # the reranker's order, then the citations', then recency
+    snippets = conversation_snippets(result.events, result.sources, result.facts if reranked else None)
     fact_cluster = {c.id: c.cluster_id for c in final if c.cluster_id}
     if plan.broad_query and fact_cluster:
         async with connect(client.engine) as conn:
             clusters = await _clusters(conn, agent_id, sorted(set(fact_cluster.values())))
-        result.context, fstats = compress_broad_context(result.facts, clusters, fact_cluster, result.events,
+        result.context, fstats = compress_broad_context(result.facts, clusters, fact_cluster, snippets,
                                                         state["patterns"], config, dated)
     else:
-        result.context, fstats = compress_context(result.facts, result.events, state["patterns"], config, dated)
+        result.context, fstats = compress_context(result.facts, snippets, state["patterns"], config, dated)
     trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
     result.total_candidates = len(ranked) + state["events_scored"]
     if result.facts and as_of is None and on_retrieved is not None:
@@ -297,7 +306,10 @@ async def _rank_facts(
     plan = execution.plan
     fact_indexes = {n for n, a in DEFAULT_REGISTRY.adapters.items() if "fact" in getattr(a, "kinds", ())}
     present = plan.present_intent
-    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
+    # stored `contradicts` edges among the candidates (write/contradicts.py), only for an agent
+    # with meta-observations (where they are stored)
+    edges = await load_edges(conn, scope.agent_id, [c.id for c in cands]) if terms.has_patterns else []
+    score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present, edges)
     ranked = order(cands)
     if trace is not _NO_TRACE:
         trace.add("merge_rank", (time.perf_counter() - tm) * 1000, candidates=len(cands),
@@ -316,7 +328,9 @@ async def _rank_facts(
         for c in cands:
             if c.id in spread.activation:
                 c.signals["spreading"] = spread.activation[c.id]
-        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present)
+        if terms.has_patterns and new_ids:
+            edges = await load_edges(conn, scope.agent_id, [c.id for c in cands])
+        score_facts(cands, terms, config, reference, ctx.windows, plan, fact_indexes, present, edges)
         ranked = order(cands)
     trace.add("spreading", (time.perf_counter() - tsp) * 1000,
               spreading_candidates_returned=len(spread.activation),

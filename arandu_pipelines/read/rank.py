@@ -9,7 +9,7 @@ Then, per fact (spec formula, with the lexical and graph signals folded into rel
                  1 - (1 - (1-lam) semantic)(1 - lam keyword)(1 - g graph)(1 - 0.5 aggregation),
                  lam = score_weights["keyword"] (0.35), g = score_weights["graph"] (0.5)),
                  max with spreading activation, x1.2 inside a query time window (capped at 1)
-    importance = the stored importance (scores["importance_dynamic"]: read/importance.py)
+    importance = the stored importance, evolved by use in the background (read/importance.py)
     formula    = min(1, w_sem * relevance + w_rec * recency + w_imp * importance  (0.70/0.20/0.10)
                         + pattern)                     (reinforcement boost, up to +0.10)
                  x status penalty (stale 0.5; contradicted 0.3, OpenMem)       (so formula in [0, 1])
@@ -25,27 +25,26 @@ fact. A topic is a family of single-valued attributes (work = employer/occupatio
 location, partner = partner/relationship_status), inferred from the text for facts stored
 without an attribute ("still working at Acme" is about work).
 
-Conflict resolution (OpenMem `contradicts`, found at read time: the schema has no fact-to-fact
-edges): two active candidates giving different values of one single-valued attribute of one
-entity, or two active statements about one entity that differ only by a negation ("Ana likes
-sushi" / "Ana doesn't like sushi"), contradict each other; the weaker (confidence x recency x
-reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
+Conflict resolution (OpenMem `contradicts`): two active candidates joined by a stored edge
+(write/contradicts.py: reconciliation or consolidation found them), giving different values of
+one single-valued attribute of one entity, or two statements about one entity that differ only
+by a negation ("Ana likes sushi" / "Ana doesn't like sushi"), contradict each other; the weaker
+(confidence x recency x reinforcement) is multiplied by 0.3. Ties are broken on ids, never on set order.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.executor import fuse_scores
-from arandu_pipelines.read.importance import compute_dynamic_importance
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.plan import PlanStep, RetrievalPlan
 from arandu_pipelines.read.scope import Scope
@@ -53,6 +52,7 @@ from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.temporal import TimeWindow
 from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
+from arandu_pipelines.write.contradicts import is_negated, polarity_key
 
 DEFAULT_KEYWORD_SHARE = 0.35
 DEFAULT_GRAPH_WEIGHT = 0.5
@@ -189,6 +189,7 @@ def score_facts(
     plan: RetrievalPlan | None = None,
     fact_indexes: frozenset[str] | set[str] = frozenset(),
     present: bool = False,
+    edges: Sequence[tuple[str, str]] = (),
 ) -> None:
     """Fill scores/formula/score of every candidate (in place) per the module docstring.
     Relevance is the plan's fusion (executor.fuse_scores) of every candidate's score on every
@@ -219,12 +220,10 @@ def score_facts(
         if in_window:
             relevance = min(1.0, relevance * (1 + WINDOW_BOOST))
         recency = 2 ** (-_days(reference, c.valid_from) / half_life)
-        # the stored importance (spec: "raw importance value from the database"); the dynamic
-        # value is reported beside it, not ranked on: see read/importance.py for why
+        # the stored importance (spec: "raw importance value from the database"), which the
+        # background importance job evolves by use (read/importance.py); clamped to the score's
+        # [0, 1] (compute_dynamic_importance goes up to 3)
         importance = min(max(c.importance, 0.0), 1.0)
-        dynamic = importance if not (c.times_retrieved or c.user_correction_count) else \
-            compute_dynamic_importance(c.importance, c.times_retrieved, c.last_retrieved_at,
-                                       c.user_correction_count, False, reference)
         weeks = _days(reference, c.last_confirmed_at or c.valid_from) / 7.0
         eff_conf = c.confidence * max(0.5, 0.99 ** weeks)
         pattern = min(MAX_PATTERN_BOOST, 0.02 * c.reinforcement_count)
@@ -234,8 +233,6 @@ def score_facts(
             status = min(status, SUPERSEDED_PENALTY)
         c.scores = {"semantic": c.semantic, "keyword": keyword, "relevance": relevance,
                     "recency": recency, "importance": importance, "confidence": eff_conf}
-        if dynamic != importance:
-            c.scores["importance_dynamic"] = dynamic
         if graph:
             c.scores["graph"] = graph
         if aggregation:
@@ -253,7 +250,7 @@ def score_facts(
         c.score = c.formula
     if present:
         _supersede_older(cands)
-    _resolve_conflicts(cands, reference)
+    _resolve_conflicts(cands, reference, edges)
 
 
 def topic(c: FactCandidate) -> str | None:
@@ -285,31 +282,16 @@ def _supersede_older(cands: list[FactCandidate]) -> None:
                 m.scores["formula"] = m.formula
 
 
-_NEGATION = re.compile(
-    r"\b(?:not|never|no longer|doesn't|don't|didn't|isn't|wasn't|aren't|won't|can't|cannot|hates?|"
-    r"dislikes?|n[aã]o|nunca|jamais|odeia)\b|n't\b", re.I)
-_POLAR_STOP = re.compile(r"\b(?:does|do|did|is|was|are|will|can|likes?|loves?|enjoys?|gosta|ama|adora|"
-                         r"de|of|the|a|an|any|anymore|mais|more)\b", re.I)
+_is_negated = is_negated  # the polarity test lives with the edges it also serves
 
 
-@lru_cache(maxsize=1 << 16)
-def _is_negated(text: str) -> bool:
-    return bool(_NEGATION.search(text))
-
-
-@lru_cache(maxsize=1 << 14)
-def polarity_key(text: str) -> tuple[str, bool]:
-    """(the statement with negation and polarity verbs removed, whether it was negated): "Ana
-    doesn't like sushi" and "Ana likes sushi" share the key and differ in polarity."""
-    negated = bool(_NEGATION.search(text))
-    core = _POLAR_STOP.sub(" ", _NEGATION.sub(" ", text.lower()))
-    return " ".join(normalize_fact_text(core).split()), negated
-
-
-def _conflict_groups(cands: list[FactCandidate]) -> list[list[FactCandidate]]:
-    """Candidates that contradict each other (OpenMem `contradicts` edges, found at read time):
-    active values of one single-valued attribute of one entity, and active statements about one
-    entity that differ only by a negation ("likes sushi" / "doesn't like sushi")."""
+def _conflict_groups(cands: list[FactCandidate],
+                     edges: Sequence[tuple[str, str]] = ()) -> list[list[FactCandidate]]:
+    """Candidates that contradict each other (OpenMem `contradicts` edges): the stored edges
+    (write/contradicts.py: found by reconciliation or consolidation) between active candidates,
+    and, found at read time, active values of one single-valued attribute of one entity and
+    active statements about one entity that differ only by a negation ("likes sushi" /
+    "doesn't like sushi")."""
     by_attr: dict[tuple[str, str], list[FactCandidate]] = {}
     by_polarity: dict[tuple[str, str], list[FactCandidate]] = {}
     # only entities with a negated statement can hold a polarity conflict (cheap test first)
@@ -325,10 +307,14 @@ def _conflict_groups(cands: list[FactCandidate]) -> list[list[FactCandidate]]:
                 by_polarity.setdefault((c.entity_key, key), []).append(c)
     out = [m for m in by_attr.values() if len({normalize_fact_text(x.fact_text) for x in m}) > 1]
     out += [m for m in by_polarity.values() if len({polarity_key(x.fact_text)[1] for x in m}) > 1]
+    if edges:
+        active = {c.id: c for c in cands if c.valid_to is None}
+        out += [[active[a], active[b]] for a, b in edges if a in active and b in active]
     return out
 
 
-def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
+def _resolve_conflicts(cands: list[FactCandidate], reference: datetime,
+                       edges: Sequence[tuple[str, str]] = ()) -> None:
     """The weaker side of each conflict (effective strength = confidence x recency x
     reinforcement, OpenMem) is multiplied by CONTRADICTED_PENALTY (once, however many conflicts)."""
 
@@ -337,7 +323,7 @@ def _resolve_conflicts(cands: list[FactCandidate], reference: datetime) -> None:
         return (m.confidence * rec * (1 + 0.1 * m.reinforcement_count), m.valid_from.timestamp(), m.id)
 
     losers: dict[str, FactCandidate] = {}
-    for members in _conflict_groups(cands):
+    for members in _conflict_groups(cands, edges):
         winner = max(members, key=strength)
         wkey = (normalize_fact_text(winner.fact_text), polarity_key(winner.fact_text)[1])
         for m in members:

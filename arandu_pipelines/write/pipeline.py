@@ -33,6 +33,7 @@ from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, mark_failed
+from arandu_pipelines.write.contradicts import Edge, store_edges
 from arandu_pipelines.write.corrections import (
     ATTRIBUTE_RELATION,
     BareCorrection,
@@ -1066,6 +1067,7 @@ class _Plan:
     rels_by_msg: list[list[dict[str, Any]]] = field(default_factory=list)
     cascaded: int = 0
     agent_id: str = ""
+    contradicts: list[Edge] = field(default_factory=list)  # write/contradicts.py
 
 
 async def _plan_writes(
@@ -1095,6 +1097,8 @@ async def _plan_writes(
             plan.links.extend((p.fact_id or "", k, False) for k in p.mention_keys)
             plan.touched_keys.add(p.subject_key)
             plan.touched_keys.update(p.mention_keys)
+            plan.contradicts.extend(Edge(p.fact_id or "", f.id, p.subject_key, p.subject_name, p.text, f.fact_text)
+                                    for f in p.contradicts)
         if p.action == "UPDATE" and p.target is not None:
             plan.closes.append((p.target.id, p.occurred_at))
             plan.touched_keys.add(p.target.entity_key)
@@ -1240,6 +1244,7 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
     await db.upsert_relationships(conn, agent_id, plan.relationships)
+    await store_edges(conn, agent_id, plan.contradicts)
 
 
 def _forget_lost(outcome: ChunkOutcome, lost: set[str]) -> None:
@@ -1296,6 +1301,8 @@ async def _flush_per_fact(
             r.evidence_fact_id = None
         await attempt(f"relationship {r.source}-{r.rel_type}-{r.target}",
                       partial(db.upsert_relationships, conn, agent_id, [r]))
+    edges = [e for e in plan.contradicts if e.new_id in ok_facts]
+    await attempt("contradicts edges", partial(store_edges, conn, agent_id, edges))
     return errors, lost
 
 

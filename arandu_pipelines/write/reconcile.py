@@ -11,10 +11,13 @@ Offline decision rules, applied in this order (the first that fires wins):
 2. Exact duplicate (same subject, same text ignoring case/accents/punctuation): NOOP, reinforce.
 3. Same single-valued attribute (location, employer, occupation, ...) of the same subject:
    same value -> NOOP; new value -> UPDATE (the old fact is closed and superseded).
-4. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
-5. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
+4. The negation of an active fact of the subject ("likes sushi" / "doesn't like sushi"): ADD,
+   both stay active, joined by a `contradicts` edge (write/contradicts.py; the read side demotes
+   the weaker). Before rule 5: a negation is close in embedding space but never a restatement.
+5. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
+6. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
    decides (slow path); on any LLM failure -> ADD.
-6. Otherwise ADD (fast path).
+7. Otherwise ADD (fast path).
 
 "Same value" (`same_value`) is folded equality, or one organisation with and without its legal
 form ("Acme" / "Acme Corp"). A proposal flagged as a user correction (`corrections.py`) that
@@ -43,6 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
+from arandu_pipelines.write.contradicts import negates
 from arandu_pipelines.write.types import ExtractedFact
 
 
@@ -93,6 +97,8 @@ class Proposal:
     deleted: list[ActiveFact] = field(default_factory=list)
     historical_until: datetime | None = None
     reason: str = ""
+    # active facts of the subject this ADDed fact negates (write/contradicts.py: `contradicts` edges)
+    contradicts: list[ActiveFact] = field(default_factory=list)
 
     @property
     def origin(self) -> str:
@@ -300,6 +306,10 @@ class Reconciler:
                 if same:
                     return self._noop(p, same[0], f"same {p.attribute_key}")
                 return self._update(p, current[-1], f"new {p.attribute_key}")
+        opposed = self._negated(p, similar)
+        if opposed:  # a negation is close in embedding space but never a restatement
+            p.contradicts = opposed
+            return self._add(p, "contradicts an active fact")
         if similar and similar[0][1] >= self.config.reconcile_noop_above:
             return self._noop(p, similar[0][0], f"near-identical ({similar[0][1]:.2f})")
         if similar and similar[0][1] >= self.config.reconcile_add_below and self.llm_decide:
@@ -322,6 +332,16 @@ class Reconciler:
                     p.action, p.reason = "DELETE", "llm"
                     return p
         return self._add(p, "new information")
+
+    def _negated(self, p: Proposal, similar: list[tuple[ActiveFact, float]]) -> list[ActiveFact]:
+        """Active facts of the subject (similar ones from the database, this chunk's own) that
+        the proposal negates ("likes sushi" / "doesn't like sushi"), by id."""
+        mem = self._subject(p)
+        pool = {f.id: f for f, _ in similar}
+        if mem is not None:
+            pool.update((f.id, f) for f in mem.facts if f.id not in self.closed)
+        return [pool[i] for i in sorted(pool)
+                if pool[i].entity_key == p.subject_key and negates(p.text, pool[i].fact_text)]
 
     def _noop(self, p: Proposal, f: ActiveFact, reason: str) -> Proposal:
         p.action, p.fact_id, p.target, p.reason = "NOOP", f.id, f, reason
