@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import os
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
@@ -31,6 +30,7 @@ from urllib.parse import urlsplit
 
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.openai import JSON_INSTRUCTION, ProviderError, _clean_json_text
+from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -65,7 +65,7 @@ class AnthropicProvider:
         self.backoff_max = float(backoff_max)
         self.max_tokens = max(1, int(max_tokens))
         self.calls = 0
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY") or ""
+        key = api_key or settings.anthropic_api_key or ""
         self._secret = key
         if client is not None:
             self._client = client
