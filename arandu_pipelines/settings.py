@@ -206,7 +206,7 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "A file must be unchanged this long before the import sensor takes it.", _float(0.0),
              layer="dagster"),
     Variable("ARANDU_RETRY_BASE_SECONDS", 60.0, "a number of seconds >= 0",
-             "First wait before the extraction sensor retries a failed agent (then doubling).",
+             "First wait before a failed event's extraction is retried (doubling per attempt).",
              _float(0.0), layer="dagster"),
     Variable("ARANDU_STALE_PENDING_MINUTES", 10.0, "a number of minutes >= 0",
              "Events pending longer than this are picked up again by the extraction sensor.",
