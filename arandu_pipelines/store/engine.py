@@ -7,8 +7,9 @@ binary format: 1.5 KB of float32 per 384-d vector, nothing to format in Python o
 Postgres. An import sends each sentence's vector three times (reconciliation's candidates, the fact
 row, the message row); as text literals that cost ~0.65 s of the event loop's CPU on the 788 dev
 messages (formatting, array quoting, sending 3.3 KB each) plus Postgres's float parsing. Anywhere
-else (a connection opened before the extension existed) they fall back to the text literal, with
-the type left for Postgres to infer from the statement's CAST.
+else (a connection opened before the extension existed, a plain psycopg connection given
+`register_vectors`) they fall back to the text literal, with the type left for Postgres to infer
+from the statement's CAST.
 
 The dumpers are registered on our connections only (the engine's connect hook; an engine the
 caller built is given the hook by `prepare_engine`), never in psycopg's global adapters map: the
@@ -251,6 +252,17 @@ def _text_vectors(conn: Any) -> None:
     """Send Vector / VectorArray parameters of this psycopg connection as text literals."""
     conn.adapters.register_dumper(Vector, _VectorText)
     conn.adapters.register_dumper(VectorArray, _VectorArrayText)
+
+
+def register_vectors(context: Any) -> Any:
+    """Let a psycopg connection (or cursor, or `AdaptersMap`) you opened yourself take `vec()` /
+    `vecs()` parameters, as text literals; returns it. The library's own connections need no
+    call (the engine's connect hook does it, in binary), and nothing is registered in psycopg's
+    global adapters: `with register_vectors(psycopg.connect(url)) as conn: ...`."""
+    adapters = getattr(context, "adapters", context)
+    adapters.register_dumper(Vector, _VectorText)
+    adapters.register_dumper(VectorArray, _VectorArrayText)
+    return context
 
 
 def _vector_bytes(v: Vector) -> bytes:
