@@ -167,7 +167,7 @@ def _autogroup_nice(pid: int | str = "self") -> int | None:
 
 
 def _own_autogroup(target: int) -> str:
-    """Make the niceness count against other sessions too (see _lower_autogroup).
+    """Make the niceness count against other sessions too (see the module docstring).
 
     A process that does not lead a process group (a Dagster run worker, a spawned importer)
     starts a session of its own, so its autogroup holds only itself and its children, and lowers
