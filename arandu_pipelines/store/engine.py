@@ -132,7 +132,8 @@ def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10
             f"database_url {redact(url)!r} is not a valid PostgreSQL URL: "
             f"{type(exc).__name__}: {redact(str(exc))[:300]}"
         ) from None
-    return prepare_engine(engine)
+    event.listen(engine.sync_engine, "connect", _on_connect)   # every connection from the start
+    return engine
 
 
 def prepare_engine(engine: AsyncEngine) -> AsyncEngine:
@@ -250,8 +251,7 @@ class _VectorArrayText(Dumper):
 
 def _text_vectors(conn: Any) -> None:
     """Send Vector / VectorArray parameters of this psycopg connection as text literals."""
-    conn.adapters.register_dumper(Vector, _VectorText)
-    conn.adapters.register_dumper(VectorArray, _VectorArrayText)
+    register_vectors(conn)
 
 
 def register_vectors(context: Any) -> Any:
