@@ -125,6 +125,8 @@ def test_dagster_settings_fail_by_name_instead_of_falling_back(monkeypatch):
 
 
 # ---- no process-wide side effects ------------------------------------------------------------------------
+# A fresh interpreter imports the package and writes, retrieves and imports through MemoryClient
+# on the local model; nothing process-wide may differ afterwards.
 SIDE_EFFECTS = r"""
 import asyncio, json, os, sys
 def state():
@@ -143,6 +145,10 @@ async def main(url):
         await m.write("side-fx", "I moved to Lisbon last spring and I love surfing.", "Ana")
         got = await m.retrieve("side-fx", "Where does Ana live?")
         assert got.facts, got
+        report = await m.import_messages([{"agent_id": "side-fx", "session_id": "s1", "speaker": "Bruno",
+                                           "text": "My sister Carla works at a bakery in Porto.",
+                                           "occurred_at": "2024-05-01T10:00:00Z"}])
+        assert report.agents == ["side-fx"], report
     emb.warm_up()
 
 asyncio.run(main(sys.argv[1]))
