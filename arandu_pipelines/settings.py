@@ -235,6 +235,10 @@ def _parse(name: str, raw: str) -> Any:
                                   f"default{default}") from None
 
 
+def _opt_path(value: Any) -> Path | None:
+    return None if value is None else Path(value)
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -278,7 +282,7 @@ class Settings:
 
     @property
     def home(self) -> Path | None:
-        return self.get("ARANDU_HOME")
+        return _opt_path(self.get("ARANDU_HOME"))
 
     @property
     def server_watch_sec(self) -> float:
@@ -295,7 +299,8 @@ class Settings:
     @property
     def spacy_model(self) -> str | None:
         """The pipeline forced by the environment ("" = none), or None: MemoryConfig decides."""
-        return self.get("ARANDU_SPACY_MODEL")
+        value = self.get("ARANDU_SPACY_MODEL")
+        return None if value is None else str(value)
 
     @property
     def batch_nice(self) -> int:
@@ -320,7 +325,7 @@ class Settings:
     # ---- Dagster layer ----
     @property
     def import_dir(self) -> Path | None:
-        return self.get("ARANDU_IMPORT_DIR")
+        return _opt_path(self.get("ARANDU_IMPORT_DIR"))
 
     @property
     def embeddings_provider(self) -> str:
@@ -360,7 +365,7 @@ class Settings:
 
     @property
     def dagster_home(self) -> Path | None:
-        return self.get("DAGSTER_HOME")
+        return _opt_path(self.get("DAGSTER_HOME"))
 
 
 settings = Settings()

@@ -169,7 +169,7 @@ def test_using_the_library_changes_nothing_process_wide(fresh_db_url):
            if k not in ("OMP_WAIT_POLICY", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE",
                         "TOKENIZERS_PARALLELISM", "DATABASE_URL")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    p = subprocess.run([sys.executable, "-c", SIDE_EFFECTS, fresh_db_url], env=env,
+    p = subprocess.run([sys.executable, "-c", SIDE_EFFECTS, fresh_db_url], check=False, env=env,
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert p.returncode == 0, p.stderr[-3000:]
     out = json.loads(p.stdout.strip().splitlines()[-1])
