@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import sys
 import time
 import warnings
@@ -45,10 +44,11 @@ def _quiet(verbose: bool) -> None:
     if verbose:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         return
+    from arandu_pipelines.settings import apply_process_env
+
     warnings.simplefilter("ignore")
-    for name, value in (("TQDM_DISABLE", "1"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1"),
-                        ("TRANSFORMERS_VERBOSITY", "error"), ("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")):
-        os.environ.setdefault(name, value)
+    apply_process_env({"TQDM_DISABLE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+                       "TRANSFORMERS_VERBOSITY": "error", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"})
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
 
 
@@ -345,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:   # --help / --version (0) or a usage error (2), as an int
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    from arandu_pipelines.settings import apply_process_env
+
+    apply_process_env()   # the CLI owns its process: OMP_WAIT_POLICY etc. before torch loads
     _quiet(args.verbose)
     from arandu_pipelines.errors import MemoryError, ValidationError
 

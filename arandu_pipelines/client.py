@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timezone
@@ -40,6 +39,7 @@ from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.hooks import build_hooks
 from arandu_pipelines.write.pipeline import Extractor, WritePipeline, entity_refs
+from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
@@ -111,7 +111,7 @@ class MemoryClient:
         if self._engine is None:
             url = resolve_database_url(self._database_url)
             engine = create_engine(url)
-            if not (self._database_url or os.environ.get("DATABASE_URL")):
+            if not (self._database_url or settings.database_url):
                 from arandu_pipelines.store.embedded import supervise
 
                 supervise(engine)  # a dead embedded server is restarted on the next call

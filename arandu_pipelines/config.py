@@ -92,9 +92,9 @@ class MemoryConfig:
     # Sleep-time compute
     importance_recency_halflife_days: int = 30
     summary_refresh_interval_days: int = 7
-    # Memify
+    # Memify (the spec's memify_merge_similarity_threshold is not a field: merging similar
+    # procedures is not implemented, see REFUSED_OVERRIDES)
     vitality_stale_threshold: float = 0.2
-    memify_merge_similarity_threshold: float = 0.90
     # Procedural memory
     directive_max_tokens: int = 300
     directive_cache_ttl_minutes: int = 30
@@ -110,8 +110,9 @@ class MemoryConfig:
     # Limits
     max_facts_per_event: int = 100
     max_message_chars: int = 100_000
-    embedding_dimensions: int | None = None  # None: take it from the embedding provider
-    embed_batch_size: int = 32
+    # None: take it from the embedding provider. Client-level: it sizes the schema when the
+    # client initializes, so it is refused as a per-call override (REFUSED_OVERRIDES).
+    embedding_dimensions: int | None = None
     # How a message's sentences are embedded, each as "Speaker: sentence" (speaker attribution
     # doubles dense recall; a vector per sentence beats one per turn). "packed": one pass per
     # message with a block attention mask, messages packed into rows (~1.1x the cost of
@@ -181,7 +182,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     **{n: _COSINE for n in (
         "fuzzy_threshold", "fuzzy_min_threshold", "string_similarity_threshold",
         "reconcile_add_below", "reconcile_noop_above", "semantic_dedup_threshold", "min_similarity",
-        "community_similarity_threshold", "memify_merge_similarity_threshold",
+        "community_similarity_threshold",
         "contradiction_similarity_threshold")},
     **{n: _UNIT for n in (
         "min_confidence", "min_score", "reranker_weight", "min_reranker_score", "confidence_default",
@@ -192,7 +193,7 @@ _RANGES: dict[str, tuple[float, float]] = {
 }
 # Integers that divide, size a batch or bound a message: at least 1.
 _POSITIVE_INTS = frozenset({
-    "recency_half_life_days", "importance_recency_halflife_days", "embed_batch_size",
+    "recency_half_life_days", "importance_recency_halflife_days",
     "max_message_chars", "embedding_dimensions", "context_max_tokens", "emotional_trend_window_days",
     "summary_refresh_interval_days", "directive_max_tokens"})
 _MAX_DIMENSIONS = 16_000  # pgvector's limit for a vector column
@@ -257,11 +258,27 @@ def check_value(label: str, name: str, value: Any) -> None:
         raise ValidationError(err)
 
 
+# Keys a per-call override may not carry, with why and what to do instead. Accepting them would
+# change nothing: two former fields nothing read (issue 17), and a client-level field.
+REFUSED_OVERRIDES: dict[str, str] = {
+    "embed_batch_size": "it is no longer a MemoryConfig field (nothing read it: the embedding "
+                        "provider sets its own batch size, e.g. LocalEmbeddings(batch_size=...)); "
+                        "remove the key",
+    "memify_merge_similarity_threshold": "it is no longer a MemoryConfig field (merging similar "
+                                         "procedures is not implemented, so nothing read it); "
+                                         "remove the key",
+    "embedding_dimensions": "it sizes the vector columns when the client initializes, so a "
+                            "per-call value would change nothing; set "
+                            "MemoryConfig(embedding_dimensions=...) on the client and remove the key",
+}
+
+
 def apply_overrides(
     config: MemoryConfig, overrides: dict[str, Any] | None, unknown: str = "warn"
 ) -> tuple[MemoryConfig, list[str]]:
     """Return (effective config, warnings). Wrong types, non-finite or out-of-range values raise
-    ValidationError (a ValueError); unknown keys warn, or raise with `unknown="raise"`."""
+    ValidationError (a ValueError); unknown keys warn, or raise with `unknown="raise"`; the keys
+    of REFUSED_OVERRIDES always raise, saying why."""
     if not overrides:
         if overrides is not None and not isinstance(overrides, dict):
             raise ValidationError(f"config_overrides must be a dict of MemoryConfig fields, "
@@ -274,6 +291,9 @@ def apply_overrides(
     warnings: list[str] = []
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
+        if isinstance(key, str) and key in REFUSED_OVERRIDES:
+            raise ValidationError(f"config_overrides['{key}'] is not accepted: "
+                                  f"{REFUSED_OVERRIDES[key]}")
         if key not in FIELD_NAMES:
             shown = ascii(key) if not isinstance(key, str) or _text_error("", key) else repr(key)
             if unknown == "raise":

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arandu_pipelines.settings import child_environ, settings
+
 LOCATION_NAME = "arandu_pipelines"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = REPO_ROOT / "examples" / "sample_conversation.jsonl"
@@ -138,13 +140,13 @@ def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
     home = Path(home or default_home())
     home.mkdir(parents=True, exist_ok=True)
     server = start_server(home)
-    memory_url = os.environ.get("DATABASE_URL") or ensure_database(server, "arandu")
-    dagster_url = os.environ.get("ARANDU_DAGSTER_PG_URL") or psycopg2_url(
+    memory_url = settings.database_url or ensure_database(server, "arandu")
+    dagster_url = settings.dagster_pg_url or psycopg2_url(
         ensure_database(server, "dagster"))
     asyncio.run(_migrate(memory_url))
-    dagster_home = Path(os.environ.get("DAGSTER_HOME") or home / "dagster")
+    dagster_home = settings.dagster_home or home / "dagster"
     write_dagster_home(dagster_home)
-    import_dir = Path(os.environ.get("ARANDU_IMPORT_DIR") or home / "imports")
+    import_dir = settings.import_dir or home / "imports"
     import_dir.mkdir(parents=True, exist_ok=True)
     env = {
         "ARANDU_HOME": str(home),
@@ -194,7 +196,7 @@ def run_dev(host: str = DEFAULT_HOST, port: int = 3000, demo: bool = False) -> i
         server, extra = prepare()
         if state["signal"] is not None:
             return 0   # stopped while starting: nothing launched; `finally` releases the server
-        env = {**os.environ, **extra, "PYTHONUNBUFFERED": "1"}
+        env = child_environ({**extra, "PYTHONUNBUFFERED": "1"})
         workspace = workspace_file(Path(extra["DAGSTER_HOME"]))
         cmd = dagster_dev_command(workspace, host, port)
         print(f"arandu-pipelines: DAGSTER_HOME={extra['DAGSTER_HOME']}\n"

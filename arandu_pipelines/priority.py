@@ -21,21 +21,28 @@ would all compete with the serving process as equals, whatever their nice. So:
 - a batch process that does not lead a process group starts a session of its own (setsid) and
   lowers that autogroup; a group leader (the import command typed in a shell) lowers its
   session's autogroup while it runs and restores it at exit;
-- the Postgres backends of a batch process's connections are lowered too (nice and autogroup)
-  when the server runs on this machine and the OS permits (store/engine.py asks each new
-  connection for its backend pid and calls `lower_local_backend`): upserts and reconciliation
-  are half of ingestion's CPU.
-Measured with bench/soak.py (importer in its own process, 2 retrievers): retrieve p50/p95 under
-ingestion 56/85 ms with nice alone -> 45/75 ms with the backends lowered as well.
+- the Postgres backends of a batch process's connections keep the server's priority (issue
+  17). Each one may hold the agent's advisory lock (import, extraction and consolidation all take
+  it), and a serving `write()` of the same agent waits on that lock: a backend at nice 19 under
+  SCHED_IDLE could be kept off the CPU by the very retrievals it was meant to yield to, with the
+  write waiting behind it (priority inversion). No batch connection is free of the lock, so none
+  is lowered. The cost, measured with bench/soak.py when backends were lowered: retrieve p50/p95
+  under ingestion 45/75 ms with the backends lowered, 56/85 ms without. The batch process
+  itself still runs lowered between the statements of a transaction that holds the lock; where
+  serving writes and batch runs share agents on a saturated machine, ARANDU_BATCH_IDLE=0 keeps
+  that wait bounded (nice only).
 
 Even at a low weight, a batch thread that holds a core keeps it until its time slice ends when a
 serving thread wakes up (the scheduler's wake-up preemption favours the waking task only by its
 lag), and a retrieve wakes a dozen times (one per statement, on each side). On Linux the batch
-threads and their backends therefore also run under SCHED_IDLE (`ARANDU_BATCH_IDLE`, default 1;
+threads therefore also run under SCHED_IDLE (`ARANDU_BATCH_IDLE`, default 1;
 0 keeps the normal policy): a waking normal task preempts an idle-policy one at once, and idle
 tasks still get every cycle nobody else wants.
 
-Plain module on purpose: no Dagster import, no database; safe to call from anywhere.
+Nothing here runs unless called: importing or using the library never changes the process.
+`lower_priority()` is called only by the CLI's batch commands (`import --low-priority`) and the
+Dagster run worker (jobs/executor.py), through `store.engine.start_batch_process`.
+Plain module on purpose: no Dagster import, no database.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ import atexit
 import logging
 import os
 import threading
+
+from arandu_pipelines.settings import settings
 
 ENV_VAR = "ARANDU_BATCH_NICE"
 IDLE_ENV_VAR = "ARANDU_BATCH_IDLE"
@@ -58,27 +67,14 @@ _idle = False   # whether lower_priority() put this process under SCHED_IDLE
 
 
 def batch_nice_from_env() -> int:
-    """The increment configured by ARANDU_BATCH_NICE (default 10); ValueError when invalid."""
-    raw = os.environ.get(ENV_VAR)
-    if raw is None or raw.strip() == "":
-        return DEFAULT_NICE
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise ValueError(f"{ENV_VAR} must be an integer from 0 (disabled) to {MAX_NICE}, "
-                         f"got {raw!r}") from None
-    return _check(value, f"{ENV_VAR}={raw!r}")
+    """The increment configured by ARANDU_BATCH_NICE (default 10); SettingsError (a ValueError)
+    naming the variable when invalid."""
+    return settings.batch_nice
 
 
 def batch_idle_from_env() -> bool:
     """Whether batch work also runs under SCHED_IDLE (ARANDU_BATCH_IDLE: 1 default, 0 off)."""
-    raw = (os.environ.get(IDLE_ENV_VAR) or "1").strip().lower()
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{IDLE_ENV_VAR} must be 1 (batch work runs under SCHED_IDLE, the default) or "
-                     f"0 (normal policy, nice only), got {raw!r}")
+    return settings.batch_idle
 
 
 def _check(value: int, what: str) -> int:
@@ -171,7 +167,7 @@ def _autogroup_nice(pid: int | str = "self") -> int | None:
 
 
 def _own_autogroup(target: int) -> str:
-    """Make the niceness count against other sessions too (see _lower_autogroup).
+    """Make the niceness count against other sessions too (see the module docstring).
 
     A process that does not lead a process group (a Dagster run worker, a spawned importer)
     starts a session of its own, so its autogroup holds only itself and its children, and lowers
@@ -202,45 +198,10 @@ def _set_autogroup(pid: int | str, value: int) -> bool:
         return False
 
 
-def lower_local_backend(pid: int) -> bool:
-    """Bring this machine's Postgres backend `pid` (the server process working for one of our
-    connections) to this process's niceness, so the SQL half of batch work yields to serving
-    too: an importer at nice 10 whose backend stays at nice 0 still takes a core from
-    `retrieve()`. Only when this process runs at batch priority, only for a process that is a
-    postgres backend, best effort (another user's server: not permitted, nothing happens).
-    Returns True when the backend now runs at least as nice as this process."""
-    if not _applied:
-        return False
-    try:
-        with open(f"/proc/{int(pid)}/comm") as fh:
-            if not fh.read().startswith("postgres"):
-                return False
-        target = os.getpriority(os.PRIO_PROCESS, 0)
-        if os.getpriority(os.PRIO_PROCESS, int(pid)) < target:
-            os.setpriority(os.PRIO_PROCESS, int(pid), target)
-    except (OSError, ValueError):
-        return False
-    _lower_autogroup(int(pid), target)
-    if _idle:
-        _idle_policy(int(pid))
-    return True
-
-
-def _lower_autogroup(pid: int, target: int) -> None:
-    """With Linux autogroups on (kernel.sched_autogroup_enabled, the default of most
-    distributions) the scheduler first shares the CPU between sessions, and nice only orders the
-    processes inside one. Postgres starts every backend in a session of its own, so a backend's
-    nice alone changes nothing: its autogroup's nice is what counts, and that group holds the
-    backend alone."""
-    current = _autogroup_nice(pid)
-    if current is not None and current < target:
-        _set_autogroup(pid, target)
-
-
 def applied() -> int | None:
     """The increment this process applied (0 = disabled), or None if `lower_priority` never ran."""
     return _applied
 
 
 __all__ = ["DEFAULT_NICE", "ENV_VAR", "IDLE_ENV_VAR", "applied", "batch_idle_from_env",
-           "batch_nice_from_env", "idle_policy_applied", "lower_local_backend", "lower_priority"]
+           "batch_nice_from_env", "idle_policy_applied", "lower_priority"]

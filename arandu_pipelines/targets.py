@@ -37,11 +37,18 @@ T = TypeVar("T")
 
 
 def engine_from(target: object, name: str = "session") -> AsyncEngine:
-    """The engine behind a session, connection, engine or MemoryClient.
+    """The engine behind a session, connection, engine or MemoryClient, prepared for our vector
+    parameters (`store.engine.prepare_engine`: the caller's engine may be a plain one).
 
     A session is used for the engine it is bound to: the job runs in its own transactions (it
     must hold the agent's advisory lock and commit in steps), so rows the caller's session has
     not committed yet are not seen."""
+    from arandu_pipelines.store.engine import prepare_engine
+
+    return prepare_engine(_engine_of(target, name))
+
+
+def _engine_of(target: object, name: str) -> AsyncEngine:
     if isinstance(target, AsyncEngine):
         return target
     if isinstance(target, AsyncSession):
@@ -83,11 +90,15 @@ async def connection_for(target: object, name: str = "session") -> AsyncIterator
     With an `AsyncSession` the statements join the session's transaction and the caller commits
     (the specification's contract for its CRUD helpers); with an engine or a MemoryClient they
     run in a transaction of their own, committed on success."""
+    from arandu_pipelines.store.engine import prepare_connection
+
     if isinstance(target, AsyncSession):
-        yield await target.connection()
+        engine_from(target, name)
+        yield await prepare_connection(await target.connection())
         return
     if isinstance(target, AsyncConnection):
-        yield target
+        engine_from(target, name)
+        yield await prepare_connection(target)
         return
     async with engine_from(target, name).begin() as conn:
         yield conn

@@ -22,6 +22,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+# What the library used to set in the environment itself (issue 17): the bench owns its process.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 

@@ -29,6 +29,7 @@ import os
 # should set this before torch loads; the benchmarks do, so they measure the pipeline, not spin.
 # Run with OMP_WAIT_POLICY=ACTIVE to see the difference.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the library no longer sets either (issue 17)
 
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402

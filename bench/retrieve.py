@@ -23,10 +23,12 @@ from __future__ import annotations
 import os
 
 # GNU OpenMP's worker threads busy-wait between torch calls; on a 2-core machine they then steal
-# the CPU from Postgres and the event loop (retrieve p95 x10 under load). The embedding provider
-# should set this before torch loads; the benchmarks do, so they measure the pipeline, not spin.
+# the CPU from Postgres and the event loop (retrieve p95 x10 under load). The process's owner
+# sets this before torch loads (the library never does: docs/deploy.md, section 5); the
+# benchmarks do, so they measure the pipeline, not spin.
 # Run with OMP_WAIT_POLICY=ACTIVE to see the difference.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the library no longer sets either (issue 17)
 
 import argparse
 import asyncio

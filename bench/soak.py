@@ -35,6 +35,7 @@ import os
 
 # See bench/locomo.py: busy-waiting OpenMP threads steal the 2 cores from Postgres.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the library no longer sets either (issue 17)
 
 import argparse
 import asyncio

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import psycopg
 
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import register_vectors, vec
 
 AGENT = "ag"
 OTHER = "other-agent"
@@ -69,7 +69,7 @@ def seed(url: str, embeddings, agent: str = AGENT) -> dict[str, str]:
     ids: dict[str, str] = {}
     texts = [f[4] for f in FACTS] + [e[1] for e in ENTITIES]
     vectors = dict(zip(texts, embeddings.encode(texts)))
-    with psycopg.connect(url) as conn:
+    with register_vectors(psycopg.connect(url)) as conn:
         for key, d, body in EVENTS:
             ids[key] = str(conn.execute(
                 "INSERT INTO memory_events (agent_id, speaker, message_id, text, occurred_at, "

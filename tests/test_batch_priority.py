@@ -289,9 +289,11 @@ def test_a_run_worker_lowers_itself_once_in_the_executor(tmp_path):
 
 
 # ---- the backends of batch connections ------------------------------------------------------------
-# A batch process lowers its Postgres backends too (the SQL half of ingestion); a serving process
-# leaves its own alone. The probe opens a client, runs a statement on several pooled connections at
-# once, and reports its own niceness and that of every backend it is connected to.
+# Issue 17: a batch process leaves its Postgres backends at the server's priority. Any of them may
+# hold an agent's advisory lock that a serving write() waits on; lowered (nice 19, SCHED_IDLE) they
+# could keep that write waiting behind the retrievals they yield to (priority inversion). The probe
+# opens a client, runs a statement on several pooled connections at once, and reports its own
+# niceness and that of every backend it is connected to.
 BACKENDS = r"""
 import asyncio, json, os, sys
 from arandu_pipelines import priority
@@ -320,23 +322,18 @@ asyncio.run(main(sys.argv[1], sys.argv[2] == "batch"))
 
 
 @pytest.mark.parametrize("mode", ["batch", "serving"])
-def test_batch_processes_lower_their_local_backends_too(fresh_db_url, mode):
+def test_batch_processes_leave_their_backends_alone(fresh_db_url, mode):
     p = subprocess.run([sys.executable, "-c", BACKENDS, fresh_db_url, mode],
                        env=_env(ARANDU_BATCH_NICE="9"), capture_output=True, text=True, timeout=120,
                        cwd=ROOT)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout.strip().splitlines()[-1])
     assert len(out["backends"]) >= 2
-    groups = [g for g in out["groups"] if g is not None]
     if mode == "batch":
-        assert out["me"] >= 9
-        assert all(n == out["me"] for n in out["backends"]), out
-        assert all(g == out["me"] for g in groups), out   # each backend is its own autogroup
-        assert all(out["idle"]), out
-    else:
-        assert all(n < 9 for n in out["backends"]), out   # the server's own niceness, untouched
-        assert all(g < 9 for g in groups), out
-        assert not any(out["idle"]), out
+        assert out["me"] >= 9   # the batch process itself is lowered
+    assert all(n < 9 for n in out["backends"]), out   # the server's own niceness, untouched
+    assert all(g < 9 for g in out["groups"] if g is not None), out
+    assert not any(out["idle"]), out
 
 
 # ---- a batch process that starts the embedded server -----------------------------------------------

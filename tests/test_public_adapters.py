@@ -29,7 +29,7 @@ from arandu_pipelines.read import (
     run_read_pipeline,
     spread_activation,
 )
-from arandu_pipelines.store.engine import vec
+from arandu_pipelines.store.engine import register_vectors, vec
 from arandu_pipelines.types import PipelineTrace
 from arandu_pipelines.write import (
     clear_pending,
@@ -225,7 +225,7 @@ async def test_graph_spreading_expansion_and_events(planted, sessions, embedding
         assert x.primed_entities[0] == "person:ana" and "person:rafael" in x.primed_entities
         assert "Rafael" in x.expanded_terms
         texts = [t for (t,) in rows(planted[0], "SELECT text FROM memory_events WHERE agent_id = %s", (AGENT,))]
-        with psycopg.connect(planted[0]) as conn:  # the planted events have no vectors yet
+        with register_vectors(psycopg.connect(planted[0])) as conn:  # the planted events have no vectors yet
             for t, v in zip(texts, embeddings.encode(texts), strict=True):
                 conn.execute("UPDATE memory_events SET embedding_vec = %s WHERE agent_id = %s AND text = %s",
                              (vec(v), AGENT, t))

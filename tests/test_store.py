@@ -19,6 +19,7 @@ from arandu_pipelines.errors import DatabaseError
 from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
 from arandu_pipelines.store.embedded import default_home
 from arandu_pipelines.keys import entity_key, fold, normalize_rel_type, slugify
+from arandu_pipelines.store.engine import register_vectors
 from tests.conftest import rows
 
 SPEC_TABLES = {
@@ -193,7 +194,7 @@ async def test_vectors_travel_binary_on_client_connections_and_as_text_elsewhere
             got = (await conn.execute(text(sql), {"vs": vecs([values[0], None, values[2]])})).scalar()
             one = (await conn.execute(text("SELECT CAST(:v AS vector)::text"), {"v": vec(values[1])})).scalar()
             empty = (await conn.execute(text("SELECT cardinality(CAST(:vs AS vector[]))"), {"vs": vecs([])})).scalar()
-    with psycopg.connect(empty_db_url) as plain:
+    with register_vectors(psycopg.connect(empty_db_url)) as plain:   # a connection of our own
         as_text = plain.execute(sql.replace(":vs", "%(vs)s"), {"vs": vecs([values[0], None, values[2]])}).fetchone()[0]
     assert got[1] is None and as_text[1] is None and empty == 0
     parse = lambda s: np.asarray([float(x) for x in s.strip("[]").split(",")], dtype=np.float32)  # noqa: E731
@@ -224,7 +225,7 @@ async def test_big_agents_search_through_the_halfvec_hnsw_index_with_exact_simil
     assert [i for i, _ in indexed] == [i for i, _ in exact] and len(exact) == 5
     assert all(abs(a[1] - b[1]) < 1e-6 for a, b in zip(indexed, exact))
     statement, params = captured[-1]
-    with psycopg.connect(fresh_db_url) as conn:
+    with register_vectors(psycopg.connect(fresh_db_url)) as conn:
         conn.execute("SET enable_sort = off")  # a handful of rows: a sort would win on cost
         plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + statement, params))
     assert "ix_facts_embedding" in plan, plan

@@ -10,7 +10,6 @@ Metadata holds counts and ids, never text from messages (fact text, entity names
 event log is not reached by erasure (`forget`, `delete_all`).
 """
 
-import os
 import warnings
 from typing import Any
 
@@ -26,12 +25,13 @@ from dagster import (
 from arandu_pipelines.background import health
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import EmbeddingsResource, MemoryStoreResource, run_async
+from arandu_pipelines.settings import settings
 
 PARTITION_TAG = "dagster/partition"
 
 
 def backlog_minutes() -> int:
-    return int(os.environ.get("ARANDU_EXTRACTION_SLA_MINUTES", "30"))
+    return settings.extraction_sla_minutes
 
 
 def _agent_check(**kwargs: Any) -> Any:

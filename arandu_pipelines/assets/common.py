@@ -1,6 +1,5 @@
 """Names and policies shared by the asset modules."""
 
-import os
 from datetime import timedelta
 
 from dagster import (
@@ -11,6 +10,8 @@ from dagster import (
     Jitter,
     RetryPolicy,
 )
+
+from arandu_pipelines.settings import settings
 
 INGESTION, EXTRACTION, CONSOLIDATION = "ingestion", "extraction", "consolidation"
 LLM_POOL = "llm"  # every asset that calls (or will call) the LLM
@@ -31,7 +32,7 @@ def table_meta(table: str) -> dict[str, str]:
 # ---- when the consolidation graph runs (declarative automation) ---------------------------------
 # ARANDU_CONSOLIDATION_CRON (UTC, default every 6 h; "0 */4 * * *" for the spec's 4 hours) is
 # read when the code location loads.
-CONSOLIDATION_CRON = os.environ.get("ARANDU_CONSOLIDATION_CRON", "0 */6 * * *")
+CONSOLIDATION_CRON = settings.consolidation_cron
 
 
 def consolidation_condition(cron: str = CONSOLIDATION_CRON) -> AutomationCondition:
@@ -54,15 +55,8 @@ def consolidation_condition(cron: str = CONSOLIDATION_CRON) -> AutomationConditi
         "eager after extraction, or on the consolidation cron")
 
 
-def _hours(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        raise ValueError(f"{name} must be a number of hours, got {os.environ.get(name)!r}") from None
-
-
 # Consolidation is expected at least once per cron period: warn after 1.5 periods (default 9 h),
 # fail after 2 (12 h). ARANDU_CONSOLIDATION_FRESHNESS_HOURS sets the failure window.
-_FAIL_HOURS = _hours("ARANDU_CONSOLIDATION_FRESHNESS_HOURS", 12.0)
+_FAIL_HOURS = settings.consolidation_freshness_hours
 CONSOLIDATION_FRESHNESS = FreshnessPolicy.time_window(
     fail_window=timedelta(hours=_FAIL_HOURS), warn_window=timedelta(hours=_FAIL_HOURS * 0.75))

@@ -13,9 +13,9 @@ invalid value fails the run with an error naming the variable. The embedded Post
 started (or joined) first, at normal priority (see `store.engine.start_batch_process`).
 """
 
-import os
-
 from dagster import Failure, InitExecutorContext, executor, in_process_executor
+
+from arandu_pipelines.settings import apply_process_env, settings
 
 
 def lower_run_worker_priority(context: InitExecutorContext) -> int:
@@ -28,8 +28,9 @@ def lower_run_worker_priority(context: InitExecutorContext) -> int:
         return 0
     from arandu_pipelines.store.engine import start_batch_process
 
+    apply_process_env()   # before torch loads in this process (see settings.PROCESS_ENV)
     try:
-        return start_batch_process(os.environ.get("DATABASE_URL") or None)
+        return start_batch_process(settings.database_url)
     except ValueError as exc:   # a bad ARANDU_BATCH_NICE / ARANDU_BATCH_IDLE: say which
         raise Failure(str(exc), allow_retries=False) from None
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -32,6 +31,7 @@ from arandu_pipelines.errors import ProviderError
 from arandu_pipelines.providers.openai import JSON_INSTRUCTION, _clean_json_text
 from arandu_pipelines.providers.retry import RETRY_STATUSES as _BASE_STATUSES
 from arandu_pipelines.providers.retry import RetryPolicy, SdkErrors, with_retries
+from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -66,7 +66,7 @@ class AnthropicProvider:
         self.backoff_max = float(backoff_max)
         self.max_tokens = max(1, int(max_tokens))
         self.calls = 0
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY") or ""
+        key = api_key or settings.anthropic_api_key or ""
         self._secret = key
         if client is not None:
             self._client = client

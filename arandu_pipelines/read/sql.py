@@ -20,7 +20,6 @@ than 1.21, or without its `max_prepared_statements`).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +28,8 @@ from typing import Any
 
 from psycopg.rows import namedtuple_row
 from sqlalchemy.ext.asyncio import AsyncConnection
+
+from arandu_pipelines.settings import settings
 
 PREPARED_ENV = "ARANDU_PREPARED_STATEMENTS"
 PREPARE_STABLE: bool | None = None  # None: read PREPARED_ENV at first use
@@ -68,11 +69,7 @@ async def _driver(conn: AsyncConnection) -> Any:
 def _prepare_stable() -> bool:
     global PREPARE_STABLE
     if PREPARE_STABLE is None:
-        raw = (os.environ.get(PREPARED_ENV) or "1").strip().lower()
-        if raw not in ("0", "1", "true", "false", "on", "off", "yes", "no"):
-            raise ValueError(f"{PREPARED_ENV} must be 1 (prepare the read path's plan-stable "
-                             f"statements, the default) or 0 (never prepare), got {raw!r}")
-        PREPARE_STABLE = raw in ("1", "true", "on", "yes")
+        PREPARE_STABLE = settings.prepared_statements   # SettingsError naming PREPARED_ENV
     return PREPARE_STABLE
 
 

@@ -6,7 +6,6 @@ environment variables are shown as such, secrets are not).
 """
 
 import asyncio
-import os
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +13,8 @@ from typing import Any, Optional, TypeVar
 
 from dagster import ConfigurableResource, EnvVar
 from pydantic import Field
+
+from arandu_pipelines.settings import settings
 
 T = TypeVar("T")
 
@@ -27,7 +28,7 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
 
 def env_or_none(name: str) -> Any:
     """`EnvVar(name)` when the variable is set, else None (the resource's offline default)."""
-    return EnvVar(name) if os.environ.get(name) else None
+    return EnvVar(name) if settings.is_set(name) else None
 
 
 class EmbeddingsResource(ConfigurableResource):
@@ -101,9 +102,9 @@ class MemoryStoreResource(ConfigurableResource):
     def imports_path(self) -> Path:
         if self.import_dir:
             return Path(self.import_dir).expanduser()
-        env = os.environ.get("ARANDU_IMPORT_DIR")
+        env = settings.import_dir
         if env:
-            return Path(env).expanduser()
+            return env
         from arandu_pipelines.store.embedded import default_home
 
         return default_home() / "imports"
@@ -144,7 +145,7 @@ def default_resources() -> dict[str, Any]:
             api_key=env_or_none("ARANDU_LLM_API_KEY"),
             model=env_or_none("ARANDU_LLM_MODEL"),
         ),
-        "embeddings": EmbeddingsResource(provider=os.environ.get("ARANDU_EMBEDDINGS", "local")),
+        "embeddings": EmbeddingsResource(provider=settings.embeddings_provider),
     }
 
 

@@ -14,11 +14,12 @@ A plain `dagster.yaml` cannot do this (it has no `${VAR}` defaults and cannot st
 class is a thin `DagsterPostgresStorage` whose URL is resolved when Dagster loads the instance.
 """
 
-import os
 from typing import Any, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from dagster_postgres import DagsterPostgresStorage
+
+from arandu_pipelines.settings import settings
 
 DAGSTER_DATABASE = "dagster"
 URL_ENV = "ARANDU_DAGSTER_PG_URL"
@@ -55,10 +56,10 @@ class _Server:
 
 def dagster_storage_url() -> str:
     """The URL of Dagster's storage for this environment (see the module docstring)."""
-    explicit = os.environ.get(URL_ENV)
+    explicit = settings.dagster_pg_url
     if explicit:
         return psycopg2_url(explicit.strip())
-    memory = os.environ.get("DATABASE_URL")
+    memory = settings.database_url
     if memory:
         from arandu_pipelines.store.embedded import ensure_database
 

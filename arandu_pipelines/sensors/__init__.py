@@ -20,7 +20,6 @@
 """
 
 import json
-import os
 import time
 from datetime import datetime
 from typing import Any
@@ -44,15 +43,14 @@ from arandu_pipelines.jobs import extraction_job, import_job
 from arandu_pipelines.partitions import AGENTS, agents_partitions, valid_partition_key
 from arandu_pipelines.sensors.agents import agent_partitions_sensor
 from arandu_pipelines.resources import MemoryStoreResource, run_async
+from arandu_pipelines.settings import settings
 
-SENSOR_INTERVAL = int(os.environ.get("ARANDU_SENSOR_INTERVAL_SECONDS", "15"))
+SENSOR_INTERVAL = settings.sensor_interval_seconds
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
+def import_settle_seconds() -> float:
+    """ARANDU_IMPORT_SETTLE_SECONDS (default 2): how long a file must stay unchanged."""
+    return settings.import_settle_seconds
 
 
 def _load(cursor: str | None) -> dict[str, Any]:
@@ -69,7 +67,7 @@ def _load(cursor: str | None) -> dict[str, Any]:
         description="New or changed conversation files in the drop directory -> one import run each.")
 def import_sensor(context: SensorEvaluationContext, memory: MemoryStoreResource):
     directory = memory.imports_path()
-    settle = _env_float("ARANDU_IMPORT_SETTLE_SECONDS", 2.0)
+    settle = import_settle_seconds()
     seen: dict[str, list[Any]] = _load(context.cursor).get("files", {})
     now = time.time()
     requests: list[RunRequest] = []
@@ -115,7 +113,7 @@ def pending_events_sensor(context: SensorEvaluationContext, memory: MemoryStoreR
                 return None   # no memory schema yet: nothing can be pending
             return await pending_agents(
                 engine, max_attempts=memory.max_attempts,
-                retry_base_seconds=_env_float("ARANDU_RETRY_BASE_SECONDS", 60.0))
+                retry_base_seconds=settings.retry_base_seconds)
 
     found = run_async(fetch())
     if found is None:
@@ -131,7 +129,7 @@ def pending_events_sensor(context: SensorEvaluationContext, memory: MemoryStoreR
                                 "(contains '...' or a control character); not scheduled")
     state = _load(context.cursor)
     known: dict[str, dict[str, Any]] = state.get("agents", {})
-    stale_after = _env_float("ARANDU_STALE_PENDING_MINUTES", 10.0) * 60
+    stale_after = settings.stale_pending_minutes * 60
     now = time.time()
     requests: list[RunRequest] = []
     next_agents: dict[str, dict[str, Any]] = {}

@@ -3,9 +3,10 @@
 Run as a script (never imported by the library: it must start fast and small, with the standard
 library and psutil only) by `store/embedded.py` when a process starts or joins the server:
 
-    python _server_watchdog.py ARANDU_HOME PGDATA
+    python _server_watchdog.py ARANDU_HOME PGDATA [INTERVAL]
 
-Every ARANDU_SERVER_WATCH_SEC seconds (default 2) it takes the home lock, drops the leases of
+Every INTERVAL seconds (ARANDU_SERVER_WATCH_SEC, read by the parent through settings.py;
+default 2) it takes the home lock, drops the leases of
 processes that are gone (`kill -9`, OOM, power-cut of a container...) and, when none is left,
 stops the server (fast shutdown) and exits. A process that joins takes its lease under the same
 lock, so the server is never stopped under a process that has just joined it.
@@ -72,8 +73,7 @@ def _stop(data: Path, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def main(home: Path, data: Path) -> int:
-    interval = float(os.environ.get("ARANDU_SERVER_WATCH_SEC", "2"))
+def main(home: Path, data: Path, interval: float = 2.0) -> int:
     run = home / "run"
     me = f"{os.getpid()} "
     while True:
@@ -93,4 +93,5 @@ def main(home: Path, data: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))
+    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2]),
+                  float(sys.argv[3]) if len(sys.argv) > 3 else 2.0))

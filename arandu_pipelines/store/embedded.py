@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arandu_pipelines.errors import DatabaseError
+from arandu_pipelines.settings import settings
 from arandu_pipelines.store._server_watchdog import live_leases as _live_leases_in
 from arandu_pipelines.store._server_watchdog import start_time as _start_time
 
@@ -57,9 +58,9 @@ def default_home() -> Path:
     As root the embedded server's wheel opens read/traverse permission on every parent of the
     data directory, so root never gets a default under /root or $HOME.
     """
-    env = os.environ.get("ARANDU_HOME")
+    env = settings.home
     if env:
-        return Path(env).expanduser().resolve()
+        return env.resolve()
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         return Path("/var/lib/arandu-pipelines")
     import platformdirs
@@ -136,7 +137,7 @@ def _ensure_watchdog(home: Path, data: Path) -> None:
     except (OSError, ValueError):
         pass
     proc = subprocess.Popen(  # noqa: S603 - our own script, fixed arguments
-        [sys.executable, str(_WATCHDOG), str(home), str(data)],
+        [sys.executable, str(_WATCHDOG), str(home), str(data), str(settings.server_watch_sec)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         close_fds=True, start_new_session=True, cwd="/",
     )

@@ -7,13 +7,17 @@ binary format: 1.5 KB of float32 per 384-d vector, nothing to format in Python o
 Postgres. An import sends each sentence's vector three times (reconciliation's candidates, the fact
 row, the message row); as text literals that cost ~0.65 s of the event loop's CPU on the 788 dev
 messages (formatting, array quoting, sending 3.3 KB each) plus Postgres's float parsing. Anywhere
-else (a plain psycopg connection, a connection opened before the extension existed) they fall back
-to the text literal, with the type left for Postgres to infer from the statement's CAST.
+else (a connection opened before the extension existed, a plain psycopg connection given
+`register_vectors`) they fall back to the text literal, with the type left for Postgres to infer
+from the statement's CAST.
+
+The dumpers are registered on our connections only (the engine's connect hook; an engine the
+caller built is given the hook by `prepare_engine`), never in psycopg's global adapters map: the
+library changes nothing in the process beyond what it opens.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 from collections.abc import Iterable, Sequence
@@ -23,10 +27,12 @@ from typing import Any
 import numpy as np
 import pgvector
 import psycopg
-from psycopg.adapt import Dumper
+from psycopg.adapt import Dumper, PyFormat
 from psycopg.pq import Format
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
+
+from arandu_pipelines.settings import settings
 
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' of the URL token, since a
@@ -82,7 +88,7 @@ def normalize_url(database_url: str, driver: str = "psycopg") -> str:
 
 def resolve_database_url(database_url: str | None = None) -> str:
     """Explicit URL, else DATABASE_URL, else the embedded server (started on demand)."""
-    url = database_url or os.environ.get("DATABASE_URL")
+    url = database_url or settings.database_url
     if url:
         return normalize_url(url)
     from arandu_pipelines.store.embedded import embedded_url
@@ -126,33 +132,62 @@ def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10
             f"database_url {redact(url)!r} is not a valid PostgreSQL URL: "
             f"{type(exc).__name__}: {redact(str(exc))[:300]}"
         ) from None
-    event.listen(engine.sync_engine, "connect", _on_connect)
+    event.listen(engine.sync_engine, "connect", _on_connect)   # every connection from the start
+    return engine
+
+
+def prepare_engine(engine: AsyncEngine) -> AsyncEngine:
+    """Give `engine` the connect hook that teaches each new connection our vector parameters
+    (idempotent). Engines made by `create_engine` have it; an engine the caller built (a session
+    passed to a spec-shaped function) gets it here, and its connections already in the pool are
+    taught at their next checkout."""
+    sync = engine.sync_engine
+    if not event.contains(sync, "connect", _on_connect):
+        event.listen(sync, "connect", _on_connect)
+        event.listen(sync, "checkout", _on_checkout)
     return engine
 
 
 _VECTOR_OIDS = "to_regtype('vector')::oid, to_regtype('vector[]')::oid"  # NULLs before the extension
-_CONNECT_SQL = (f"SELECT {_VECTOR_OIDS}, pg_backend_pid(), "
-                "coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true)")
+_CONNECT_SQL = f"SELECT {_VECTOR_OIDS}"
 
 
 def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-    """One statement per new connection: pgvector's type oids, so vectors go binary on it; and,
-    in a batch process (priority.lower_priority() applied), its backend lowered on a local
-    server to the process's niceness (see priority.py)."""
-    from arandu_pipelines import priority
-
+    """One statement per new connection: pgvector's type oids, so vectors go binary on it (text
+    literals until the extension exists). Nothing else: the backend keeps the server's priority,
+    since any connection may hold an agent's advisory lock (see priority.py)."""
+    conn = dbapi_connection.driver_connection
+    _text_vectors(conn)
     try:
         cur = dbapi_connection.cursor()
         cur.execute(_CONNECT_SQL)
-        vector_oid, array_oid, pid, local = cur.fetchone()
+        vector_oid, array_oid = cur.fetchone()
         cur.close()
         dbapi_connection.rollback()
-    except Exception:  # best effort: text vectors and normal priority work all the same
+    except Exception:  # best effort: text vectors work all the same
         return
     if vector_oid and array_oid:
-        _binary_vectors(dbapi_connection.driver_connection, int(vector_oid), int(array_oid))
-    if local and priority.applied():
-        priority.lower_local_backend(int(pid))
+        _binary_vectors(conn, int(vector_oid), int(array_oid))
+
+
+def _on_checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A connection opened before `prepare_engine` hooked its engine: text vectors at least."""
+    _ensure_vectors(dbapi_connection.driver_connection)
+
+
+def _ensure_vectors(conn: Any) -> None:
+    try:
+        conn.adapters.get_dumper(Vector, PyFormat.AUTO)
+    except psycopg.ProgrammingError:   # no dumper yet (binary ones, once set, are kept)
+        _text_vectors(conn)
+
+
+async def prepare_connection(conn: AsyncConnection) -> AsyncConnection:
+    """`conn` (checked out already, e.g. a caller's session's) able to send our vector
+    parameters."""
+    raw = await conn.get_raw_connection()
+    _ensure_vectors(raw.driver_connection)
+    return conn
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker:
@@ -214,8 +249,20 @@ class _VectorArrayText(Dumper):
                                for v in obj.items) + "}").encode()
 
 
-psycopg.adapters.register_dumper(Vector, _VectorText)
-psycopg.adapters.register_dumper(VectorArray, _VectorArrayText)
+def _text_vectors(conn: Any) -> None:
+    """Send Vector / VectorArray parameters of this psycopg connection as text literals."""
+    register_vectors(conn)
+
+
+def register_vectors(context: Any) -> Any:
+    """Let a psycopg connection (or cursor, or `AdaptersMap`) you opened yourself take `vec()` /
+    `vecs()` parameters, as text literals; returns it. The library's own connections need no
+    call (the engine's connect hook does it, in binary), and nothing is registered in psycopg's
+    global adapters: `with register_vectors(psycopg.connect(url)) as conn: ...`."""
+    adapters = getattr(context, "adapters", context)
+    adapters.register_dumper(Vector, _VectorText)
+    adapters.register_dumper(VectorArray, _VectorArrayText)
+    return context
 
 
 def _vector_bytes(v: Vector) -> bytes:

@@ -20,12 +20,12 @@ and `ner` run (tagger, parser, lemmatizer are excluded at load), over the chunk'
 from __future__ import annotations
 
 import logging
-import os
 import re
 import threading
 from typing import Any
 
 from arandu_pipelines.write.types import ExtractionResult
+from arandu_pipelines.settings import settings
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ _loaded: dict[str, Any] = {}  # model name -> Language, or None when it failed t
 
 
 def model_name(configured: str | None = None) -> str:
-    name = os.environ.get("ARANDU_SPACY_MODEL", configured if configured is not None else DEFAULT_MODEL)
+    forced = settings.spacy_model   # ARANDU_SPACY_MODEL wins over MemoryConfig.spacy_model
+    name = forced if forced is not None else (configured if configured is not None else DEFAULT_MODEL)
     return "" if name.strip().lower() in ("", "none", "off") else name.strip()
 
 
