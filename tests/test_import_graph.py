@@ -6,9 +6,9 @@ inside functions: a deferred import is still a dependency, it only hides a cycle
 
 Layers, lowest first (a module may import its own layer and the layers under it):
 
-    base        errors, types, protocols, config, validate, vocab, keys, targets, providers/,
+    base        errors, types, protocols, config, validate, vocab, keys, settings, providers/,
                 ... (shared helpers with no memory logic of their own)
-    store       store/ (engine, schema, queries)
+    store       store/ (engine, schema, queries, targets: the handles the spec's functions take)
     pipelines   write/, read/, background/   (siblings: public names only between them)
     client      client, db, the package's __init__, and the FACADES below
     shell       cli and the Dagster shell (assets/, jobs/, sensors/, resources/,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from arandu_pipelines.targets import DatabaseTarget, one_of, target_of
+from arandu_pipelines.store.targets import DatabaseTarget, one_of, target_of
 from arandu_pipelines.background import clustering as _clustering
 from arandu_pipelines.background import communities as _communities
 from arandu_pipelines.background import consolidation as _consolidation

@@ -47,7 +47,7 @@ from arandu_pipelines.background.emotion_lexicon import (
 )
 from arandu_pipelines.background.results import EmotionalTrendsResult
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.targets import HasEngine
+from arandu_pipelines.store.targets import HasEngine
 from arandu_pipelines.vocab import NEGATIONS
 from arandu_pipelines.keys import fold
 

@@ -29,7 +29,7 @@ from arandu_pipelines.read.entities import resolve_query_entities
 from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.types import RetrieveResult
-from arandu_pipelines.targets import DatabaseTarget, engine_from, one_of
+from arandu_pipelines.store.targets import DatabaseTarget, engine_from, one_of
 from arandu_pipelines.types import PipelineTrace
 
 DirectiveBlock = _directives.DirectiveBlock

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from arandu_pipelines.targets import field_of
+from arandu_pipelines.store.targets import field_of
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read import format as _format
 from arandu_pipelines.read.types import ScoredEvent, ScoredFact

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
-from arandu_pipelines.targets import DatabaseTarget, engine_from
+from arandu_pipelines.store.targets import DatabaseTarget, engine_from
 from arandu_pipelines.types import PipelineTrace
 
 

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.targets import DatabaseTarget, connection_for, field_of
+from arandu_pipelines.store.targets import DatabaseTarget, connection_for, field_of
 from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.reconcile import same_value
 

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import Row
 
-from arandu_pipelines.targets import DatabaseTarget, connection_for
+from arandu_pipelines.store.targets import DatabaseTarget, connection_for
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.types import EntityDetail
 from arandu_pipelines.keys import normalize_type

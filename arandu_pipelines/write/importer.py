@@ -28,7 +28,7 @@ from sqlalchemy import text
 from arandu_pipelines import validate
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
-from arandu_pipelines.targets import HasEngine
+from arandu_pipelines.store.targets import HasEngine
 from arandu_pipelines.types import ConflictRow, ImportReport, RejectedRow
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.import_files import (  # noqa: F401 - re-exported: the reading API

@@ -1,7 +1,8 @@
 """Argument plumbing shared by the spec-shaped public functions (issue 15).
 
-A bottom-layer module (nothing of ours above `errors`): write/, read/ and background/ use it, so
-it must not know MemoryClient; a client is accepted as anything with an `.engine` (`HasEngine`).
+A store-layer module (it prepares the caller's engines and connections with `store.engine`):
+write/, read/ and background/ use it, so it must not know MemoryClient; a client is accepted as
+anything with an `.engine` (`HasEngine`).
 The two helpers that do build a MemoryClient (`bound_client`, `settle`) live in client.py.
 
 The specification's functions take an `AsyncSession` and `llm_provider=` / `embedding_provider=`;
