@@ -55,6 +55,7 @@ async def test_misspelt_and_nicknamed_speakers_resolve_and_retrieve_their_messag
         ("What are Kate's weekend plans?", "Katherine", "nickname", "bouldering"),
         ("What are Jon's hobbies?", "John", "nickname", "canal"),
         ("What hobbies does Mohammed have?", "Muhhamed", "phonetic", "chess"),
+        ("What are Mo's hobbies?", "Muhhamed", "nickname", "chess"),  # via Muhammad, spelt otherwise
     ]
     for question, speaker, method, expected_word in cases:
         r = await memory.retrieve("grp", question, verbose=True)
@@ -84,6 +85,7 @@ def test_ambiguous_or_distant_names_are_not_resolved() -> None:
     assert best_match("Monday", pool) is None
     assert best_match("Melany", pool) == ([pool[2]], "phonetic")
     assert best_match("Mel", pool) == ([pool[2]], "nickname")
+    assert best_match("Ed", pool) is None and best_match("Al", pool) is None  # 2 letters: table only
 
 
 def test_exact_match_wins_over_fuzzy_and_fuzzy_is_recorded() -> None:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from arandu_pipelines.read.name_match import NOT_NAMES, Candidate, best_match
+from arandu_pipelines.read.name_match import NICKNAMES, NOT_NAMES, Candidate, best_match
 from arandu_pipelines.read.sql import fetch, fetch_one
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -130,7 +130,8 @@ _SQL = _SQL.replace("{need}", _NEED)
 def fuzzy_words(query: str) -> list[tuple[int, str]]:
     """(word index, word) of the capitalised single words that could be a person's name."""
     return [(i, g) for i, j, g in query_grams(query, 1)
-            if g[:1].isupper() and g.isalpha() and len(g) >= 3 and fold(g) not in NOT_NAMES]
+            if g[:1].isupper() and g.isalpha() and (len(g) >= 3 or fold(g) in NICKNAMES)
+            and fold(g) not in NOT_NAMES]
 
 
 def entity_params(query: str) -> dict[str, list[str]]:

@@ -140,12 +140,26 @@ def _first_class(ch: str) -> str:
 def score(word: str, token: str, first: bool) -> tuple[float, str] | None:
     """How well the folded query word `word` stands for the folded name token `token` (None: not
     at all). `first`: the token is the first word of the name (diminutives apply only there)."""
-    if word == token or len(word) < 3 or len(token) < 3:
+    if word == token or len(token) < 3:
         return None
-    # The write side's diminutive rule ("Carol" -> "Caroline"), with 2+ letters left over so a
-    # place is not a prefix of a near-identical name ("Paris" is not "Parisa").
-    if first and (token in NICKNAMES.get(word, ()) or (token.startswith(word) and len(token) - len(word) >= 2)):
+    group = NICKNAMES.get(word, frozenset())
+    if first and token in group:
         return 3.0, "nickname"
+    if len(word) >= 3:
+        # The write side's diminutive rule ("Carol" -> "Caroline"), with 2+ letters left over so
+        # a place is not a prefix of a near-identical name ("Paris" is not "Parisa").
+        if first and token.startswith(word) and len(token) - len(word) >= 2:
+            return 3.0, "nickname"
+        direct = _spelling(word, token)
+        if direct is not None:
+            return direct
+    if first and any(len(n) >= 5 and _spelling(n, token) is not None for n in group):
+        return 1.5, "nickname"  # "Mo" -> Muhammad, spelt "Muhhamed" by the speaker label
+    return None
+
+
+def _spelling(word: str, token: str) -> tuple[float, str] | None:
+    """The same name spelt differently: a small edit, or the same sound."""
     same_start = _first_class(word[0]) == _first_class(token[0])
     longest, shortest = max(len(word), len(token)), min(len(word), len(token))
     d = damerau(word, token, cap=3)
@@ -172,7 +186,7 @@ def best_match(word: str, pool: list[Candidate]) -> tuple[list[Candidate], str] 
     """The candidates (one person, possibly as both speaker and entity) `word` names, and the
     method; None when nothing matches or two different people match equally well."""
     w = fold(word)
-    if w in NOT_NAMES or len(w) < 3 or not w.isalpha():
+    if w in NOT_NAMES or (len(w) < 3 and w not in NICKNAMES) or not w.isalpha():
         return None
     best: tuple[float, str] | None = None
     hits: list[Candidate] = []
