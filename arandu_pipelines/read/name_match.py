@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arandu_pipelines.write.keys import fold
 
@@ -117,6 +118,7 @@ _DIGRAPHS = (("ph", "f"), ("ck", "k"), ("gh", ""), ("kn", "n"), ("wr", "r"), ("t
              ("z", "s"), ("v", "f"), ("w", ""), ("y", ""))
 
 
+@lru_cache(maxsize=4096)
 def phonetic_key(word: str) -> str:
     """A metaphone-like consonant skeleton: spelling variants of a name share it
     (Muhammad/Muhhamed -> MMT, Katherine/Catherine/Kathryn -> K0RN, John/Jon -> JN)."""
@@ -137,39 +139,43 @@ def _first_class(ch: str) -> str:
     return {"c": "k", "k": "k", "q": "k"}.get(ch, ch)
 
 
-def score(word: str, token: str, first: bool) -> tuple[float, str] | None:
+def score(word: str, token: str, first: bool, via_group: bool = False) -> tuple[float, str] | None:
     """How well the folded query word `word` stands for the folded name token `token` (None: not
-    at all). `first`: the token is the first word of the name (diminutives apply only there)."""
+    at all). `first`: the token is the first word of the name (diminutives apply only there).
+    `via_group`: also try the word's nickname group spelt differently ("Mo" -> Muhammad, which
+    the speaker label spells "Muhhamed"); a second pass, run only when the first found no one."""
     if word == token or len(token) < 3:
         return None
     group = NICKNAMES.get(word, frozenset())
+    if via_group:
+        if first and any(len(n) >= 5 and _spelling(n, token) is not None for n in group):
+            return 1.5, "nickname"
+        return None
     if first and token in group:
         return 3.0, "nickname"
-    if len(word) >= 3:
-        # The write side's diminutive rule ("Carol" -> "Caroline"), with 2+ letters left over so
-        # a place is not a prefix of a near-identical name ("Paris" is not "Parisa").
-        if first and token.startswith(word) and len(token) - len(word) >= 2:
-            return 3.0, "nickname"
-        direct = _spelling(word, token)
-        if direct is not None:
-            return direct
-    if first and any(len(n) >= 5 and _spelling(n, token) is not None for n in group):
-        return 1.5, "nickname"  # "Mo" -> Muhammad, spelt "Muhhamed" by the speaker label
-    return None
+    if len(word) < 3:
+        return None
+    # The write side's diminutive rule ("Carol" -> "Caroline"), with 2+ letters left over so a
+    # place is not a prefix of a near-identical name ("Paris" is not "Parisa").
+    if first and token.startswith(word) and len(token) - len(word) >= 2:
+        return 3.0, "nickname"
+    return _spelling(word, token)
 
 
+@lru_cache(maxsize=8192)
 def _spelling(word: str, token: str) -> tuple[float, str] | None:
-    """The same name spelt differently: a small edit, or the same sound."""
-    same_start = _first_class(word[0]) == _first_class(token[0])
+    """The same name spelt differently: a small edit, or the same sound (same first letter)."""
+    if _first_class(word[0]) != _first_class(token[0]):
+        return None
     longest, shortest = max(len(word), len(token)), min(len(word), len(token))
     d = damerau(word, token, cap=3)
     # One edit: for short names only a letter added or dropped (Jon/John; Joan is not John).
     swapped = d == 1 and sorted(word) == sorted(token)  # Jhon/John
-    if same_start and ((d == 1 and (shortest >= 5 or len(word) != len(token) or swapped))
+    if ((d == 1 and (shortest >= 5 or len(word) != len(token) or swapped))
                        or (d == 2 and shortest >= 8)):
         return (2.0 if d == 1 else 1.0), "fuzzy"
     key_w, key_t = phonetic_key(word), phonetic_key(token)
-    if (len(key_w) >= 3 and key_w == key_t and same_start and abs(len(word) - len(token)) <= 2
+    if (len(key_w) >= 3 and key_w == key_t and abs(len(word) - len(token)) <= 2
             and d <= max(2, longest // 2)):
         return 1.5, "phonetic"
     return None
@@ -188,18 +194,21 @@ def best_match(word: str, pool: list[Candidate]) -> tuple[list[Candidate], str] 
     w = fold(word)
     if w in NOT_NAMES or (len(w) < 3 and w not in NICKNAMES) or not w.isalpha():
         return None
-    best: tuple[float, str] | None = None
-    hits: list[Candidate] = []
-    for c in pool:
-        tokens = [t for t in fold(c.name).split() if t]
-        got = [s for i, t in enumerate(tokens) if (s := score(w, t, i == 0)) is not None]
-        if not got:
-            continue
-        s = max(got)
-        if best is None or s[0] > best[0]:
-            best, hits = s, [c]
-        elif s[0] == best[0]:
-            hits.append(c)
+    for via_group in (False, True):
+        best: tuple[float, str] | None = None
+        hits: list[Candidate] = []
+        for c in pool:
+            tokens = [t for t in fold(c.name).split() if t]
+            got = [s for i, t in enumerate(tokens) if (s := score(w, t, i == 0, via_group)) is not None]
+            if not got:
+                continue
+            s = max(got)
+            if best is None or s[0] > best[0]:
+                best, hits = s, [c]
+            elif s[0] == best[0]:
+                hits.append(c)
+        if best is not None:
+            break
     if best is None:
         return None
     # One person may be both a speaker label and a fuller entity name ("Katherine" and
