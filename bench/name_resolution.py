@@ -48,7 +48,7 @@ async def run(rounds: int) -> None:
         async with engine.connect() as conn:
             for q in EXACT + FUZZY + NO_NAME:
                 _, res = await bootstrap(conn, "names", q)
-                print(f"  {q:42s} speakers={res.speakers} methods={res.speaker_methods}")
+                print(f"  {q:42s} speakers={res.speakers} methods={getattr(res, 'speaker_methods', None)}")
             for name, group in (("exact names", EXACT), ("nickname / misspelt", FUZZY), ("no name", NO_NAME)):
                 times = []
                 for _ in range(rounds):
