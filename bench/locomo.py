@@ -1,7 +1,7 @@
 """LoCoMo retrieval benchmark: Recall@k over `retrieve()`'s sources, offline.
 
     python bench/locomo.py ../shared/data/locomo-dev/conv-26.json [more.json ...]
-        [--topk-events 20] [--no-extract] [--json out.json] [--keep]
+        [--topk-events 20] [--no-extract] [--json out.json] [--keep] [--baseline bm25]
 
 Each conversation is imported (message_id = the turn's dia_id) into a database of its own,
 `arandu_bench_locomo` (or $ARANDU_BENCH_LOCOMO_DB), dropped and created again on every run, on DATABASE_URL's server when set,
@@ -15,6 +15,10 @@ Answer-in-context rate: the share of questions whose gold answer's content words
 words dropped, a plural "s" ignored, dates normalised on both sides to ISO forms, so "7 May 2023"
 in the answer matches "(2023-05-07)" in the context, "June 2023" matches any 2023-06 date and
 "13 August" any year's 08-13).
+
+--baseline bm25 also ranks each conversation's turns ("speaker: text") for the same questions
+with plain Okapi BM25 (k1 1.2, b 0.75, lower-cased words, a plural "s" dropped, English stop
+words out; see `BM25`) and prints its Recall@k and the margin of `retrieve()` over it.
 
 Categories: 1 multi-hop, 2 temporal, 3 open-domain/inference, 4 single-hop (5, adversarial, is
 not scored: its questions have no answer in the conversation).
@@ -177,6 +181,76 @@ def answer_in_context(answer: Any, context: str, words: int = CONTEXT_WORDS) -> 
     return wanted <= have
 
 
+# ---- BM25 baseline -------------------------------------------------------------------------------
+BM25_STOP = ANSWER_STOP | frozenset("""what when where who whom which why how do does did i you we my your our me
+    us have has had will would can could should about into than then there here just so up out""".split())
+
+
+def bm25_tokens(text: str) -> list[str]:
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.lower().replace("'s", "")):
+        if w in BM25_STOP:
+            continue
+        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+class BM25:
+    """Okapi BM25 over a conversation's turns: the baseline a retrieval system must beat."""
+
+    def __init__(self, docs: list[tuple[str, str]], k1: float = 1.2, b: float = 0.75) -> None:
+        import math
+
+        self.ids = [d for d, _ in docs]
+        self.tf = [defaultdict(int) for _ in docs]
+        df: dict[str, int] = defaultdict(int)
+        for counts, (_, text) in zip(self.tf, docs):
+            for w in bm25_tokens(text):
+                counts[w] += 1
+            for w in counts:
+                df[w] += 1
+        self.len = [sum(c.values()) for c in self.tf]
+        avg = statistics.mean(self.len) if docs else 1.0
+        n = len(docs)
+        self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
+        self.norm = [k1 * (1 - b + b * ln / (avg or 1.0)) for ln in self.len]
+        self.k1 = k1
+
+    def rank(self, query: str, k: int) -> list[str]:
+        words = set(bm25_tokens(query))
+        scores = []
+        for i, counts in enumerate(self.tf):
+            s = sum(self.idf[w] * counts[w] * (self.k1 + 1) / (counts[w] + self.norm[i])
+                    for w in words if counts.get(w))
+            if s > 0:
+                scores.append((-s, i))
+        scores.sort()
+        return [self.ids[i] for _, i in scores[:k]]
+
+
+def conversation_turns(path: Path) -> list[tuple[str, str]]:
+    """(dia_id, "speaker: text") of every turn, in order."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conv = data.get("conversation", data)
+    out = []
+    n = 1
+    while f"session_{n}" in conv or f"session_{n}_date_time" in conv:
+        for t in conv.get(f"session_{n}") or []:
+            out.append((t["dia_id"], f"{t.get('speaker', '')}: {t.get('text', '')}"))
+        n += 1
+    return out
+
+
+def bm25_recall(path: Path) -> dict[str, Any]:
+    index = BM25(conversation_turns(path))
+    per_k: dict[int, list[float]] = {k: [] for k in KS}
+    for q in questions(path):
+        ranked = index.rank(q["question"], max(KS))
+        for k in KS:
+            per_k[k].append(recall_at(ranked, q["evidence"], k))
+    return {k: statistics.mean(v) for k, v in per_k.items()}
+
+
 def questions(path: Path) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     qa = data.get("qa", [])
@@ -184,7 +258,7 @@ def questions(path: Path) -> list[dict[str, Any]]:
 
 
 async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
-              embedding_mode: str = "packed") -> dict[str, Any]:
+              embedding_mode: str = "packed", baseline: str | None = None) -> dict[str, Any]:
     from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.write.importer import locomo_rows
 
@@ -229,11 +303,15 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
                                 for c, v in sorted(per_cat.items())},
                 "answer_in_context": statistics.mean(x for v in in_ctx.values() for x in v),
             }
+            if baseline == "bm25":
+                report["conversations"][path.stem]["bm25"] = bm25_recall(path)
     report["latency_ms"] = {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
                             "n": len(latencies), "cpu_per_call": cpu_ms / max(len(latencies), 1),
                             "load_average": os.getloadavg()[0]}
     convs = report["conversations"].values()
     report["mean_recall"] = {k: statistics.mean(c["recall"][k] for c in convs) for k in KS}
+    if baseline == "bm25":
+        report["mean_bm25"] = {k: statistics.mean(c["bm25"][k] for c in convs) for k in KS}
     report["mean_answer_in_context"] = statistics.mean(c["answer_in_context"] for c in convs)
     report["mean_by_category"] = {
         name: {k: statistics.mean(c["by_category"][name][k] for c in convs if name in c["by_category"])
@@ -258,12 +336,18 @@ def print_report(report: dict[str, Any]) -> None:
         for cat, v in c["by_category"].items():
             print(f"  {cat:14s} {v['n']:4d}  " + "  ".join(f"{v[k]:.3f}" for k in KS)
                   + f"  {v['in_context']:.3f}")
+        if "bm25" in c:
+            print(f"  {'BM25 baseline':14s} {c['questions']:4d}  " + "  ".join(f"{c['bm25'][k]:.3f}" for k in KS))
     m = report["mean_recall"]
     print("\nmean over conversations: " + "  ".join(f"R@{k}={m[k]:.3f}" for k in KS)
           + f"  answer-in-context={report['mean_answer_in_context']:.3f}"
           + f" (context cut to {CONTEXT_WORDS} words)")
     for name, v in report["mean_by_category"].items():
         print(f"  {name:14s} " + "  ".join(f"R@{k}={v[k]:.3f}" for k in KS) + f"  in-ctx={v['in_context']:.3f}")
+    if "mean_bm25" in report:
+        b = report["mean_bm25"]
+        print("BM25 baseline: " + "  ".join(f"R@{k}={b[k]:.3f}" for k in KS))
+        print("margin over BM25: " + "  ".join(f"R@{k} {100 * (m[k] - b[k]):+.1f} pts" for k in KS))
     lat = report["latency_ms"]
     print(f"retrieve latency (query embedding included): p50 {lat['p50']:.1f} ms, "
           f"p95 {lat['p95']:.1f} ms over {lat['n']} calls; {lat['cpu_per_call']:.1f} ms CPU per call "
@@ -281,13 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
     ap.add_argument("--embedding-mode", default="packed", choices=["packed", "sentences"],
                     help="MemoryConfig.embedding_mode used to import the messages")
+    ap.add_argument("--baseline", choices=["bm25"],
+                    help="also rank the turns with this baseline and print the margin over it")
     args = ap.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]
     if missing:
         print(f"not found: {', '.join(map(str, missing))}", file=sys.stderr)
         return 2
     report = asyncio.run(run(args.paths, args.topk_events, not args.no_extract, args.keep,
-                             args.embedding_mode))
+                             args.embedding_mode, args.baseline))
     print_report(report)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str))

@@ -4,7 +4,14 @@ Word n-grams of the query (1-4 words) are matched, folded (case and accents), ag
 agent's aliases (which include every display name the write side saw), entity display names and
 entity-key slugs ("marcos tavares" -> person:marcos_tavares), and against the speakers of the
 stored messages. Longer matches win over the shorter ones they contain, so "Marcos Tavares" is not
-also "Marcos" the neighbour. One round trip.
+also "Marcos" the neighbour.
+
+A capitalised word that matched nothing exactly may still name a person with another spelling
+("Muhammad" for the speaker "Muhhamed", "Kate" for "Katherine", "Jon" for "John"). Only then, the
+same statement also returns a pool of candidate names (the agent's distinct speakers by a loose
+scan of the (agent_id, speaker) index, and its person entities), which `read.name_match` compares
+by nickname table, edit distance and phonetic key; the method is recorded as nickname | fuzzy |
+phonetic. One round trip.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from arandu_pipelines.read.name_match import NICKNAMES, NOT_NAMES, Candidate, best_match
 from arandu_pipelines.read.sql import fetch, fetch_one
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -39,11 +47,16 @@ class EntityResolution:
     methods: dict[str, str] = field(default_factory=dict)  # key -> alias | display_name | slug
     mentions: dict[str, str] = field(default_factory=dict)  # key -> the query words
     speakers: list[str] = field(default_factory=list)  # speakers named in the query
+    speaker_methods: dict[str, str] = field(default_factory=dict)  # speaker -> nickname | fuzzy | phonetic
 
     def to_dict(self) -> dict[str, object]:
-        return {"deterministic": [{"key": k, "name": self.names.get(k), "method": self.methods.get(k),
-                                   "mention": self.mentions.get(k)} for k in self.keys],
-                "speakers": list(self.speakers)}
+        out: dict[str, object] = {
+            "deterministic": [{"key": k, "name": self.names.get(k), "method": self.methods.get(k),
+                               "mention": self.mentions.get(k)} for k in self.keys],
+            "speakers": list(self.speakers)}
+        if self.speaker_methods:
+            out["speaker_methods"] = dict(self.speaker_methods)
+        return out
 
 
 MAX_WORDS = 48  # a query is a question, not a document: names are looked for in its first words
@@ -87,13 +100,46 @@ _SQL = (
     JOIN LATERAL (SELECT x.speaker FROM memory_events x WHERE x.agent_id = a.agent_id
                   AND x.speaker = e.display_name LIMIT 1) s ON true
     WHERE a.agent_id = :a AND a.alias = ANY(CAST(:folded AS text[]))
+    UNION ALL
+    SELECT 'pool_speaker', sp.s, NULL, sp.s
+    FROM (WITH RECURSIVE r(s, n) AS (
+            SELECT min(x.speaker), 1 FROM memory_events x WHERE x.agent_id = :a AND """ + "{need}" + """
+            UNION ALL
+            SELECT (SELECT min(x.speaker) FROM memory_events x WHERE x.agent_id = :a AND x.speaker > r.s),
+                   r.n + 1
+            FROM r WHERE r.s IS NOT NULL AND r.n < 64)
+          SELECT s FROM r WHERE s IS NOT NULL) sp
+    UNION ALL
+    (SELECT 'pool_person', e.display_name, e.canonical_key, e.display_name
+     FROM memory_entities e
+     WHERE e.agent_id = :a AND e.entity_type = 'person' AND e.is_active AND e.display_name IS NOT NULL
+       AND """ + "{need}" + """
+     ORDER BY e.importance_score DESC, e.canonical_key LIMIT 200)
     """
 )
+# The fuzzy pool is fetched only when some capitalised word of the query matched no alias and no
+# speaker exactly (index probes): a query naming people as stored pays nothing more.
+_NEED = (
+    "EXISTS (SELECT 1 FROM unnest(CAST(:caps_f AS text[]), CAST(:caps_s AS text[])) c(f, s) "
+    "WHERE NOT EXISTS (SELECT 1 FROM memory_entity_aliases a WHERE a.agent_id = :a AND a.alias = c.f) "
+    "AND NOT EXISTS (SELECT 1 FROM memory_events x WHERE x.agent_id = :a AND x.speaker = c.s))"
+)
+_SQL = _SQL.replace("{need}", _NEED)
+
+
+def fuzzy_words(query: str) -> list[tuple[int, str]]:
+    """(word index, word) of the capitalised single words that could be a person's name."""
+    return [(i, g) for i, j, g in query_grams(query, 1)
+            if g[:1].isupper() and g.isalpha() and (len(g) >= 3 or fold(g) in NICKNAMES)
+            and fold(g) not in NOT_NAMES]
 
 
 def entity_params(query: str) -> dict[str, list[str]]:
     grams = query_grams(query)
+    caps = fuzzy_words(query)
     return {
+        "caps_f": [fold(g) for _, g in caps],
+        "caps_s": [g for _, g in caps],
         "folded": sorted({fold(g) for _, _, g in grams}),
         "slugs": sorted({slugify(g) for _, _, g in grams}),
         "surface": sorted({v for _, _, g in grams for v in (g, g.title(), g.lower(), g.capitalize())}),
@@ -124,8 +170,13 @@ def interpret(query: str, rows: list[_Row]) -> EntityResolution:
     by_fold: dict[str, list[tuple[str, str, str]]] = {}
     speakers_by_fold: dict[str, str] = {}
     alias_speakers: dict[str, list[str]] = {}
+    pool: list[Candidate] = []
     for r in rows:
-        if r.method == "alias_speaker":
+        if r.method == "pool_speaker":
+            pool.append(Candidate(r.matched, None, True))
+        elif r.method == "pool_person":
+            pool.append(Candidate(r.name, r.key, False))
+        elif r.method == "alias_speaker":
             alias_speakers.setdefault(r.matched, []).append(r.name)
         elif r.method == "speaker":
             speakers_by_fold.setdefault(fold(r.matched), r.matched)
@@ -155,7 +206,33 @@ def interpret(query: str, rows: list[_Row]) -> EntityResolution:
         for sp in ([spk] if spk else []) + sorted(alias_speakers.get(f, [])):
             if sp not in res.speakers:  # a person named in the query who also speaks
                 res.speakers.append(sp)
+    if pool:
+        _fuzzy_pass(query, pool, used, res)
     return res
+
+
+def _fuzzy_pass(query: str, pool: list[Candidate], used: list[tuple[int, int]],
+                res: EntityResolution) -> None:
+    """Capitalised words no exact match covered, matched to one person of the pool."""
+    speakers = {c.name for c in pool if c.speaker}
+    for i, word in fuzzy_words(query):
+        if any(a <= i < b for a, b in used):
+            continue
+        found = best_match(word, pool)
+        if found is None:
+            continue
+        hits, method = found
+        used.append((i, i + 1))
+        for c in hits:
+            if c.key is not None and c.key not in res.methods:
+                res.keys.append(c.key)
+                res.names[c.key] = c.name
+                res.methods[c.key] = method
+                res.mentions[c.key] = word
+            sp = c.name if (c.speaker or c.name in speakers) else None
+            if sp is not None and sp not in res.speakers:
+                res.speakers.append(sp)
+                res.speaker_methods[sp] = method
 
 
 _BOOT = (
