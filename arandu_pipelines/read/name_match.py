@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from arandu_pipelines.write.keys import fold
+from arandu_pipelines.keys import fold
 
 # Diminutive groups: every name in a group may stand for every other one. Kept small and common
 # (English, Portuguese, Spanish, Arabic transliterations); it is a tie-breaker, not a dictionary.
