@@ -59,7 +59,7 @@ async def test_misspelt_and_nicknamed_speakers_resolve_and_retrieve_their_messag
     ]
     for question, speaker, method, expected_word in cases:
         r = await memory.retrieve("grp", question, verbose=True)
-        sources = r.pipeline.get("planner").data["entities_sources"]
+        sources = r.pipeline.get("plan").data["entities_sources"]
         assert speaker in sources["speakers"], (question, sources)
         assert sources["speaker_methods"][speaker] == method, (question, sources)
         top = r.sources[0]
@@ -73,7 +73,7 @@ async def test_unrelated_capitalised_words_do_not_become_people(memory) -> None:
     for question in ("What happened in Paris on Monday?", "Did anyone go to Mumbai in March?",
                      "Who mentioned Jonah or Joan?"):
         r = await memory.retrieve("grp", question, verbose=True)
-        sources = r.pipeline.get("planner").data["entities_sources"]
+        sources = r.pipeline.get("plan").data["entities_sources"]
         assert sources["speakers"] == [], (question, sources)
         assert "speaker_methods" not in sources
 
