@@ -731,6 +731,12 @@ class _Msg:
     def add_entity(self, name: str, etype: str | None, rank: int, pos: int | None = None) -> str:
         """Register `name` (surface form); returns the canonical display name."""
         name = name.strip()
+        full = self.default_addressee
+        if full and _is_nickname(name, full) and self.key(name) not in self.ents:
+            # "Caro"/"Mel" said to Caroline/Melanie: the addressee, by a short form of the name
+            display = self.add_entity(full, "person", max(rank, _RANK_PERSONVERB), pos)
+            self._add_alias(self.key(display), name)
+            return display
         k = self.key(name)
         if not k:
             return name
@@ -825,6 +831,16 @@ class _Msg:
             return
         self.rel_keys.add(k)
         self.relations.append(ExtractedRelation(source, rel, target, confidence, retracts))
+
+
+def _is_nickname(name: str, full: str) -> bool:
+    """`name` is a short form of `full`'s first name ("Mel" of "Melanie", "Caro" of "Caroline"):
+    one word of at least 3 letters that starts the first name and is shorter than it."""
+    if " " in name or len(name) < 3:
+        return False
+    first = fold(full.split()[0]) if full.split() else ""
+    n = fold(name)
+    return len(n) < len(first) and first.startswith(n)
 
 
 def _completeness(name: str) -> tuple[int, int]:
@@ -2423,7 +2439,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
         k0 += 1
     first = words[k0].group(0).lower().replace("’", "'")
     nxt = words[k0 + 1].group(0).lower() if k0 + 1 < len(words) else ""
-    if first == "been" and not nxt.endswith(("ing", "ed")):
+    if first == "been" and not nxt.endswith(("ing", "ed")) and nxt != "busy":  # "Been busy painting"
         first = ""
     if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
         if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (

@@ -151,6 +151,8 @@ def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if f.event_date is not None:
         text = _RENDERED_DATE_RE.sub(" ", text)
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
+    # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
+    text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
     return f
@@ -245,6 +247,26 @@ def _mood(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f
 
 
+_FEELING_RE = re.compile(
+    r"(?i)^\s+(?:is|was|am|are|feels?|felt|has\s+been|had|have|got)\s+(?:(?:so|really|super|pretty|very|truly|totally"
+    r"|just|all|such)\s+)*(?:" + "|".join(re.escape(x) for x in L.FEELING_HEADS_EN) + r")\b(?P<rest>.*)$")
+
+
+def _vague(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A feeling whose object names nothing ("Melanie is excited for this new chapter", "Jon is
+    looking forward to more cool memories", "Melanie is pretty proud of it", "Gina is excited
+    to see where it takes her") is a reaction of the moment: no content word is left once the
+    subject, the feeling and `lexicon.VAGUE_OBJECT_WORDS_EN` are taken away."""
+    if not _free(f) or not f.fact_text.startswith(f.subject):
+        return f
+    m = _FEELING_RE.match(f.fact_text[len(f.subject):])
+    if not m:
+        return f
+    names = {w.lower() for w in _WORD_RE.findall(f.subject)}
+    left = {w for w in _content(m.group("rest")) if w.removesuffix("'s") not in names} - L.VAGUE_OBJECT_WORDS_EN
+    return f if left else None
+
+
 _SHOWN_RE = re.compile(
     r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:that|this|those|these)"
     r"(?:\s+[\w'’-]+){1,2}\W*$")
@@ -284,7 +306,14 @@ def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 _CATCH_UP_RE = re.compile(
     r"(?i)^[^.;:!?]{0,40}?\bsince\s+(?:[\w'’]+\s+){0,4}?(?:talked|spoke|chatted|caught\s+up|last\s+saw|saw\s+each\s+other)"
-    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*")
+    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*"
+    # about the talk itself: "X haven't talked in a few days", "X won't believe it - ...",
+    # "A lot's been going on in X's life", "There's something X wants to tell Y"
+    r"|^[^.;:!?]{0,40}?\b(?:(?:have|has)n['’]t\s+(?:talked|spoken|chatted|caught\s+up)\b[^,;:–—-]*"
+    r"|won['’]t\s+believe\s+(?:it|this|what\b[^,;:–—-]*)|long\s+time\s+no\s+(?:see|talk)"
+    r"|(?:a\s+lot|(?:so\s+)?much)(?:['’]s|\s+has)\s+(?:been\s+going\s+on|happened)\b[^,;:–—-]*"
+    r"|there['’]s\s+something\s+[\w'’]+\s+wants?\s+to\s+tell\b[^,;:–—-]*)"
+    r"\s*(?:[,;:–—]|\s-)?\s*")
 
 
 def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -295,6 +324,8 @@ def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     if not m or not _free(f):
         return f
     rest = f.fact_text[m.end():].strip(" ,-–—")
+    if ctx.speaker_name and f.subject != ctx.speaker_name and rest.startswith(ctx.speaker_name + " "):
+        f.subject = ctx.speaker_name  # "you won't believe it - I got ...": the rest is the speaker's
     if not rest.startswith(f.subject) or len(rest.split()) < 3:
         return None
     f.fact_text = rest
@@ -356,8 +387,8 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _addressee, _second_person, _glued_date, _opener, _catch_up, _long, _subject_first,
-    _talk, _have, _reaction, _mood, _shown, _generic_we, _thin, _unanchored,
+    _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
+    _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored,
 )
 
 

@@ -1,0 +1,79 @@
+"""Offline extraction on chat turns (issue 19, the bench/facts.py loop): rule kinds that keep
+what a person would write down about the speaker and drop talk about the talk. Sentences are
+invented in the style of two friends catching up; unit level, no database."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.types import ExtractionContext
+
+WHEN = datetime(2023, 9, 14, 18, 30, tzinfo=timezone.utc)
+
+
+def run(text: str, speaker: str = "Priya", addressee: str | None = "Daniel"):
+    return extract_offline(text, ExtractionContext(speaker, WHEN, addressee=addressee))
+
+
+def texts(r) -> list[str]:
+    return [f.fact_text for f in r.facts]
+
+
+# ---- nickname of the addressee -------------------------------------------------------------------
+def test_a_short_form_of_the_addressee_name_is_the_addressee():
+    """"Dan" said to Daniel is Daniel: "you" resolves to him, so a compliment about him is talk
+    (not a fact about a new person "Dan"), and no entity "Dan" is created."""
+    r = run("Aw, Dan, you've come such a long way with the band! I'm so proud of you for sticking with it.")
+    assert texts(r) == [], texts(r)
+    names = [e.name for e in r.entities]
+    assert "Dan" not in names, names
+
+
+def test_a_nickname_alias_keeps_facts_about_the_speaker():
+    r = run("Thanks, Dan! I signed up for the half marathon in Lisbon last week.")
+    assert any(t.startswith("Priya signed up for the half marathon") for t in texts(r)), texts(r)
+    assert not any("Dan" in t for t in texts(r)), texts(r)
+
+
+def test_a_name_that_is_not_a_short_form_is_not_merged():
+    r = run("Danny, I met your cousin Marco at the climbing gym yesterday.")
+    assert any("Marco" in t for t in texts(r)), texts(r)
+
+
+# ---- talk about the talk -------------------------------------------------------------------------
+def test_you_wont_believe_it_lead_is_cut_and_the_event_kept():
+    r = run("Daniel, you won't believe it - I got a puppy from the shelter yesterday!")
+    assert "Priya got a puppy from the shelter" in texts(r), texts(r)
+    assert r.facts[0].subject == "Priya"
+    assert r.facts[0].event_date.date() == datetime(2023, 9, 13).date()
+
+
+def test_not_having_talked_is_not_a_fact():
+    r = run("Hey Daniel! We haven't talked in a couple of weeks. Been busy repainting the kitchen.")
+    assert not any("talked" in t for t in texts(r)), texts(r)
+    assert any("repainting the kitchen" in t for t in texts(r)), texts(r)
+
+
+def test_a_lot_going_on_is_not_a_fact():
+    assert texts(run("Long time no see! So much has happened in my life lately!")) == []
+
+
+# ---- feelings with nothing to remember -----------------------------------------------------------
+def test_a_feeling_with_a_vague_object_is_dropped():
+    for text in ("So excited for this next chapter!", "I'm pretty proud of it.",
+                 "Looking forward to more good times!", "I'm excited to see where it takes me."):
+        assert texts(run(text)) == [], (text, texts(run(text)))
+
+
+def test_a_feeling_about_something_named_is_kept():
+    r = run("I'm so excited about the pottery workshop next Saturday.")
+    assert any("pottery workshop" in t for t in texts(r)), texts(r)
+
+
+# ---- a rendered relative date does not leave a dangling possessive -------------------------------
+def test_a_possessive_relative_date_leaves_no_dangling_s():
+    r = run("Can't wait for tomorrow's recital at the conservatory!")
+    assert r.facts, texts(r)
+    assert all(" 's" not in t for t in texts(r)), texts(r)
+    assert any("the recital at the conservatory" in t for t in texts(r)), texts(r)
