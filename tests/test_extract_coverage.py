@@ -77,3 +77,32 @@ def test_a_possessive_relative_date_leaves_no_dangling_s():
     assert r.facts, texts(r)
     assert all(" 's" not in t for t in texts(r)), texts(r)
     assert any("the recital at the conservatory" in t for t in texts(r)), texts(r)
+
+
+# ---- modal or negation inside an embedded clause; memories; hopes to ---------------------------
+def test_a_modal_inside_an_embedded_clause_does_not_drop_the_fact():
+    r = run("I used to be terrified of what my coworkers would think of my singing.")
+    assert any(t.startswith("Priya used to be terrified") for t in texts(r)), texts(r)
+    r = run("I sketched the mural to show how we should welcome newcomers.")
+    assert any(t.startswith("Priya sketched the mural") for t in texts(r)), texts(r)
+
+
+def test_a_resolve_in_a_purpose_clause_does_not_drop_the_fact():
+    r = run("I keep a bullet journal so I can track my training and stay motivated.")
+    assert any("bullet journal" in t for t in texts(r)), texts(r)
+
+
+def test_a_bare_resolve_or_modal_is_still_dropped():
+    assert texts(run("I'm determined to make it work.")) == []
+    assert texts(run("I will keep going.")) == []
+
+
+def test_a_memory_is_a_fact():
+    r = run("I'll never forget the night we watched the northern lights from the cabin.")
+    assert any("never forget the night" in t for t in texts(r)), texts(r)
+
+
+def test_hoping_to_do_something_is_a_plan_not_a_wish():
+    r = run("I hope to open a small bakery in my hometown one day.")
+    assert any(t.startswith("Priya hopes to open a small bakery") for t in texts(r)), texts(r)
+    assert texts(run("I hope you feel better soon.")) == []

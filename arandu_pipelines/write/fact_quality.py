@@ -61,7 +61,7 @@ _RENDERED_DATE_RE = re.compile(
     rf"(?:(?:\d{{1,2}}\s+(?:de\s+)?)?(?:{_MONTHS})\s+(?:de\s+)?)?\d{{4}}\b,?"
 )
 _TALK_RE = re.compile(
-    r"(?i)(?<!\bin\s)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
+    r"(?i)(?<!\bin\s)\b(?:hopes?(?!\s+to\s)|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
     r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
     r"|(?:is|was)\s+right\b|no\s+problem|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
@@ -368,8 +368,11 @@ _RESOLVE_RE = re.compile(
     r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for\s+(?:the|a|any)\s+challenge)"
     # nothing after it, or only "to <verb> it/this/that ..." or "and ...": no content of its own
     r"(?:\s+to\s+[\w'’]+\s+(?:it|this|that)\b.*|\s+and\b.*|\W*)$")
-# a purpose or reason clause ("... so Gina can reach more people") does not make a fact modal
-_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause)\s+.*$")
+# a purpose, reason or embedded clause ("... so Gina can reach more people", "... what people
+# would think", "... how we should accept change") does not make a fact modal
+_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause|how|what|why|where|who|which|that)\s+.*$")
+# a memory ("will never forget the day ...", "will always remember ...") is a fact, not a modal
+_MEMORY_RE = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:never\s+forget|always\s+remember)\b")
 
 
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -379,9 +382,9 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     annotator's fact 24-27 % of the time against ~50 % for the rest."""
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
-    t = f.fact_text
+    t = _MEMORY_RE.sub(" remembers", f.fact_text)
     main = _SUBCLAUSE_RE.sub("", t)
-    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(t):
+    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):
         return None
     return f
 
