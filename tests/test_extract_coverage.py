@@ -106,3 +106,17 @@ def test_hoping_to_do_something_is_a_plan_not_a_wish():
     r = run("I hope to open a small bakery in my hometown one day.")
     assert any(t.startswith("Priya hopes to open a small bakery") for t in texts(r)), texts(r)
     assert texts(run("I hope you feel better soon.")) == []
+
+
+# ---- a statement before a tag question; dropped subjects ------------------------------------------
+def test_a_statement_before_a_dash_question_is_kept():
+    r = run("FYI, I finished the quilt for my niece - want to see a pic?")
+    assert "Priya finished the quilt for Priya's niece" in texts(r), texts(r)
+    assert texts(run("Can you send me the recipe - the one with lentils?")) == []
+
+
+def test_dropped_subject_with_still_need_and_been_to():
+    assert "Priya is still working on the garden shed" in texts(run("Thanks! Still working on the garden shed."))
+    assert "Priya needs help with the wedding playlist" in texts(
+        run("Need help with the wedding playlist - any ideas?"))
+    assert "Priya has been only to Vienna once" in texts(run("Been only to Vienna once."))

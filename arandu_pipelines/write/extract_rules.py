@@ -427,7 +427,7 @@ _EN_DROPPED_START = {
     "work": "works", "adopted": "adopted", "met": "met", "saw": "saw", "watched": "watched",
     "painted": "painted", "finally": "finally", "loving": "is loving", "excited": "is excited",
     "thrilled": "is thrilled", "stoked": "is stoked", "glad": "is glad", "happy": "is happy",
-    "proud": "is proud", "grateful": "is grateful", "thankful": "is thankful",
+    "proud": "is proud", "grateful": "is grateful", "thankful": "is thankful", "need": "needs",
 }
 
 # =============================================================================================
@@ -1460,7 +1460,7 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     from arandu_pipelines.write import rules_extra
     from arandu_pipelines.write.fact_quality import refine
 
-    rules_extra.apply(result, text, ms.speaker)
+    rules_extra.apply(result, text, ms.speaker, ms.generic)
     if ctx.ner:
         from arandu_pipelines.write.nlp import apply_labels
 
@@ -1635,6 +1635,10 @@ def _known_alias_spans(ms: _Msg, body: str) -> list[tuple[int, int, str]]:
 # ---- per sentence -----------------------------------------------------------------------------
 
 
+# a question after a dash that follows a statement ("... - want to see a pic?", "... - pretty cool, huh?")
+_TAG_QUESTION_RE = re.compile(r"\s+[-–—]+\s+[^-–—?]*\?[?!]*\W*$")
+
+
 def _process_sentence(ms: _Msg, s: _Sent) -> None:
     body = s.body
     stripped = body.strip()
@@ -1643,6 +1647,12 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
     # aliases first: they merge names and are informative even in questions
     alias_facts = _aliases(ms, s)
     is_question = stripped.rstrip(" \"'”)").endswith("?") or stripped.rstrip(" \"'”)").endswith("?!")
+    tail_q = _TAG_QUESTION_RE.search(body) if is_question else None
+    if tail_q and tail_q.start() > 0:
+        # "I finished another pottery project - want to see a pic?": a statement, then a question
+        s.body = body = body[: tail_q.start()]
+        stripped = body.strip()
+        is_question = False
     first_word = (_WORD_RE.findall(stripped)[:1] or [""])[0].lower().replace("’", "'")
     if _DROP_RE.match(stripped) and not is_question:
         cm = _FIRST_PERSON_CLAUSE_RE.search(body)
@@ -2311,7 +2321,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
-        m0 = re.match(r"(?i)(?:(?:just|finally|also|really|recently|totally)\s+)+", lead)
+        m0 = re.match(r"(?i)(?:(?:just|finally|also|really|recently|totally|still)\s+)+", lead)
         if m0:
             adv, lead = m0.group(0).lower(), lead[m0.end():]
         w0 = _WORD_RE.match(lead)
@@ -2435,11 +2445,12 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     if not words:
         return ms.speaker, "none"
     k0 = 0
-    while k0 < len(words) - 1 and words[k0].group(0).lower() in ("just", "finally", "also", "really", "recently", "totally"):
+    while k0 < len(words) - 1 and words[k0].group(0).lower() in ("just", "finally", "also", "really", "recently", "totally",
+                                                                   "still"):
         k0 += 1
     first = words[k0].group(0).lower().replace("’", "'")
     nxt = words[k0 + 1].group(0).lower() if k0 + 1 < len(words) else ""
-    if first == "been" and not nxt.endswith(("ing", "ed")) and nxt != "busy":  # "Been busy painting"
+    if first == "been" and not nxt.endswith(("ing", "ed")) and nxt not in ("busy", "to", "only"):  # "Been busy painting"
         first = ""
     if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
         if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (
