@@ -120,3 +120,44 @@ def test_dropped_subject_with_still_need_and_been_to():
     assert "Priya needs help with the wedding playlist" in texts(
         run("Need help with the wedding playlist - any ideas?"))
     assert "Priya has been only to Vienna once" in texts(run("Been only to Vienna once."))
+
+
+# ---- stance rule kinds (write/stance.py) ---------------------------------------------------------
+def test_proud_of_the_addressee_for_something():
+    r = run("Aw, Daniel! I'm so proud of you for finishing your first triathlon.")
+    assert "Priya is proud of Daniel for finishing Daniel's first triathlon" in texts(r), texts(r)
+    assert r.facts[0].subject == "Priya" and "Daniel" in r.facts[0].mentions
+
+
+def test_admiration_names_what_is_admired():
+    assert "Priya admires Daniel's patience with the new puppy" in texts(
+        run("I'm in awe of your patience with the new puppy."))
+    assert "Priya admires how calm Daniel is during the storms" in texts(
+        run("It's so great to see how calm you are during the storms, Daniel."))
+
+
+def test_inspiration_and_friendship():
+    assert "Daniel's discipline inspires Priya to train every morning" in texts(
+        run("Honestly, your discipline really inspires me to train every morning!"))
+    assert "Priya values Priya's friendship with Daniel" in texts(run("Thanks, Dan! I really value our friendship."))
+
+
+def test_a_feeling_about_doing_something():
+    r = run("It's so freeing to paint without a plan.")
+    assert texts(r) == ["Priya finds it freeing to paint without a plan"], texts(r)
+
+
+def test_reactions_and_bare_compliments_give_no_stance_fact():
+    for text in ("Keep it up!", "You're awesome!", "Your support means a lot.", "It's great to see you again!",
+                 "It's special to me.", "It's so hard to find good help when you run a shop.",
+                 "It's great to see how far the project has come."):
+        assert texts(run(text)) == [], (text, texts(run(text)))
+
+
+def test_no_stance_fact_without_an_addressee_or_in_portuguese():
+    assert texts(run("I'm so proud of you for finishing your first triathlon.", addressee=None)) == []
+    assert not any("proud" in t for t in texts(run("Estou muito orgulhosa de você, Daniel!")))
+
+
+def test_made_me_is_not_the_speaker_acting_on_themselves():
+    assert texts(run("Really made me think about slowing down.")) == []

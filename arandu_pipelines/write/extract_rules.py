@@ -1461,6 +1461,9 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     from arandu_pipelines.write.fact_quality import refine
 
     rules_extra.apply(result, text, ms.speaker, ms.generic)
+    from arandu_pipelines.write import stance
+
+    stance.apply(result, text, ctx)
     if ctx.ner:
         from arandu_pipelines.write.nlp import apply_labels
 
@@ -2327,6 +2330,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         w0 = _WORD_RE.match(lead)
         first = w0.group(0).lower().replace("’", "'") if w0 else ""
         rest = lead[len(w0.group(0)):] if w0 else lead
+        if re.match(r"(?i)\s*me\b", rest) and first not in ("miss", "love", "loved", "like", "liked"):
+            return  # "Really made me think", "Took me ages": the dropped subject is "it", not the speaker
         verb = _EN_DROPPED_START.get(first, ("is " + first) if first.endswith("ing") else first)
         if adv and verb.startswith(("is ", "has ")):
             aux, _, tail = verb.partition(" ")
@@ -2454,7 +2459,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
         first = ""
     if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
         if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (
-            nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into", "me")
+            nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into")  # not "me": "Made me think" drops "it"
         ) and first not in _NON_NAME:
             return ms.speaker, "dropped_en"
         # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
