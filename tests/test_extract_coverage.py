@@ -161,3 +161,40 @@ def test_no_stance_fact_without_an_addressee_or_in_portuguese():
 
 def test_made_me_is_not_the_speaker_acting_on_themselves():
     assert texts(run("Really made me think about slowing down.")) == []
+
+
+# ---- "It"/"They" standing for the previous sentence's subject ------------------------------------
+def test_it_takes_the_previous_sentence_thing_as_subject():
+    r = run("Swimming keeps me sane. It's the one hour of my day without a screen.")
+    assert "Swimming is the one hour of Priya's day without a screen" in texts(r), texts(r)
+
+
+def test_they_takes_a_plural_thing_and_it_does_not():
+    r = run("Sunflowers make me smile. They were the centrepiece of my graduation party.")
+    assert "Sunflowers were the centrepiece of Priya's graduation party" in texts(r), texts(r)
+    r = run("Sunflowers make me smile. It was a long week at the hospital for my dad.")
+    assert not any(t.startswith("Sunflowers was") for t in texts(r)), texts(r)
+
+
+def test_a_person_is_not_an_antecedent_for_it():
+    r = run("Daniel helped me move. It's been a crazy month for my family.")
+    assert not any(t.startswith("Daniel is") or t.startswith("Daniel has been") for t in texts(r)), texts(r)
+
+
+def test_a_must_have_is_not_a_guess():
+    r = run("Running is a must-have in my week.")
+    assert any("must-have" in t for t in texts(r)), texts(r)
+
+
+def test_two_adjectives_of_one_verb_are_not_two_actions():
+    r = run("I felt nervous and excited giving my first talk at the library.")
+    assert not any(t.startswith("Priya excited") for t in texts(r)), texts(r)
+    r = run("I painted the fence and fixed the old gate.")
+    assert texts(r) == ["Priya painted the fence", "Priya fixed the old gate"], texts(r)
+
+
+def test_a_reaction_to_a_photo_is_not_a_preference():
+    for text in ("Love the red and blue!", "I love how it's so calm.", "We love it, it brings us together.",
+                 "I love all the yellow leaves in the pic."):
+        assert texts(run(text)) == [], (text, texts(run(text)))
+    assert texts(run("I love restoring old bikes.")) == ["Priya loves restoring old bikes"]

@@ -695,6 +695,7 @@ class _Sent:
     dates: list[TemporalMention] = field(default_factory=list)  # relative dates in body
     last_subj: object = None  # the _Subj of the last structured clause (for "... and works at X")
     n_facts: int = 0
+    antecedent: str | None = None  # what a leading "It"/"They" stands for (the previous sentence's subject)
 
 
 class _Msg:
@@ -1452,6 +1453,8 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     result.sentences = [s.text for s in sents]
     for s in sents:
         _scan_entities(ms, s)
+    if lang == "en":
+        _link_antecedents(ms, sents)
     for s in sents:
         _process_sentence(ms, s)
     result.entities = list(ms.ents.values())
@@ -1470,6 +1473,53 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
         apply_labels(result, ctx.ner)
     refine(result, ctx, generic=ms.generic)
     return result
+
+
+# A sentence opening with a thing as its subject ("Dancing helps me de-stress", "Flowers bring
+# joy", "My garden is ...") lends it to a next sentence that opens with "It"/"They" ("It's where
+# I'm most alive" -> "Dancing is where Jon is most alive").
+_THING_SUBJ_RE = re.compile(
+    r"^(?P<np>(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+(?:[a-z][\w'’-]*\s+){0,2}[a-z][\w'’-]*|[A-Z][a-z]+(?:ing)?"
+    r"(?:\s+[a-z]+ing)?))\s+(?:(?:really|always|just|also|sure|definitely|totally)\s+)?"
+    r"(?:is|are|was|were|has|have|had|helps?|helped|brings?|brought|gives?|gave|makes?|made|keeps?|kept|lets?"
+    r"|represents?|means?|meant|reminds?|reminded|taught|teaches|shows?|showed|gets?|got)\b")
+_IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|They['’]ve|They)(?=\s)")
+_NOT_THING = frozenset("i it this that these those there here he she they we you what which who how why when "
+                       "my our the nothing everything something everyone someone".split())
+
+
+def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
+    """Mark `antecedent` on sentences whose "It"/"They" stands for the previous sentence's
+    subject, when that subject is a thing (not a person or pronoun) and agrees in number."""
+    prev: str | None = None
+    for s in sents:
+        body = s.body.strip()
+        pm = _IT_START_RE.match(body)
+        if pm and prev:
+            plural = prev.endswith("s") and not prev.endswith(("ss", "ing")) or prev.lower().split()[-1] in (
+                "family", "fam", "kids", "friends", "parents", "people")
+            if pm.group("p").lower().startswith("they") == plural:
+                s.antecedent = prev
+            continue  # the same thing can be "it" again in the next sentence
+        m = _THING_SUBJ_RE.match(body)
+        np = m.group("np") if m else None
+        head = np.split()[0].lower() if np else ""
+        if np and (np.lower() in _NOT_THING or (head not in ("my", "our", "the") and (
+                ms.key(np) in ms.ents or head in _NOT_THING or np.lower() in _DISCOURSE_WORDS))):
+            np = None
+        prev = np
+
+
+def _with_antecedent(text: str, antecedent: str) -> str:
+    """"It's where I'm most alive" + "Dancing" -> "Dancing is where I'm most alive"."""
+    m = _IT_START_RE.match(text)
+    if not m:
+        return text
+    p = m.group("p").lower().replace("’", "'")
+    ante = antecedent[:1].upper() + antecedent[1:]
+    repl = {"it's been": f"{ante} has been", "it's": f"{ante} is", "it": ante, "they're": f"{ante} are",
+            "they've": f"{ante} have", "they": ante}[re.sub(r"\s+", " ", p)]
+    return repl + text[m.end():]
 
 
 def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
@@ -2315,6 +2365,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         if _content_words(rest) < 2:
             return
     text = body.strip()
+    if s.antecedent:
+        text = _with_antecedent(text, s.antecedent)
     text = _HEDGE_PREFIX_RE.sub("", text) or text
     subj, kind = _generic_subject(ms, s, text)
     min_content = 1 if kind != "none" else 2

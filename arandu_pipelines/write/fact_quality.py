@@ -207,7 +207,7 @@ _REACTION_RE = re.compile(
     r"(?i)^[^,]{0,40}?\b(?:is|was|am|are|'s|feels?|felt)\s+(?:(?:so|really|very|super|totally|just|truly)\s+)*"
     r"(?:glad|stoked|lucky|thrilled|thankful|grateful|sorry|relieved|impressed|amazed|blown\s+away|touched)\b"
     r"(?!\s+to\s+(?!hear|see|know|read|learn|have)[a-z]+\s+\w)"
-    r"|\b(?:must|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
+    r"|\b(?:must(?!-)|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
 )
 
 
@@ -268,14 +268,21 @@ def _vague(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 
 _SHOWN_RE = re.compile(
-    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:that|this|those|these)"
-    r"(?:\s+[\w'’-]+){1,2}\W*$")
+    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:(?:that|this|those|these)"
+    r"(?:\s+[\w'’-]+){1,2}\W*$"
+    # "loves how it's ...", "loves that it ...", "love it, ...": "it" is what was just shown
+    r"|(?:(?:that|how)\s+)?(?:it|it's|it’s)\b"
+    # "loves the red and blue", "loves all the yellow leaves", "loves the colors and the vibe": a photo's look
+    r"|(?:all\s+)?the\s+(?:[\w'’-]+\s+){0,3}?(?:colou?rs?|vibes?|red|blue|green|yellow|pink|purple|orange|leaves"
+    r"|details?|shading|texture|brushstrokes?|pic|photo|picture)\b)")
 
 
 def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """"Maria loves that painting" is a reaction to what the other speaker just showed, named
-    only by a demonstrative: nothing to know later."""
-    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(f.fact_text[len(f.subject):]):
+    """"Maria loves that painting", "Maria loves the red and blue", "Maria loves how it's both
+    ..." are reactions to what the other speaker just showed, named only by a demonstrative, a
+    pronoun or its look (colours, leaves, vibe): nothing to know later."""
+    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(
+            f.fact_text[len(f.subject):].removeprefix(" and others")):
         return None
     return f
 
@@ -446,6 +453,9 @@ def refine(result: ExtractionResult, ctx: ExtractionContext,
 _AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r") )")
 
 
+_LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seemed|looked|became|got|has\s+been)\s+\w+$")
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
     whose subject did two past actions joined by "and" is split at the second verb."""
@@ -453,8 +463,8 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     for f in facts:
         m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
-        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2:
-            out.append(f)
+        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):]):
+            out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
         f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]
