@@ -198,3 +198,21 @@ def test_a_reaction_to_a_photo_is_not_a_preference():
                  "I love all the yellow leaves in the pic."):
         assert texts(run(text)) == [], (text, texts(run(text)))
     assert texts(run("I love restoring old bikes.")) == ["Priya loves restoring old bikes"]
+
+
+# ---- shown work; pointers to a photo; people in general --------------------------------------------
+def test_shown_work_is_what_the_speaker_made():
+    r = run("Here's a photo of my clay teapot I made last month.")
+    assert "Priya made a clay teapot" in texts(r), texts(r)
+    assert texts(run("Here's something I just finished.")) == []
+
+
+def test_a_pointer_to_a_photo_is_cut_from_the_fact():
+    r = run("I've been busy knitting - here's something I just finished.")
+    assert texts(r) == ["Priya has been busy knitting"], texts(r)
+
+
+def test_we_all_present_is_people_in_general():
+    assert texts(run("We all have our own struggles.")) == []
+    assert texts(run("We're all a bit weird.")) == []
+    assert "Priya and others all made pizzas from scratch" in texts(run("We all made pizzas from scratch."))

@@ -63,7 +63,7 @@ _RENDERED_DATE_RE = re.compile(
 _TALK_RE = re.compile(
     r"(?i)(?<!\bin\s)\b(?:hopes?(?!\s+to\s)|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
     r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
-    r"|(?:is|was)\s+right\b|no\s+problem|"
+    r"|(?:is|was)\s+right\b|no\s+problem|(?:has|have|got)\s+to\s+(?:go|run)\b|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
 )
 _GREETING_START_RE = re.compile(
@@ -155,6 +155,19 @@ def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
+    return f
+
+
+_SHOW_TAIL_RE = re.compile(r"(?i)\s*(?:[-–—]+|,)\s+(?:here['’]s|here\s+is|check\s+(?:it|this)\s+out|take\s+a\s+look"
+                           r"|look\s+at\s+this)\b.*$")
+
+
+def _show_tail(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria has been busy painting - here's something she just finished": the pointer to a
+    shared photo is talk; the fact ends before it."""
+    text = _SHOW_TAIL_RE.sub("", f.fact_text)
+    if text != f.fact_text and len(text.split()) >= 3:
+        f.fact_text = text
     return f
 
 
@@ -290,9 +303,12 @@ def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Generic "we/us" ("Music brings us together", "Pets bring so much joy to us"), rewritten
     as "<speaker> and others" in a fact that does not open with its subject, is about people
-    in general, not about the speaker."""
+    in general, not about the speaker; so is a present "we all are/have ..." ("We all have
+    different paths"; a past "we all made our own pots" is an event and stays)."""
     if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
         return None
+    if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
+        return None  # "We all have different paths", "We're all imperfect": people in general
     return f
 
 
@@ -397,7 +413,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _opener, _long, _subject_first,
+    _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored,
 )
 
