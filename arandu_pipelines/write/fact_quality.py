@@ -11,14 +11,19 @@ what does not read as an atomic statement about a person or thing:
 | caption                     | a fact restating a photo caption ("[shared a photo: ...]") is dropped |
 |                             | (the caption stays in the message text, so it is still searchable) |
 | question                    | a fact with "?" is dropped                                          |
+| catch_up                    | talk about the talk ("since we last spoke", "haven't talked in a    |
+|                             | while", "you won't believe it - ...") is cut; nothing else: dropped |
 | second_person               | "you/your" left in the text becomes the addressee (the other speaker |
 |                             | of the session) or, when unknown, the fact is dropped               |
 | glued_date                  | a date the extractor rendered into the text ("On 5 May 2023 ...",   |
 |                             | "(2023-05-05)") is removed when `event_date` holds it               |
+| show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
 |                             | heard", "Sorry Maria didn't ...") are dropped                       |
+| vague                       | a feeling whose object names nothing ("excited for this new         |
+|                             | chapter", "proud of it") is dropped                                 |
 | unanchored                  | an attitude negation ("won't", "wasn't", "never") or a modal        |
 |                             | ("will", "could"), with no date and no other named entity: dropped  |
 | long                        | more than `MAX_WORDS` words: cut at the first clause boundary after |
