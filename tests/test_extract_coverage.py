@@ -216,3 +216,9 @@ def test_we_all_present_is_people_in_general():
     assert texts(run("We all have our own struggles.")) == []
     assert texts(run("We're all a bit weird.")) == []
     assert "Priya and others all made pizzas from scratch" in texts(run("We all made pizzas from scratch."))
+
+
+def test_respect_for_what_the_addressee_did():
+    r = run("Wow, Daniel. Respect for standing up to your landlord and winning.")
+    assert "Priya admires Daniel for standing up to Daniel's landlord and winning" in texts(r), texts(r)
+    assert texts(run("Respect for that.")) == []

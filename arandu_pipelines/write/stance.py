@@ -13,6 +13,7 @@ speaker finds freeing, rewarding or hard to do. This module is a table of such r
 | admires           | I'm in awe of / impressed by / I admire / respect | S admires X (your -> A's)                  |
 |                   |   for X; It's (so) sweet/great to see your X /    |                                            |
 |                   |   how ... you are                                 |                                            |
+|                   | Respect for X-ing / I admire you for X-ing        | S admires A for X-ing                      |
 | inspired_by       | Your X (really) inspires/motivates me (to Y)      | A's X inspires/motivates S (to Y)          |
 | values_friendship | (I) appreciate/value/cherish our friendship       | S values S's friendship with A             |
 | finds_it          | It's/It was (so) <feeling adj> to VP              | S finds it <adj> to VP                     |
@@ -65,6 +66,9 @@ RULES: tuple[StanceRule, ...] = (
           "{S} admires {x}"),
     _rule("admires", rf"^(?:it['’]s|it\s+is)\s+{_INT}(?:awesome|great|amazing|sweet|inspiring|wonderful|lovely)"
                      r"\s+to\s+see\s+(?P<x>(?:your\b|how\b[^.]*\byou\b).+)$", "{S} admires {x}"),
+    _rule("admires", r"^(?:(?:much|big|so\s+much|mad)\s+)?(?:respect|props|kudos)\s+(?:to\s+you\s+)?for\s+"
+                     r"(?P<x>\w+ing\b.+)$|^i\s+(?:really\s+)?admire\s+you\s+for\s+(?P<y>\w+ing\b.+)$",
+          "{S} admires {A} for {x}{y}"),
     _rule("inspired_by", r"^your\s+(?P<n>[\w'’ -]{2,40}?)\s+(?:really\s+|always\s+|truly\s+)?"
                          r"(?P<v>inspires|motivates)\s+me\b(?P<x>.*)$", "{A}'s {n} {v} {S}{x}"),
     _rule("values_friendship", rf"^(?:i\s+)?{_INT}(?:appreciate|value|cherish)\s+our\s+friendship\b",
@@ -138,11 +142,11 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> list[E
             m = rule.pattern.match(s)
             if not m or rule.kind in kinds:
                 continue
-            groups = {k: _rewrite(v, speaker, addressee) if k in ("x", "n") else (v or "").lower()
+            groups = {k: (_rewrite(v, speaker, addressee) if v else "") if k in ("x", "y", "n") else (v or "").lower()
                       for k, v in m.groupdict().items()}
             if "x" in groups and groups["x"] and not groups["x"].startswith(" ") and rule.template.endswith("}{x}"):
                 groups["x"] = " " + groups["x"]
-            said = " ".join(groups.get(k, "") for k in ("n", "x"))
+            said = " ".join(groups.get(k, "") for k in ("n", "x", "y"))
             if m.groupdict() and _content(said, speaker, addressee) < 2:
                 continue  # "proud of you for sticking with it": nothing named to keep
             fact_text = re.sub(r"\s{2,}", " ", rule.template.format(S=speaker, A=addressee, **groups)).strip()
