@@ -222,3 +222,10 @@ def test_respect_for_what_the_addressee_did():
     r = run("Wow, Daniel. Respect for standing up to your landlord and winning.")
     assert "Priya admires Daniel for standing up to Daniel's landlord and winning" in texts(r), texts(r)
     assert texts(run("Respect for that.")) == []
+
+
+def test_a_judged_gerund_phrase_is_not_a_dropped_i_am():
+    assert texts(run("Supporting each other and making good things happen - that's so inspiring!")) == []
+    assert not any(t.startswith("Priya is creating") for t in texts(
+        run("Creating community and supporting each other, especially for kids, is really important.")))
+    assert "Priya is researching adoption agencies" in texts(run("Researching adoption agencies this week."))

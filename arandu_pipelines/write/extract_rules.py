@@ -2494,6 +2494,14 @@ def _dream(ms: _Msg, text: str) -> str | None:
     return f"{ms.speaker}{'' if ms.speaker.endswith('s') else chr(39) + 's'} dream is to {x}"
 
 
+# "Creating community and supporting each other, especially for kids, is really important",
+# "Supporting each other - that's so inspiring": the -ing phrase is the subject of a judgement,
+# not a first-person sentence with its "I'm" dropped
+_GERUND_JUDGED_RE = re.compile(
+    rf"(?i)(?:,|\s[-–—]+)?\s(?:is|are|was|that['’]s|it['’]s)\s+(?:(?:so|really|very|super|truly|just|always)\s+)*"
+    rf"(?:{_VALUE_EN}|inspiring|amazing|awesome|great|cool|wonderful|rewarding|fun)\b")
+
+
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     """(subject, kind) of a sentence: kind speaker | name | pron | addr | dropped_en | none."""
     pt = ms.lang == "pt"
@@ -2517,7 +2525,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
         # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
         if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
                 and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
-                and nxt not in ("but", "and", "or", "so", "too", "as")):
+                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)):
             return ms.speaker, "dropped_en"
     if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
                                                           text[words[k0].start():]):
