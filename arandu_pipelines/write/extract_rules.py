@@ -400,7 +400,7 @@ _EN_DROPPED_START = {
     "work": "works", "adopted": "adopted", "met": "met", "saw": "saw", "watched": "watched",
     "painted": "painted", "finally": "finally", "loving": "is loving", "excited": "is excited",
     "thrilled": "is thrilled", "stoked": "is stoked", "glad": "is glad", "happy": "is happy",
-    "proud": "is proud", "grateful": "is grateful", "thankful": "is thankful",
+    "proud": "is proud", "grateful": "is grateful", "thankful": "is thankful", "need": "needs",
 }
 
 # =============================================================================================
@@ -668,6 +668,7 @@ class _Sent:
     dates: list[TemporalMention] = field(default_factory=list)  # relative dates in body
     last_subj: _Subj | None = None  # the _Subj of the last structured clause (for "... and works at X")
     n_facts: int = 0
+    antecedent: str | None = None  # what a leading "It"/"They" stands for (the previous sentence's subject)
 
 
 class _Msg:
@@ -704,6 +705,12 @@ class _Msg:
     def add_entity(self, name: str, etype: str | None, rank: int, pos: int | None = None) -> str:
         """Register `name` (surface form); returns the canonical display name."""
         name = name.strip()
+        full = self.default_addressee
+        if full and _is_nickname(name, full) and self.key(name) not in self.ents:
+            # "Caro"/"Mel" said to Caroline/Melanie: the addressee, by a short form of the name
+            display = self.add_entity(full, "person", max(rank, _RANK_PERSONVERB), pos)
+            self._add_alias(self.key(display), name)
+            return display
         k = self.key(name)
         if not k:
             return name
@@ -798,6 +805,16 @@ class _Msg:
             return
         self.rel_keys.add(k)
         self.relations.append(ExtractedRelation(source, rel, target, confidence, retracts))
+
+
+def _is_nickname(name: str, full: str) -> bool:
+    """`name` is a short form of `full`'s first name ("Mel" of "Melanie", "Caro" of "Caroline"):
+    one word of at least 3 letters that starts the first name and is shorter than it."""
+    if " " in name or len(name) < 3:
+        return False
+    first = fold(full.split()[0]) if full.split() else ""
+    n = fold(name)
+    return len(n) < len(first) and first.startswith(n)
 
 
 def _completeness(name: str) -> tuple[int, int]:
@@ -1407,6 +1424,8 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     result.sentences = [s.text for s in sents]
     for s in sents:
         _scan_entities(ms, s)
+    if lang == "en":
+        _link_antecedents(ms, sents)
     for s in sents:
         _process_sentence(ms, s)
     result.entities = list(ms.ents.values())
@@ -1415,13 +1434,63 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     from arandu_pipelines.write import rules_extra
     from arandu_pipelines.write.fact_quality import refine
 
-    rules_extra.apply(result, text, ms.speaker)
+    rules_extra.apply(result, text, ms.speaker, ms.generic)
+    from arandu_pipelines.write import stance
+
+    stance.apply(result, text, ctx)
     if ctx.ner:
         from arandu_pipelines.write.nlp import apply_labels
 
         apply_labels(result, ctx.ner)
     refine(result, ctx, generic=ms.generic)
     return result
+
+
+# A sentence opening with a thing as its subject ("Dancing helps me de-stress", "Flowers bring
+# joy", "My garden is ...") lends it to a next sentence that opens with "It"/"They" ("It's where
+# I'm most alive" -> "Dancing is where Jon is most alive").
+_THING_SUBJ_RE = re.compile(
+    r"^(?P<np>(?:(?:[Mm]y|[Oo]ur|[Tt]he)\s+(?:[a-z][\w'’-]*\s+){0,2}[a-z][\w'’-]*|[A-Z][a-z]+(?:ing)?"
+    r"(?:\s+[a-z]+ing)?))\s+(?:(?:really|always|just|also|sure|definitely|totally)\s+)?"
+    r"(?:is|are|was|were|has|have|had|helps?|helped|brings?|brought|gives?|gave|makes?|made|keeps?|kept|lets?"
+    r"|represents?|means?|meant|reminds?|reminded|taught|teaches|shows?|showed|gets?|got)\b")
+_IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|They['’]ve|They)(?=\s)")
+_NOT_THING = frozenset("i it this that these those there here he she they we you what which who how why when "
+                       "my our the nothing everything something everyone someone".split())
+
+
+def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
+    """Mark `antecedent` on sentences whose "It"/"They" stands for the previous sentence's
+    subject, when that subject is a thing (not a person or pronoun) and agrees in number."""
+    prev: str | None = None
+    for s in sents:
+        body = s.body.strip()
+        pm = _IT_START_RE.match(body)
+        if pm and prev:
+            plural = prev.endswith("s") and not prev.endswith(("ss", "ing")) or prev.lower().split()[-1] in (
+                "family", "fam", "kids", "friends", "parents", "people")
+            if pm.group("p").lower().startswith("they") == plural:
+                s.antecedent = prev
+            continue  # the same thing can be "it" again in the next sentence
+        m = _THING_SUBJ_RE.match(body)
+        np = m.group("np") if m else None
+        head = np.split()[0].lower() if np else ""
+        if np and (np.lower() in _NOT_THING or (head not in ("my", "our", "the") and (
+                ms.key(np) in ms.ents or head in _NOT_THING or np.lower() in _DISCOURSE_WORDS))):
+            np = None
+        prev = np
+
+
+def _with_antecedent(text: str, antecedent: str) -> str:
+    """"It's where I'm most alive" + "Dancing" -> "Dancing is where I'm most alive"."""
+    m = _IT_START_RE.match(text)
+    if not m:
+        return text
+    p = m.group("p").lower().replace("’", "'")
+    ante = antecedent[:1].upper() + antecedent[1:]
+    repl = {"it's been": f"{ante} has been", "it's": f"{ante} is", "it": ante, "they're": f"{ante} are",
+            "they've": f"{ante} have", "they": ante}[re.sub(r"\s+", " ", p)]
+    return repl + text[m.end():]
 
 
 def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
@@ -1590,6 +1659,10 @@ def _known_alias_spans(ms: _Msg, body: str) -> list[tuple[int, int, str]]:
 # ---- per sentence -----------------------------------------------------------------------------
 
 
+# a question after a dash that follows a statement ("... - want to see a pic?", "... - pretty cool, huh?")
+_TAG_QUESTION_RE = re.compile(r"\s+[-–—]+\s+[^-–—?]*\?[?!]*\W*$")
+
+
 def _process_sentence(ms: _Msg, s: _Sent) -> None:
     body = s.body
     stripped = body.strip()
@@ -1598,6 +1671,12 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
     # aliases first: they merge names and are informative even in questions
     alias_facts = _aliases(ms, s)
     is_question = stripped.rstrip(" \"'”)").endswith("?") or stripped.rstrip(" \"'”)").endswith("?!")
+    tail_q = _TAG_QUESTION_RE.search(body) if is_question else None
+    if tail_q and tail_q.start() > 0:
+        # "I finished another pottery project - want to see a pic?": a statement, then a question
+        s.body = body = body[: tail_q.start()]
+        stripped = body.strip()
+        is_question = False
     first_word = (_WORD_RE.findall(stripped)[:1] or [""])[0].lower().replace("’", "'")
     if _DROP_RE.match(stripped) and not is_question:
         cm = _FIRST_PERSON_CLAUSE_RE.search(body)
@@ -2259,6 +2338,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         if _content_words(rest) < 2:
             return
     text = body.strip()
+    if s.antecedent:
+        text = _with_antecedent(text, s.antecedent)
     text = _HEDGE_PREFIX_RE.sub("", text) or text
     subj, kind = _generic_subject(ms, s, text)
     min_content = 1 if kind != "none" else 2
@@ -2268,12 +2349,14 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
-        m0 = re.match(r"(?i)(?:(?:just|finally|also|really|recently|totally)\s+)+", lead)
+        m0 = re.match(r"(?i)(?:(?:just|finally|also|really|recently|totally|still)\s+)+", lead)
         if m0:
             adv, lead = m0.group(0).lower(), lead[m0.end():]
         w0 = _WORD_RE.match(lead)
         first = w0.group(0).lower().replace("’", "'") if w0 else ""
         rest = lead[len(w0.group(0)):] if w0 else lead
+        if re.match(r"(?i)\s*me\b", rest) and first not in ("miss", "love", "loved", "like", "liked"):
+            return  # "Really made me think", "Took me ages": the dropped subject is "it", not the speaker
         verb = _EN_DROPPED_START.get(first, ("is " + first) if first.endswith("ing") else first)
         if adv and verb.startswith(("is ", "has ")):
             aux, _, tail = verb.partition(" ")
@@ -2384,6 +2467,14 @@ def _dream(ms: _Msg, text: str) -> str | None:
     return f"{ms.speaker}{'' if ms.speaker.endswith('s') else chr(39) + 's'} dream is to {x}"
 
 
+# "Creating community and supporting each other, especially for kids, is really important",
+# "Supporting each other - that's so inspiring": the -ing phrase is the subject of a judgement,
+# not a first-person sentence with its "I'm" dropped
+_GERUND_JUDGED_RE = re.compile(
+    rf"(?i)(?:,|\s[-–—]+)?\s(?:is|are|was|that['’]s|it['’]s)\s+(?:(?:so|really|very|super|truly|just|always)\s+)*"
+    rf"(?:{_VALUE_EN}|inspiring|amazing|awesome|great|cool|wonderful|rewarding|fun)\b")
+
+
 def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     """(subject, kind) of a sentence: kind speaker | name | pron | addr | dropped_en | none."""
     pt = ms.lang == "pt"
@@ -2392,21 +2483,22 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     if not words:
         return ms.speaker, "none"
     k0 = 0
-    while k0 < len(words) - 1 and words[k0].group(0).lower() in ("just", "finally", "also", "really", "recently", "totally"):
+    while k0 < len(words) - 1 and words[k0].group(0).lower() in ("just", "finally", "also", "really", "recently", "totally",
+                                                                   "still"):
         k0 += 1
     first = words[k0].group(0).lower().replace("’", "'")
     nxt = words[k0 + 1].group(0).lower() if k0 + 1 < len(words) else ""
-    if first == "been" and not nxt.endswith(("ing", "ed")):
+    if first == "been" and not nxt.endswith(("ing", "ed")) and nxt not in ("busy", "to", "only"):  # "Been busy painting"
         first = ""
     if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
         if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (
-            nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into", "me")
+            nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into")  # not "me": "Made me think" drops "it"
         ) and first not in _NON_NAME:
             return ms.speaker, "dropped_en"
         # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
         if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
                 and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
-                and nxt not in ("but", "and", "or", "so", "too", "as")):
+                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)):
             return ms.speaker, "dropped_en"
     if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
                                                           text[words[k0].start():]):

@@ -11,14 +11,19 @@ what does not read as an atomic statement about a person or thing:
 | caption                     | a fact restating a photo caption ("[shared a photo: ...]") is dropped |
 |                             | (the caption stays in the message text, so it is still searchable) |
 | question                    | a fact with "?" is dropped                                          |
+| catch_up                    | talk about the talk ("since we last spoke", "haven't talked in a    |
+|                             | while", "you won't believe it - ...") is cut; nothing else: dropped |
 | second_person               | "you/your" left in the text becomes the addressee (the other speaker |
 |                             | of the session) or, when unknown, the fact is dropped               |
 | glued_date                  | a date the extractor rendered into the text ("On 5 May 2023 ...",   |
 |                             | "(2023-05-05)") is removed when `event_date` holds it               |
+| show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
 |                             | heard", "Sorry Maria didn't ...") are dropped                       |
+| vague                       | a feeling whose object names nothing ("excited for this new         |
+|                             | chapter", "proud of it") is dropped                                 |
 | unanchored                  | an attitude negation ("won't", "wasn't", "never") or a modal        |
 |                             | ("will", "could"), with no date and no other named entity: dropped  |
 | long                        | more than `MAX_WORDS` words: cut at the first clause boundary after |
@@ -61,9 +66,9 @@ _RENDERED_DATE_RE = re.compile(
     rf"(?:(?:\d{{1,2}}\s+(?:de\s+)?)?(?:{_MONTHS})\s+(?:de\s+)?)?\d{{4}}\b,?"
 )
 _TALK_RE = re.compile(
-    r"(?i)(?<!\bin\s)\b(?:hopes?|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
+    r"(?i)(?<!\bin\s)\b(?:hopes?(?!\s+to\s)|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
     r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
-    r"|(?:is|was)\s+right\b|no\s+problem|"
+    r"|(?:is|was)\s+right\b|no\s+problem|(?:has|have|got)\s+to\s+(?:go|run)\b|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
 )
 _GREETING_START_RE = re.compile(
@@ -151,8 +156,23 @@ def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if f.event_date is not None:
         text = _RENDERED_DATE_RE.sub(" ", text)
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
+    # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
+    text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
+    return f
+
+
+_SHOW_TAIL_RE = re.compile(r"(?i)\s*(?:[-–—]+|,)\s+(?:here['’]s|here\s+is|check\s+(?:it|this)\s+out|take\s+a\s+look"
+                           r"|look\s+at\s+this)\b.*$")
+
+
+def _show_tail(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Maria has been busy painting - here's something she just finished": the pointer to a
+    shared photo is talk; the fact ends before it."""
+    text = _SHOW_TAIL_RE.sub("", f.fact_text)
+    if text != f.fact_text and len(text.split()) >= 3:
+        f.fact_text = text
     return f
 
 
@@ -205,7 +225,7 @@ _REACTION_RE = re.compile(
     r"(?i)^[^,]{0,40}?\b(?:is|was|am|are|'s|feels?|felt)\s+(?:(?:so|really|very|super|totally|just|truly)\s+)*"
     r"(?:glad|stoked|lucky|thrilled|thankful|grateful|sorry|relieved|impressed|amazed|blown\s+away|touched)\b"
     r"(?!\s+to\s+(?!hear|see|know|read|learn|have)[a-z]+\s+\w)"
-    r"|\b(?:must|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
+    r"|\b(?:must(?!-)|sounds?\s+like|seems?|looks?\s+like|probably|deve\s+ser|parece)\b"
 )
 
 
@@ -245,15 +265,42 @@ def _mood(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f
 
 
+_FEELING_RE = re.compile(
+    r"(?i)^\s+(?:is|was|am|are|feels?|felt|has\s+been|had|have|got)\s+(?:(?:so|really|super|pretty|very|truly|totally"
+    r"|just|all|such)\s+)*(?:" + "|".join(re.escape(x) for x in L.FEELING_HEADS_EN) + r")\b(?P<rest>.*)$")
+
+
+def _vague(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A feeling whose object names nothing ("Melanie is excited for this new chapter", "Jon is
+    looking forward to more cool memories", "Melanie is pretty proud of it", "Gina is excited
+    to see where it takes her") is a reaction of the moment: no content word is left once the
+    subject, the feeling and `lexicon.VAGUE_OBJECT_WORDS_EN` are taken away."""
+    if not _free(f) or not f.fact_text.startswith(f.subject):
+        return f
+    m = _FEELING_RE.match(f.fact_text[len(f.subject):])
+    if not m:
+        return f
+    names = {w.lower() for w in _WORD_RE.findall(f.subject)}
+    left = {w for w in _content(m.group("rest")) if w.removesuffix("'s") not in names} - L.VAGUE_OBJECT_WORDS_EN
+    return f if left else None
+
+
 _SHOWN_RE = re.compile(
-    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:that|this|those|these)"
-    r"(?:\s+[\w'’-]+){1,2}\W*$")
+    r"(?i)^\s*(?:(?:really|just|totally|absolutely)\s+)?(?:loves?|likes?|adores?)\s+(?:(?:that|this|those|these)"
+    r"(?:\s+[\w'’-]+){1,2}\W*$"
+    # "loves how it's ...", "loves that it ...", "love it, ...": "it" is what was just shown
+    r"|(?:(?:that|how)\s+)?(?:it|it's|it’s)\b"
+    # "loves the red and blue", "loves all the yellow leaves", "loves the colors and the vibe": a photo's look
+    r"|(?:all\s+)?the\s+(?:[\w'’-]+\s+){0,3}?(?:colou?rs?|vibes?|red|blue|green|yellow|pink|purple|orange|leaves"
+    r"|details?|shading|texture|brushstrokes?|pic|photo|picture)\b)")
 
 
 def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """"Maria loves that painting" is a reaction to what the other speaker just showed, named
-    only by a demonstrative: nothing to know later."""
-    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(f.fact_text[len(f.subject):]):
+    """"Maria loves that painting", "Maria loves the red and blue", "Maria loves how it's both
+    ..." are reactions to what the other speaker just showed, named only by a demonstrative, a
+    pronoun or its look (colours, leaves, vibe): nothing to know later."""
+    if _free(f) and f.fact_text.startswith(f.subject) and _SHOWN_RE.match(
+            f.fact_text[len(f.subject):].removeprefix(" and others")):
         return None
     return f
 
@@ -261,9 +308,12 @@ def _shown(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Generic "we/us" ("Music brings us together", "Pets bring so much joy to us"), rewritten
     as "<speaker> and others" in a fact that does not open with its subject, is about people
-    in general, not about the speaker."""
+    in general, not about the speaker; so is a present "we all are/have ..." ("We all have
+    different paths"; a past "we all made our own pots" is an event and stays)."""
     if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
         return None
+    if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
+        return None  # "We all have different paths", "We're all imperfect": people in general
     return f
 
 
@@ -284,7 +334,14 @@ def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 _CATCH_UP_RE = re.compile(
     r"(?i)^[^.;:!?]{0,40}?\bsince\s+(?:[\w'’]+\s+){0,4}?(?:talked|spoke|chatted|caught\s+up|last\s+saw|saw\s+each\s+other)"
-    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*")
+    r"\b(?:\s+(?:last|lately|recently))?\s*(?:[,;:–—]|\s-)?\s*"
+    # about the talk itself: "X haven't talked in a few days", "X won't believe it - ...",
+    # "A lot's been going on in X's life", "There's something X wants to tell Y"
+    r"|^[^.;:!?]{0,40}?\b(?:(?:have|has)n['’]t\s+(?:talked|spoken|chatted|caught\s+up)\b[^,;:–—-]*"
+    r"|won['’]t\s+believe\s+(?:it|this|what\b[^,;:–—-]*)|long\s+time\s+no\s+(?:see|talk)"
+    r"|(?:a\s+lot|(?:so\s+)?much)(?:['’]s|\s+has)\s+(?:been\s+going\s+on|happened)\b[^,;:–—-]*"
+    r"|there['’]s\s+something\s+[\w'’]+\s+wants?\s+to\s+tell\b[^,;:–—-]*)"
+    r"\s*(?:[,;:–—]|\s-)?\s*")
 
 
 def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -295,6 +352,8 @@ def _catch_up(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     if not m or not _free(f):
         return f
     rest = f.fact_text[m.end():].strip(" ,-–—")
+    if ctx.speaker_name and f.subject != ctx.speaker_name and rest.startswith(ctx.speaker_name + " "):
+        f.subject = ctx.speaker_name  # "you won't believe it - I got ...": the rest is the speaker's
     if not rest.startswith(f.subject) or len(rest.split()) < 3:
         return None
     f.fact_text = rest
@@ -337,8 +396,11 @@ _RESOLVE_RE = re.compile(
     r"(?:determined|ready|keen|pumped|motivated|nervous|focused|positive|up\s+for\s+(?:the|a|any)\s+challenge)"
     # nothing after it, or only "to <verb> it/this/that ..." or "and ...": no content of its own
     r"(?:\s+to\s+[\w'’]+\s+(?:it|this|that)\b.*|\s+and\b.*|\W*)$")
-# a purpose or reason clause ("... so Gina can reach more people") does not make a fact modal
-_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause)\s+.*$")
+# a purpose, reason or embedded clause ("... so Gina can reach more people", "... what people
+# would think", "... how we should accept change") does not make a fact modal
+_SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause|how|what|why|where|who|which|that)\s+.*$")
+# a memory ("will never forget the day ...", "will always remember ...") is a fact, not a modal
+_MEMORY_RE = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:never\s+forget|always\s+remember)\b")
 
 
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -348,16 +410,16 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     annotator's fact 24-27 % of the time against ~50 % for the rest."""
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
-    t = f.fact_text
+    t = _MEMORY_RE.sub(" remembers", f.fact_text)
     main = _SUBCLAUSE_RE.sub("", t)
-    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(t):
+    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):
         return None
     return f
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _addressee, _second_person, _glued_date, _opener, _catch_up, _long, _subject_first,
-    _talk, _have, _reaction, _mood, _shown, _generic_we, _thin, _unanchored,
+    _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
+    _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored,
 )
 
 
@@ -412,6 +474,9 @@ def refine(result: ExtractionResult, ctx: ExtractionContext,
 _AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r") )")
 
 
+_LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seemed|looked|became|got|has\s+been)\s+\w+$")
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
     whose subject did two past actions joined by "and" is split at the second verb."""
@@ -419,8 +484,8 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     for f in facts:
         m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
-        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2:
-            out.append(f)
+        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):]):
+            out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
         f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]

@@ -511,3 +511,17 @@ MOOD_FILLERS: frozenset[str] = frozenset(
     está esta estou estava ficou muito meio e mas""".split()
 )
 MOOD_PHRASES_EN: tuple[str, ...] = ("over the moon", "hanging in there", "the same way", "on cloud nine")
+
+# A feeling whose object is only these words says nothing to remember ("Melanie is excited for
+# this new chapter", "Jon is looking forward to more cool memories", "Gina is excited to see
+# where it takes her", "Melanie had a great time"): fact_quality._vague drops it.
+FEELING_HEADS_EN: tuple[str, ...] = (
+    "excited", "stoked", "pumped", "thrilled", "psyched", "glad", "happy", "proud", "grateful", "thankful",
+    "looking forward", "eager", "a great time", "a blast", "a good time", "so much fun", "fun",
+)
+VAGUE_OBJECT_WORDS_EN: frozenset[str] = frozenset(
+    """future chapter new next years year memories memory moments moment time times it this that
+    these those part see where takes take how far come came more cool happy great good awesome all
+    what comes ahead things stuff start begin watch hear happen happens journey one ones again
+    everything something wait day days whole lot bit""".split()
+)

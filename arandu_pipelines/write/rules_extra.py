@@ -64,6 +64,14 @@ RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("pt_left_for", re.compile(
         rf"(?P<s>{_NAME}) saiu d[aoe] (?P<f>{_NAME}) e foi (?:pra|para)(?: [ao])? (?P<o>{_NAME})"
         rf"(?: como (?P<role>[^.,;!?\n]{{1,60}}))?")),
+    # "Here's a photo of my horse painting I did recently", "Here's a peek at the space I designed":
+    # what the speaker shows is something they made (the photo itself is not the fact)
+    ("shown_work", re.compile(
+        r"(?:^|(?<=[.!?] )|(?<=, ))(?i:here['’]s|here is|check out|take a look at|this is)"
+        r"(?: (?i:a|the|my) (?:photo|pic|picture|peek|shot|snap|look) (?:of|at|from))? "
+        r"(?P<np>(?i:my|our|the|this|a|an|one of my) (?:[a-z][\w-]* ){0,3}?[a-z][\w-]*) (?:(?:that|which) )?"
+        r"(?P<who>I|we) (?:just |recently |finally )?"
+        r"(?P<v>made|did|painted|drew|designed|built|knitted|sewed|baked|carved|wrote|finished|created|took)\b")),
     # "O Thiago Nogueira a contratou pessoalmente": the object pronoun is the last named person
     ("pt_hired_pronoun", re.compile(
         rf"(?:^|(?<=[.!?] ))(?:[OA] )?(?P<s>{_NAME}) (?P<pron>[ao]) contratou(?P<adv> pessoalmente)?")),
@@ -203,6 +211,24 @@ def _birthday(result: ExtractionResult, m: re.Match[str], speaker: str, text: st
                                     source_text=_sentence_of(text, m.start())))
 
 
+_VAGUE_NOUNS = frozenset("one thing stuff something piece pic photo picture".split())
+
+
+def _shown_work(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
+    np = m.group("np")
+    words = np.split()
+    if words[-1].lower() in _VAGUE_NOUNS:
+        return  # "here's something I just finished": nothing named
+    first = words[0].lower()
+    if first in ("my", "our", "this"):
+        np = ("an " if words[1][:1].lower() in "aeiou" else "a ") + " ".join(words[1:])
+    elif np.lower().startswith("one of my "):
+        np = "one of " + speaker + "'s " + " ".join(words[3:])
+    who = speaker if m.group("who") == "I" else f"{speaker} and others"
+    _add_fact(result, ExtractedFact(speaker, f"{who} {m.group('v')} {np}", "event", None, "specific_event",
+                                    source_text=_sentence_of(text, m.start())))
+
+
 BUILDERS: dict[str, Callable[[ExtractionResult, re.Match[str], str, str], None]] = {
     "joined_as": _joined_as,
     "studies_at": _studies_at,
@@ -213,14 +239,28 @@ BUILDERS: dict[str, Callable[[ExtractionResult, re.Match[str], str, str], None]]
     "role_of": _role_of,
     "pt_left_for": _pt_left_for,
     "pt_hired_pronoun": _pt_hired_pronoun,
+    "shown_work": _shown_work,
 }
 
 
-def apply(result: ExtractionResult, text: str, speaker: str) -> None:
-    """Run every rule of `RULES` over the message, then `repair` the entities."""
+def apply(result: ExtractionResult, text: str, speaker: str,
+          generic: list[ExtractedFact] | None = None) -> None:
+    """Run every rule of `RULES` over the message, then `repair` the entities. A restated
+    sentence (`generic`, the extractor's free-text facts) whose sentence a rule here matched,
+    with fewer than two content words left outside the match, gives way to the rule's fact
+    ("Still working at Acme though" is "Rafael works at Acme", not also "Rafael is still
+    working at Acme though") -- as extract_rules does for its own rules."""
+    from arandu_pipelines.write.extract_rules import _content_words
+
     for kind, rx in RULES:
         for m in rx.finditer(text):
+            n = len(result.facts)
             BUILDERS[kind](result, m, speaker, text)
+            if generic and len(result.facts) > n:
+                sentence = _sentence_of(text, m.start())
+                if _content_words(sentence.replace(m.group(0), " ")) < 2:
+                    gone = {id(f) for f in generic if (f.source_text or "").strip() in sentence}
+                    result.facts = [f for f in result.facts if id(f) not in gone]
     repair(result, text)
 
 
