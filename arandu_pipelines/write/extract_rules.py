@@ -1288,6 +1288,11 @@ def _importance(text: str, default: str = "specific_event") -> str:
     return default
 
 
+def _rewrite_for_stance(text: str, speaker: str, addressee: str) -> str:
+    """`rewrite_en` for write/stance.py, which knows the speaker and the addressee by name."""
+    return rewrite_en(text, _Who(speaker, pron=None, addr=addressee))
+
+
 def _content_words(text: str) -> int:
     n = 0
     for w in _WORD_RE.findall(text):
@@ -1434,10 +1439,11 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
     from arandu_pipelines.write import rules_extra
     from arandu_pipelines.write.fact_quality import refine
 
-    rules_extra.apply(result, text, ms.speaker, ms.generic)
+    rules_extra.apply(result, text, ms.speaker, ms.generic, content_words=_content_words)
     from arandu_pipelines.write import stance
 
-    stance.apply(result, text, ctx)
+    stance.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in split_sentences(text)],
+                 rewrite=_rewrite_for_stance)
     if ctx.ner:
         from arandu_pipelines.write.nlp import apply_labels
 

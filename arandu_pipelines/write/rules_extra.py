@@ -244,21 +244,21 @@ BUILDERS: dict[str, Callable[[ExtractionResult, re.Match[str], str, str], None]]
 
 
 def apply(result: ExtractionResult, text: str, speaker: str,
-          generic: list[ExtractedFact] | None = None) -> None:
+          generic: list[ExtractedFact] | None = None, *,
+          content_words: Callable[[str], int]) -> None:
     """Run every rule of `RULES` over the message, then `repair` the entities. A restated
     sentence (`generic`, the extractor's free-text facts) whose sentence a rule here matched,
     with fewer than two content words left outside the match, gives way to the rule's fact
     ("Still working at Acme though" is "Rafael works at Acme", not also "Rafael is still
-    working at Acme though") -- as extract_rules does for its own rules."""
-    from arandu_pipelines.write.extract_rules import _content_words
-
+    working at Acme though") -- as extract_rules does for its own rules. `content_words` is
+    extract_rules' counter, passed in so that the two modules do not import each other."""
     for kind, rx in RULES:
         for m in rx.finditer(text):
             n = len(result.facts)
             BUILDERS[kind](result, m, speaker, text)
             if generic and len(result.facts) > n:
                 sentence = _sentence_of(text, m.start())
-                if _content_words(sentence.replace(m.group(0), " ")) < 2:
+                if content_words(sentence.replace(m.group(0), " ")) < 2:
                     gone = {id(f) for f in generic if (f.source_text or "").strip() in sentence}
                     result.facts = [f for f in result.facts if id(f) not in gone]
     repair(result, text)

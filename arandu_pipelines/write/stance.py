@@ -34,9 +34,15 @@ long clauses) but does not apply the talk checks meant for restated sentences.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
+
+# (sentence, speaker, addressee) -> the sentence in the third person: extract_rules' rewriter,
+# passed in by extract_rules (the two modules do not import each other).
+Rewriter = Callable[[str, str, str], str]
 
 _INT = r"(?:(?:so|really|super|very|truly|always|extra|just|incredibly)\s+)*"
 _FEELING_ADJ = (
@@ -84,10 +90,6 @@ _LEAD_RE = re.compile(
 _CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|\s*\[shared a photo.*$|,\s+(?:but|and\s+it|which)\s+")
 
 
-def _sentences(text: str) -> list[str]:
-    from arandu_pipelines.write.extract_rules import split_sentences
-
-    return [text[a:b].strip() for a, b in split_sentences(text)]
 
 
 def _strip(sentence: str, addressee: str) -> str:
@@ -99,11 +101,9 @@ def _strip(sentence: str, addressee: str) -> str:
     return s.strip().rstrip("!.… ").strip()
 
 
-def _rewrite(x: str, speaker: str, addressee: str) -> str:
-    from arandu_pipelines.write.extract_rules import _Who, rewrite_en
-
+def _rewrite(x: str, speaker: str, addressee: str, rewrite: Rewriter) -> str:
     x = _CUT_RE.split(x, maxsplit=1)[0].strip().rstrip("!.… ")
-    out = rewrite_en(x, _Who(speaker, pron=None, addr=addressee))
+    out = rewrite(x, speaker, addressee)
     # "you are" -> "A are": the verb agrees with the name
     for a, b in ((" are", " is"), (" were", " was"), (" have", " has"), ("'re", " is"), ("'ve", " has")):
         out = out.replace(f"{addressee}{a}", f"{addressee}{b}")
@@ -121,20 +121,19 @@ def _content(text: str, *names: str) -> int:
                if w not in _STOP and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) > 1)
 
 
-def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> list[ExtractedFact]:
+def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],
+          rewrite: Rewriter) -> list[ExtractedFact]:
     """Add the facts of `RULES` found in `text` to `result` (at most one per kind per message);
     returns them. No addressee, or a Portuguese message: nothing."""
     addressee = (ctx.addressee or "").strip()
     speaker = (ctx.speaker_name or "").strip()
     if not addressee or not speaker or addressee == speaker:
         return []
-    from arandu_pipelines.write.extract_rules import detect_language
-
     if detect_language(text) != "en":
         return []
     added: list[ExtractedFact] = []
     kinds: set[str] = set()
-    for sentence in _sentences(text):
+    for sentence in sentences:
         if "?" in sentence or sentence.startswith("["):
             continue
         s = _strip(sentence, addressee)
@@ -142,7 +141,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> list[E
             m = rule.pattern.match(s)
             if not m or rule.kind in kinds:
                 continue
-            groups = {k: (_rewrite(v, speaker, addressee) if v else "") if k in ("x", "y", "n") else (v or "").lower()
+            groups = {k: (_rewrite(v, speaker, addressee, rewrite) if v else "") if k in ("x", "y", "n") else (v or "").lower()
                       for k, v in m.groupdict().items()}
             if "x" in groups and groups["x"] and not groups["x"].startswith(" ") and rule.template.endswith("}{x}"):
                 groups["x"] = " " + groups["x"]
