@@ -38,6 +38,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
+from arandu_pipelines.read.listq import is_list_question
 from arandu_pipelines.read.format import Cluster, Pattern, compress_broad_context, compress_context
 from arandu_pipelines.read.graph import score_links
 from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
@@ -262,7 +263,7 @@ async def _gather(
         te = time.perf_counter()
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
                                       ctx.windows, config.topk_events, config.event_max_scan,
-                                      lexical_share_of(plan))
+                                      lexical_share_of(plan), spread=is_list_question(query))
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
