@@ -43,7 +43,11 @@ NEXT = 0.1
 SESSION = 0.1
 RECENT = 0.1
 MAX_SEEDS = 40
+LIST_CONTEXT = 0.3  # a list question's items stand in their own turns: neighbours weigh less
+LIST_SEEDS = 60  # a list question's evidence is spread out: score more candidates
 RELATIVE_FLOOR = 0.25  # messages scoring under a quarter of the best one are noise
+SESSION_FREE = 2  # list questions: messages of one session ranked before SESSION_DECAY applies
+SESSION_DECAY = 0.85  # each further message of that session counts x0.85 more (spread_sessions)
 
 
 @dataclass
@@ -87,10 +91,13 @@ async def rank_events(
     limit: int,
     max_scan: int = 200,
     lexical_share: float = LEXICAL_SHARE,
+    spread: bool = False,
 ) -> tuple[list[ScoredEvent], int]:
     """(top `limit` events, number of messages scored). At most `max_scan` messages are scored
-    (`event_max_scan`): a seed brings its two neighbouring turns, so max_scan // 3 seeds."""
-    seeds = _seed_ids(signals, min(MAX_SEEDS, max(1, max_scan // 3)))
+    (`event_max_scan`): a seed brings its two neighbouring turns, so max_scan // 3 seeds.
+    `spread` (a list question, read/listq.py): up to LIST_SEEDS seeds, and the top ranks spread
+    over sessions (`spread_sessions`)."""
+    seeds = _seed_ids(signals, min(LIST_SEEDS if spread else MAX_SEEDS, max(1, max_scan // 3)))
     if not seeds:
         return [], 0
     where_x = scope.events("x")
@@ -133,11 +140,13 @@ async def rank_events(
     ]
     if not rows:
         return [], 0
-    _score(rows, terms, signals.get("recent_session", {}), speakers, windows, lexical_share)
+    _score(rows, terms, signals.get("recent_session", {}), speakers, windows, lexical_share,
+           LIST_CONTEXT if spread else 1.0)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
     scored = len(rows)
     top = rows[0].score if rows else 0.0
     rows = [r for r in rows if r.score >= RELATIVE_FLOOR * top]
+    rows = spread_sessions(rows, limit, SESSION_DECAY) if spread else rows
     out = [
         ScoredEvent(r.id, r.message_id, json.loads(r.metadata) if r.metadata else {}, r.session_id,
                     r.speaker, r.text, r.occurred_at,
@@ -145,6 +154,44 @@ async def rank_events(
         for r in rows[:limit]
     ]
     return out, scored
+
+
+def spread_sessions(rows: list[EventRow], limit: int, decay: float) -> list[EventRow]:
+    """The top `limit` rows re-ranked so that one session cannot fill the list.
+
+    Greedy: each pick is the row with the best score x decay ** (rows of its session already
+    picked, the first SESSION_FREE free), and that discounted score becomes its score (so the
+    order stays the order of the scores). Evidence of a list question ("what hobbies does Kate
+    have?") lies in many sessions, while one session's turns about the same topic look alike and
+    crowd the top ranks. `rows` arrive sorted by score; ties keep that order."""
+    if decay >= 1.0 or len(rows) <= 1:
+        return rows[:limit]
+    queues: dict[str, list[EventRow]] = {}
+    for r in rows:
+        queues.setdefault(r.session_id, []).append(r)
+    heads = {sid: 0 for sid in queues}
+    picked: dict[str, int] = {sid: 0 for sid in queues}
+    order = {r.id: i for i, r in enumerate(rows)}
+    out: list[EventRow] = []
+    while len(out) < limit:
+        best: tuple[float, int, str] | None = None
+        for sid, q in queues.items():
+            i = heads[sid]
+            if i < len(q):
+                cand = (q[i].score * decay ** max(0, picked[sid] - SESSION_FREE + 1), -order[q[i].id], sid)
+                if best is None or cand > best:
+                    best = cand
+        if best is None:
+            break
+        sid = best[2]
+        r = queues[sid][heads[sid]]
+        heads[sid] += 1
+        if picked[sid]:
+            r.parts["session_repeat"] = float(picked[sid])
+        picked[sid] += 1
+        r.score = best[0]
+        out.append(r)
+    return out
 
 
 def lexical_share_of(plan: Any) -> float:
@@ -164,7 +211,8 @@ def lexical_share_of(plan: Any) -> float:
 
 
 def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],
-           windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE) -> None:
+           windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE, context: float = 1.0) -> None:
+    """Scores in place (module docstring); `context` scales the neighbour-turn terms."""
     by_id = {r.id: r for r in rows}
     max_kw = max((r.kw for r in rows), default=0.0) or 1.0
     max_sim = max((r.sim for r in rows), default=0.0) or 1.0
@@ -197,12 +245,12 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
         score = r.base
         p = by_id.get(prev.get(r.id, ""))
         if p is not None:
-            w = PREV + (QUESTION if "?" in p.text else 0.0)
+            w = context * (PREV + (QUESTION if "?" in p.text else 0.0))
             score += w * p.base
             r.parts["context_prev"] = p.base
         n = by_id.get(nxt.get(r.id, ""))
         if n is not None:
-            score += NEXT * n.base
+            score += context * NEXT * n.base
             r.parts["context_next"] = n.base
         score += SESSION * session_best[r.session_id]
         r.score = score
