@@ -1,4 +1,5 @@
-"""The code location: one `Definitions` with every asset, check, job, sensor and schedule.
+"""The code location: one `Definitions` with every asset, check, job and sensor (consolidation
+runs by automation condition, so there is no schedule).
 
 Loaded by `workspace.yaml` and by `dg` (pyproject `[tool.dg.project]`), both under the location
 name `arandu_pipelines` (run history is keyed by it; `dagster dev -m arandu_pipelines.definitions`

@@ -12,7 +12,7 @@ Layers, lowest first (a module may import its own layer and the layers under it)
     pipelines   write/, read/, background/   (siblings: public names only between them)
     client      client, db, the package's __init__, and the FACADES below
     shell       cli and the Dagster shell (assets/, jobs/, sensors/, resources/,
-                definitions, schedules, partitions, devserver)
+                definitions, partitions, devserver)
 
 The one exception, by module and with its reason, is FACADES: the specification exports its
 whole-pipeline functions from `arandu.write` / `arandu.read`, and they run over a MemoryClient,
@@ -36,7 +36,7 @@ import arandu_pipelines
 PACKAGE = "arandu_pipelines"
 ROOT = Path(arandu_pipelines.__file__).resolve().parent
 
-SHELL_TOP = {"cli", "assets", "jobs", "sensors", "resources", "definitions", "schedules",
+SHELL_TOP = {"cli", "assets", "jobs", "sensors", "resources", "definitions",
              "partitions", "devserver"}
 CLIENT_TOP = {"client", "db"}
 

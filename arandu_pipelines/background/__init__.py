@@ -3,9 +3,9 @@
 Every job takes an `AsyncEngine`, a `MemoryClient` or (the specification's form) an
 `AsyncSession`, and one agent, runs set-based SQL under
 the agent's advisory lock, is idempotent (a re-run over unchanged data writes nothing) and
-returns a small result dataclass with counts, a preview and its duration. The LLM versions of
-the text-producing jobs will plug in behind the same functions; their `llm` argument is accepted
-and ignored for now, and the offline output is deterministic.
+returns a small result dataclass with counts, a preview and its duration. The text-producing
+jobs (summaries, profiles, clusters, memify) use their `llm` argument when one is given and fall
+back to the deterministic offline output when it is None or fails.
 
 Recommended order (the spec's; the Dagster consolidation graph encodes it as dependencies):
 

@@ -1,11 +1,11 @@
-"""Jobs: what the sensors and the schedule launch (and what a person launches from the UI).
+"""Jobs: what the sensors and automation conditions launch (and what a person launches from the UI).
 
     import_job          memory_events for one dropped file (import sensor)
     extraction_job      the extraction multi-asset for one agent (pending-events sensor)
     reextraction_job    the same assets with rebuild=true: invalidate and rebuild an agent's
                         extraction from its events (launch it per agent, or as a backfill over
                         several agents, after a change of extraction model or rules)
-    consolidation_job   the consolidation graph for one agent (schedule, and after extraction)
+    consolidation_job   the consolidation graph for one agent (after extraction, or on its cron tick)
 
 Partitioning (one partition per agent) is inferred from the selected assets. Runs of one agent
 never overlap: every partitioned run carries the `dagster/partition` tag and the instance limits
