@@ -627,6 +627,7 @@ class WritePipeline:
                 outcome.errors.extend(errors)
                 _forget_lost(outcome, lost)
                 step.data["facts_lost"] = len(lost)
+                _fail_lost(prepared, plan, lost, errors)
             ok = [(i, p) for i, p in enumerate(prepared)
                   if p.event.event_id and p.extraction.mode != "failed"]
             failed = [p for p in prepared if p.event.event_id and p.extraction.mode == "failed"]
@@ -1274,6 +1275,22 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
     plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
     await db.upsert_relationships(conn, agent_id, plan.relationships)
+
+
+def _fail_lost(prepared: list[_Prepared], plan: _Plan, lost: set[str], errors: list[str]) -> None:
+    """A message some of whose facts could not be stored is not done: it is marked failed (its
+    stored facts stay) so extract_pending retries it, instead of being marked extracted with
+    facts silently missing."""
+    by_event: dict[str, int] = defaultdict(int)
+    for f in plan.facts:
+        if f.id in lost and f.source_event_id:
+            by_event[f.source_event_id] += 1
+    for p in prepared:
+        n = by_event.get(p.event.event_id or "")
+        if n and p.extraction.mode != "failed":
+            p.extraction.mode = "failed"
+            p.extraction.error = (f"{n} fact(s) could not be stored, retried later: "
+                                  + "; ".join(e for e in errors if e.startswith("fact "))[:400])
 
 
 def _forget_lost(outcome: ChunkOutcome, lost: set[str]) -> None:
