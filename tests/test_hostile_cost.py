@@ -310,3 +310,15 @@ async def test_a_flood_message_is_stored_with_its_vector_its_long_units_and_is_r
     result = await memory.retrieve("flood", "Where did Maria move to?")
     assert any("Lisbon" in f.fact_text for f in result.facts) or any(
         e.text == text for e in result.events), result
+
+
+def test_sentences_are_tokenized_in_slices_to_the_same_ids(embeddings):
+    """_pack_messages tokenizes a long message a slice at a time (all at once, 25,000 sentences
+    kept 75,000 fresh lists alive and set off full garbage collections under the GIL): the ids
+    are the ones a single call gives."""
+    from arandu_pipelines.providers.local_embeddings import _load_model, _token_ids
+
+    tokenizer = _load_model().tokenizer
+    texts = [f"Ok {i}, Ana." if i % 3 else "Olá мир 世界 😀!" for i in range(700)] + [""]
+    assert list(_token_ids(tokenizer, texts)) == tokenizer(texts, add_special_tokens=False)["input_ids"]
+    assert list(_token_ids(tokenizer, [])) == []

@@ -329,8 +329,7 @@ def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens
     # an empty speaker: no head but [CLS], each unit encoded exactly as its plain text
     heads = tokenizer([f"{speaker}:" if speaker else "" for speaker, _ in items],
                       add_special_tokens=False)["input_ids"]
-    bodies = iter(tokenizer([s for _, sentences in items for s in sentences],
-                            add_special_tokens=False)["input_ids"] if any(s for _, s in items) else [])
+    bodies = _token_ids(tokenizer, [s for _, sentences in items for s in sentences])
     packed: list[_PackedMessage] = []
     owner: list[int] = []
     for i, ((_, sentences), head) in enumerate(zip(items, heads, strict=True)):
@@ -348,6 +347,16 @@ def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens
         packed.append(_PackedMessage(ids, shared, spans))
         owner.append(i)
     return packed, owner
+
+
+def _token_ids(tokenizer: Any, texts: list[str], per_call: int = 256) -> Iterator[list[int]]:
+    """Each text's token ids (no special tokens), tokenized `per_call` texts at a time as they
+    are consumed. All at once, a message of 25,000 one-word sentences held 75,000 fresh lists
+    (ids, attention mask, token types) alive together: enough new containers to set off full
+    garbage collections that held the GIL (and so the event loop) 15-40 ms each."""
+    for start in range(0, len(texts), per_call):
+        yield from tokenizer(texts[start:start + per_call], add_special_tokens=False,
+                             return_attention_mask=False, return_token_type_ids=False)["input_ids"]
 
 
 def _batch_arrays(batch: list[list[_PackedMessage]]) -> tuple[Any, Any, Any, Any]:
