@@ -322,3 +322,29 @@ def test_sentences_are_tokenized_in_slices_to_the_same_ids(embeddings):
     texts = [f"Ok {i}, Ana." if i % 3 else "Olá мир 世界 😀!" for i in range(700)] + [""]
     assert list(_token_ids(tokenizer, texts)) == tokenizer(texts, add_special_tokens=False)["input_ids"]
     assert list(_token_ids(tokenizer, [])) == []
+
+
+async def test_sentences_mode_takes_the_local_models_vectors_as_one_array(memory, fresh_db_url, embeddings):
+    """In embedding_mode="sentences" the pipeline takes `embed_array` (one float32 array) when the
+    provider has it: same values as `embed`, no list of floats per sentence. A long message of
+    distinct sentences is stored with its vector, and its event vector is the weighted mean of
+    its sentences' plain vectors."""
+    import numpy as np
+
+    texts = ["Rafael: Ok.", "Rafael: I moved to Lisbon with my sister Maria last year."]
+    arr = embeddings.encode_array(texts)
+    assert isinstance(arr, np.ndarray) and arr.dtype == np.float32 and arr.shape == (2, 384)
+    assert np.allclose(arr, np.asarray(embeddings.encode(texts)), atol=0)
+    assert embeddings.encode_array([]).shape == (0, 384)
+
+    sentences = [f"Note {i} is here." for i in range(400)]
+    r = await memory.import_messages(
+        [{"agent_id": "sent-mode", "session_id": "s", "speaker": "Rafael", "text": " ".join(sentences),
+          "occurred_at": "2024-05-08T10:00:00+00:00", "message_id": "m"}],
+        config_overrides={"embedding_mode": "sentences"})
+    assert r.events_extracted == 1 and not r.extraction_errors
+    (vec,), = rows(fresh_db_url, "SELECT embedding_vec::text FROM memory_events WHERE agent_id = 'sent-mode'")
+    units = np.asarray(embeddings.encode([f"Rafael: {s}" for s in sentences]))
+    mean = (units * np.asarray([len(f"Rafael: {s}".split()) for s in sentences])[:, None]).sum(axis=0)
+    stored = np.asarray([float(x) for x in vec.strip("[]").split(",")])
+    assert float(stored @ mean) / float(np.linalg.norm(mean)) > 0.9999

@@ -461,9 +461,17 @@ class LocalEmbeddings:
     def encode(self, texts: list[str]) -> list[list[float]]:
         """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
         stored row takes."""
-        if not texts:
-            return []
+        return self.encode_array(texts).tolist() if texts else []
+
+    def encode_array(self, texts: list[str]) -> Any:
+        """`encode` as one float32 array (texts x dimensions): what the write pipeline takes in
+        "sentences" mode, where a long message's thousands of vectors as Python lists would hold
+        the GIL while they are built, walked by the garbage collector and freed."""
+        import numpy as np
         import torch
+
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
 
         model = _load_model()
         with _ENCODE_LOCK:
@@ -480,7 +488,7 @@ class LocalEmbeddings:
                 )
             finally:
                 torch.set_num_threads(threads)
-        return arr.tolist()
+        return arr
 
     def encode_query(self, text: str) -> list[float]:
         """One text someone is waiting for (a retrieve's query), on the fastest encoder this
@@ -583,6 +591,9 @@ class LocalEmbeddings:
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.encode, list(texts))
+
+    async def embed_array(self, texts: list[str]) -> Any:
+        return await asyncio.to_thread(self.encode_array, list(texts))
 
     async def embed_one(self, text: str) -> list[float] | None:
         return await asyncio.to_thread(self.encode_query, text)

@@ -445,7 +445,9 @@ class WritePipeline:
             out = [vs[0] for vs in got[len(whole):]]
         else:
             got = []
-            out = list(await self.embeddings.embed(texts)) if texts else []
+            as_array = getattr(self.embeddings, "embed_array", None)  # the local model: one array
+            out = (await as_array(texts) if as_array is not None else list(await self.embeddings.embed(texts))
+                   ) if texts else []
             encoded = iter([])
         if len(out) != len(texts):
             raise ValueError(f"the embedding provider returned {len(out)} vectors for {len(texts)} texts")
