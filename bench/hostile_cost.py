@@ -163,7 +163,9 @@ async def main() -> None:
 
         memory = MemoryClient(fresh_database("arandu_bench_hostile"), embeddings=embeddings)
         await memory.initialize()
-        await memory.write("warm", "Warm up the write path.", speaker_name="Rafael")
+        # names in it: spaCy loads now (~1 s once per process, a ~50 ms loop stall of its own)
+        # instead of during the first measured message that has any
+        await memory.write("warm", "Warm up the write path with Ana in Lisbon.", speaker_name="Rafael")
         idle = await _idle_stall(2.0)
         print(f"idle event loop, 2 s: longest stall {idle:.1f} ms (this machine's scheduling noise floor)")
     ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime.now(timezone.utc))
