@@ -783,7 +783,9 @@ def _unit_rows(vecs: Any) -> np.ndarray:
     converted in slices: one asarray over tens of thousands of them holds the GIL (and so the
     event loop) for hundreds of milliseconds."""
     if isinstance(vecs, np.ndarray):
-        arr = np.asarray(vecs, dtype=np.float32).reshape(len(vecs), -1)
+        arr = vecs.astype(np.float32, copy=False)
+        if arr.ndim != 2 or not len(arr):
+            return arr.reshape(len(arr), -1) if arr.size else np.zeros((len(arr), 1), np.float32)
     elif len(vecs):
         arr = np.concatenate([np.asarray(vecs[i:i + _INLINE_UNITS], dtype=np.float32).reshape(-1, len(vecs[0]))
                               for i in range(0, len(vecs), _INLINE_UNITS)])
