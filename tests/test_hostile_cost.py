@@ -348,3 +348,19 @@ async def test_sentences_mode_takes_the_local_models_vectors_as_one_array(memory
     mean = (units * np.asarray([len(f"Rafael: {s}".split()) for s in sentences])[:, None]).sum(axis=0)
     stored = np.asarray([float(x) for x in vec.strip("[]").split(",")])
     assert float(stored @ mean) / float(np.linalg.norm(mean)) > 0.9999
+
+
+def test_the_spacy_pipeline_is_kept_out_of_full_garbage_collections():
+    """Loaded, the spaCy pipeline left ~48,000 objects that every full collection walked under
+    the GIL (~25-30 ms): a long message's sentences set off such passes in the worker thread, each
+    a stall of the event loop. They are frozen at load, like the embedding model's."""
+    import gc
+
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.write.nlp import load, model_name
+
+    nlp = load(model_name(MemoryConfig().spacy_model))
+    if nlp is None:
+        pytest.skip("no spaCy pipeline installed")
+    live = {id(o) for o in gc.get_objects()}
+    assert id(nlp) not in live and id(nlp.vocab) not in live
