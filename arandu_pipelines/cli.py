@@ -118,13 +118,19 @@ def _print_report(report: Any, verbose: bool = False) -> None:
               "table memory_quarantine keeps them)")
     for w in report.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    if not report.events_extracted and not report.facts_added and not verbose:
+    elsewhere = getattr(report, "events_extracted_elsewhere", 0)
+    errors = report.extraction_errors
+    if not report.events_extracted and not report.facts_added and not elsewhere and not errors \
+            and not verbose:
         return
-    print(f"extracted: {report.events_extracted} messages -> facts added {report.facts_added}, "
+    # messages a concurrent runner (e.g. `arandu dev`'s extraction sensor) extracted first are
+    # done too: said so, instead of a bare "extracted: 0" that reads as if nothing was
+    also = f" (+ {elsewhere} already extracted by another runner, e.g. `arandu dev`)" if elsewhere else ""
+    print(f"extracted: {report.events_extracted} messages{also} -> facts added {report.facts_added}, "
           f"updated {report.facts_updated}, unchanged {report.facts_unchanged}, deleted "
           f"{report.facts_deleted}; entities created {report.entities_created}; "
           f"relationships {report.relationships_upserted}; {report.duration_ms / 1000:.1f}s")
-    for e in report.extraction_errors:
+    for e in errors:
         print(f"extraction error: {e}")
 
 

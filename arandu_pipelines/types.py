@@ -242,6 +242,9 @@ class ImportReport:
     events_skipped_duplicate: int = 0
     conflicts: list[ConflictRow] = field(default_factory=list)
     events_extracted: int = 0
+    # events of this import that another runner (e.g. `arandu dev`'s extraction sensor) extracted
+    # between their insert and this import's own extraction: done, just not counted above
+    events_extracted_elsewhere: int = 0
     facts_added: int = 0
     facts_updated: int = 0
     facts_unchanged: int = 0

@@ -12,7 +12,10 @@ For each pattern (English prose and pathological inputs) and message length it p
   event loop ticks every 10 ms: the longest time past its due tick, i.e. the longest the loop was
   blocked (what every concurrent `retrieve()` of the process would wait), and the most CPU the
   loop's thread spent between two ticks (its own work; the stall adds waiting for the GIL and,
-  on a loaded machine, for a core). An idle-loop row gives the machine's noise floor.
+  on a loaded machine, for a core). core_wait_ms: how much of that longest stall the loop's
+  thread spent runnable but waiting for a core (Linux schedstat): on a shared machine most of
+  a stall can be that, which no change to this process's Python removes; stall_ms - core_wait_ms
+  is the loop's own work plus waiting for the GIL. An idle-loop row gives the noise floor.
 Linear cost shows as time growing 10x from 10k to 100k characters, not 100x; the loop is never
 blocked long when CPU-heavy stages run off it. Run it against another checkout with
 PYTHONPATH=/path/to/checkout to compare (it prints which package it measured).
@@ -36,6 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import fresh_database  # noqa: E402
+
+# locomo puts this checkout first on sys.path: PYTHONPATH (another checkout to measure) goes
+# back in front of it
+for _p in reversed([p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]):
+    sys.path.insert(0, _p)
 
 PROSE = ("I moved to Lisbon with my sister Maria last year, and we love the food there. "
          "Carlos works at Vertix since 2021 and plays chess every Sunday with his friend Ana. ")
@@ -81,19 +89,33 @@ def _rss() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, float, float]:
+def _runqueue_wait() -> float:
+    """Seconds this thread has spent runnable but waiting for a core (Linux schedstat; 0 where
+    the kernel does not report it)."""
+    try:
+        with open("/proc/thread-self/schedstat") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, float, float, float]:
     """(seconds of the write, longest event-loop stall in ms seen by a 10 ms ticker, longest CPU
-    time in ms the loop's thread spent between two ticks). The stall is wall time, so on a
-    loaded machine it includes waiting for a core; the CPU figure is the loop's own work."""
+    time in ms the loop's thread spent between two ticks, and how much of the longest stall the
+    loop's thread spent waiting for a core). The stall is wall time, so on a loaded machine it
+    includes waiting for a core (the last figure: other processes', or this one's encode
+    workers'); the rest is the loop's own work or waiting for the GIL."""
     stop = asyncio.Event()
-    worst = worst_cpu = 0.0
+    worst = worst_cpu = worst_wait = 0.0
 
     async def ticker() -> None:
-        nonlocal worst, worst_cpu
+        nonlocal worst, worst_cpu, worst_wait
         while not stop.is_set():
-            due, cpu = time.perf_counter() + 0.01, time.thread_time()
+            due, cpu, wait = time.perf_counter() + 0.01, time.thread_time(), _runqueue_wait()
             await asyncio.sleep(0.01)
-            worst = max(worst, time.perf_counter() - due)
+            late = time.perf_counter() - due
+            if late > worst:
+                worst, worst_wait = late, _runqueue_wait() - wait
             worst_cpu = max(worst_cpu, time.thread_time() - cpu)
 
     task = asyncio.create_task(ticker())
@@ -105,7 +127,7 @@ async def _write_with_ticker(memory, agent: str, text: str) -> tuple[float, floa
     await task
     if not result.success:
         print(f"    write failed: {result.error}", flush=True)
-    return elapsed, worst * 1000, worst_cpu * 1000
+    return elapsed, worst * 1000, worst_cpu * 1000, worst_wait * 1000
 
 
 async def _idle_stall(seconds: float) -> float:
@@ -142,12 +164,15 @@ async def main() -> None:
 
         memory = MemoryClient(fresh_database("arandu_bench_hostile"), embeddings=embeddings)
         await memory.initialize()
-        await memory.write("warm", "Warm up the write path.", speaker_name="Rafael")
+        # names in it: spaCy loads now (~1 s once per process, a ~50 ms loop stall of its own)
+        # instead of during the first measured message that has any
+        await memory.write("warm", "Warm up the write path with Ana in Lisbon.", speaker_name="Rafael")
         idle = await _idle_stall(2.0)
         print(f"idle event loop, 2 s: longest stall {idle:.1f} ms (this machine's scheduling noise floor)")
     ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime.now(timezone.utc))
     print(f"{'pattern':<11}{'chars':>8}{'sents':>7}{'extract_s':>11}{'embed_s':>9}"
-          f"{'embed_rss_mb':>14}{'write_s':>9}{'stall_ms':>10}{'loop_cpu_ms':>13}", flush=True)
+          f"{'embed_rss_mb':>14}{'write_s':>9}{'stall_ms':>10}{'loop_cpu_ms':>13}{'core_wait_ms':>14}",
+          flush=True)
     try:
         for name in args.patterns.split(","):
             for n in lengths:
@@ -160,11 +185,12 @@ async def main() -> None:
                     t0 = time.perf_counter()
                     embeddings.encode_units([("Rafael", sentences)])
                     embed_s = time.perf_counter() - t0
-                write_s = stall = loop_cpu = float("nan")
+                write_s = stall = loop_cpu = core_wait = float("nan")
                 if memory is not None:
-                    write_s, stall, loop_cpu = await _write_with_ticker(memory, f"{name}-{n}", text)
+                    write_s, stall, loop_cpu, core_wait = await _write_with_ticker(memory, f"{name}-{n}", text)
                 print(f"{name:<11}{len(text):>8}{len(sentences):>7}{extract_s:>11.3f}{embed_s:>9.2f}"
-                      f"{rss.delta_mb:>14.0f}{write_s:>9.2f}{stall:>10.1f}{loop_cpu:>13.1f}", flush=True)
+                      f"{rss.delta_mb:>14.0f}{write_s:>9.2f}{stall:>10.1f}{loop_cpu:>13.1f}{core_wait:>14.1f}",
+                      flush=True)
     finally:
         if memory is not None:
             await memory.close()

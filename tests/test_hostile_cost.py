@@ -250,3 +250,117 @@ async def test_a_message_that_cannot_be_embedded_costs_only_itself(fresh_db_url,
     async with MemoryClient(fresh_db_url, embeddings=embeddings) as working:
         await working.extract_pending("poison")
     assert _status(fresh_db_url, "poison") == [("done", 6, 6)]
+
+
+# ---- a flood of one-word sentences: 25,000 units in one message ------------------------------
+
+
+def test_a_long_messages_unit_vectors_are_arrays_not_millions_of_python_objects(embeddings):
+    """Before: encode_units returned nested lists, a list of 384 Python floats per unit. For
+    "Ok. " x 25,000 (100k characters) that was 9.6 million floats in 25,000 lists, which the
+    garbage collector walked and the interpreter freed while holding the GIL: every event loop of
+    the process stalled 60-140 ms at a time (bench/hostile_cost.py, pattern short-sent). Now one
+    float32 array per message: no per-unit objects at all, same values."""
+    import gc
+
+    import numpy as np
+
+    items = [("Rafael", ["Ok."] * 3000), ("Ana", ["I moved to Lisbon.", "Hi."])]
+    embeddings.encode_units([("Warm", ["up."])])
+    gc.collect()
+    before = len(gc.get_objects())
+    got = embeddings.encode_units(items)
+    grown = len(gc.get_objects()) - before
+    assert grown < 300, f"{grown} new container objects for 3,002 unit vectors"
+    assert [np.asarray(v).shape for v in got] == [(3000, 384), (2, 384)]
+    assert np.allclose(np.linalg.norm(np.asarray(got[0]), axis=1), 1.0, atol=1e-5)
+    # the same vectors as the message encoded alone (values, not only shapes)
+    alone = embeddings.encode_units([items[1]])[0]
+    assert np.allclose(np.asarray(got[1]), np.asarray(alone), atol=1e-6)
+
+
+async def test_a_flood_message_is_stored_with_its_vector_its_long_units_and_is_retrievable(
+        memory, fresh_db_url, embeddings):
+    """5,000 one-word sentences around one real one (the pipeline's thread path for long
+    messages): the event is extracted and has the length-weighted mean of its units' vectors,
+    only the one unit long enough to index gets a row (at its position), and a question about it
+    finds it."""
+    import numpy as np
+
+    from arandu_pipelines.write.pipeline import MIN_UNIT_WORDS
+
+    real = "My sister Maria moved to Lisbon last year."
+    sentences = ["Ok."] * 2500 + [real] + ["Ok."] * 2500
+    text = " ".join(sentences)
+    r = await memory.write("flood", text, speaker_name="Rafael", message_id="flood")
+    assert r.success, r.error
+    (status, vec), = rows(fresh_db_url, "SELECT extraction_status, embedding_vec::text FROM memory_events "
+                                        "WHERE agent_id = 'flood'")
+    assert status == "done" and vec is not None
+    assert rows(fresh_db_url, "SELECT unit_idx FROM memory_event_units WHERE agent_id = 'flood'") == [(2500,)]
+
+    units = np.asarray(embeddings.encode_units([("Rafael", sentences)])[0])
+    words = np.asarray([len(f"Rafael: {s}".split()) for s in sentences], dtype=np.float32)
+    assert words[2500] >= MIN_UNIT_WORDS > words[0]
+    mean = (units * words[:, None]).sum(axis=0)
+    mean /= np.linalg.norm(mean)
+    stored = np.asarray([float(x) for x in vec.strip("[]").split(",")])
+    assert float(stored @ mean) > 0.9999
+
+    result = await memory.retrieve("flood", "Where did Maria move to?")
+    assert any("Lisbon" in f.fact_text for f in result.facts) or any(
+        e.text == text for e in result.events), result
+
+
+def test_sentences_are_tokenized_in_slices_to_the_same_ids(embeddings):
+    """_pack_messages tokenizes a long message a slice at a time (all at once, 25,000 sentences
+    kept 75,000 fresh lists alive and set off full garbage collections under the GIL): the ids
+    are the ones a single call gives."""
+    from arandu_pipelines.providers.local_embeddings import _load_model, _token_ids
+
+    tokenizer = _load_model().tokenizer
+    texts = [f"Ok {i}, Ana." if i % 3 else "Olá мир 世界 😀!" for i in range(700)] + [""]
+    assert list(_token_ids(tokenizer, texts)) == tokenizer(texts, add_special_tokens=False)["input_ids"]
+    assert list(_token_ids(tokenizer, [])) == []
+
+
+async def test_sentences_mode_takes_the_local_models_vectors_as_one_array(memory, fresh_db_url, embeddings):
+    """In embedding_mode="sentences" the pipeline takes `embed_array` (one float32 array) when the
+    provider has it: same values as `embed`, no list of floats per sentence. A long message of
+    distinct sentences is stored with its vector, and its event vector is the weighted mean of
+    its sentences' plain vectors."""
+    import numpy as np
+
+    texts = ["Rafael: Ok.", "Rafael: I moved to Lisbon with my sister Maria last year."]
+    arr = embeddings.encode_array(texts)
+    assert isinstance(arr, np.ndarray) and arr.dtype == np.float32 and arr.shape == (2, 384)
+    assert np.allclose(arr, np.asarray(embeddings.encode(texts)), atol=0)
+    assert embeddings.encode_array([]).shape == (0, 384)
+
+    sentences = [f"Note {i} is here." for i in range(400)]
+    r = await memory.import_messages(
+        [{"agent_id": "sent-mode", "session_id": "s", "speaker": "Rafael", "text": " ".join(sentences),
+          "occurred_at": "2024-05-08T10:00:00+00:00", "message_id": "m"}],
+        config_overrides={"embedding_mode": "sentences"})
+    assert r.events_extracted == 1 and not r.extraction_errors
+    (vec,), = rows(fresh_db_url, "SELECT embedding_vec::text FROM memory_events WHERE agent_id = 'sent-mode'")
+    units = np.asarray(embeddings.encode([f"Rafael: {s}" for s in sentences]))
+    mean = (units * np.asarray([len(f"Rafael: {s}".split()) for s in sentences])[:, None]).sum(axis=0)
+    stored = np.asarray([float(x) for x in vec.strip("[]").split(",")])
+    assert float(stored @ mean) / float(np.linalg.norm(mean)) > 0.9999
+
+
+def test_the_spacy_pipeline_is_kept_out_of_full_garbage_collections():
+    """Loaded, the spaCy pipeline left ~48,000 objects that every full collection walked under
+    the GIL (~25-30 ms): a long message's sentences set off such passes in the worker thread, each
+    a stall of the event loop. They are frozen at load, like the embedding model's."""
+    import gc
+
+    from arandu_pipelines.config import MemoryConfig
+    from arandu_pipelines.write.nlp import load, model_name
+
+    nlp = load(model_name(MemoryConfig().spacy_model))
+    if nlp is None:
+        pytest.skip("no spaCy pipeline installed")
+    live = {id(o) for o in gc.get_objects()}
+    assert id(nlp) not in live and id(nlp.vocab) not in live

@@ -37,7 +37,13 @@ import logging
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Vectors = NDArray[np.float32]  # rows of vectors, one per text or unit
 
 from arandu_pipelines.settings import settings
 
@@ -329,8 +335,7 @@ def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens
     # an empty speaker: no head but [CLS], each unit encoded exactly as its plain text
     heads = tokenizer([f"{speaker}:" if speaker else "" for speaker, _ in items],
                       add_special_tokens=False)["input_ids"]
-    bodies = iter(tokenizer([s for _, sentences in items for s in sentences],
-                            add_special_tokens=False)["input_ids"] if any(s for _, s in items) else [])
+    bodies = _token_ids(tokenizer, [s for _, sentences in items for s in sentences])
     packed: list[_PackedMessage] = []
     owner: list[int] = []
     for i, ((_, sentences), head) in enumerate(zip(items, heads, strict=True)):
@@ -348,6 +353,16 @@ def _pack_messages(model: Any, items: list[tuple[str, list[str]]], window_tokens
         packed.append(_PackedMessage(ids, shared, spans))
         owner.append(i)
     return packed, owner
+
+
+def _token_ids(tokenizer: Any, texts: list[str], per_call: int = 256) -> Iterator[list[int]]:
+    """Each text's token ids (no special tokens), tokenized `per_call` texts at a time as they
+    are consumed. All at once, a message of 25,000 one-word sentences held 75,000 fresh lists
+    (ids, attention mask, token types) alive together: enough new containers to set off full
+    garbage collections that held the GIL (and so the event loop) 15-40 ms each."""
+    for start in range(0, len(texts), per_call):
+        yield from tokenizer(texts[start:start + per_call], add_special_tokens=False,
+                             return_attention_mask=False, return_token_type_ids=False)["input_ids"]
 
 
 def _batch_arrays(batch: list[list[_PackedMessage]]) -> tuple[Any, Any, Any, Any]:
@@ -452,9 +467,17 @@ class LocalEmbeddings:
     def encode(self, texts: list[str]) -> list[list[float]]:
         """Synchronous batch encode (for scripts, benchmarks and worker threads): the path every
         stored row takes."""
-        if not texts:
-            return []
+        return self.encode_array(texts).tolist() if texts else []
+
+    def encode_array(self, texts: list[str]) -> Vectors:
+        """`encode` as one float32 array (texts x dimensions): what the write pipeline takes in
+        "sentences" mode, where a long message's thousands of vectors as Python lists would hold
+        the GIL while they are built, walked by the garbage collector and freed."""
+        import numpy as np
         import torch
+
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
 
         model = _load_model()
         with _ENCODE_LOCK:
@@ -471,7 +494,7 @@ class LocalEmbeddings:
                 )
             finally:
                 torch.set_num_threads(threads)
-        vectors: list[list[float]] = arr.tolist()
+        vectors: Vectors = np.asarray(arr, dtype=np.float32)
         return vectors
 
     def encode_query(self, text: str) -> list[float]:
@@ -503,7 +526,7 @@ class LocalEmbeddings:
             finally:
                 torch.set_num_threads(threads)
 
-    def encode_units(self, items: list[tuple[str, list[str]]]) -> list[list[list[float]]]:
+    def encode_units(self, items: list[tuple[str, list[str]]]) -> list[Vectors]:
         """A vector per "speaker: sentence" unit at the cost of ONE pass per message.
 
         Each item is (speaker, sentences). The message is packed as
@@ -517,7 +540,14 @@ class LocalEmbeddings:
         overhead are paid once per message instead of once per sentence. A message longer than
         `window_tokens` tokens or `window_units` sentences is packed as several windows of its
         sentences, each with the head, so time and memory stay linear in its length.
+
+        Returns per message a float32 array (units x dimensions), not nested lists: a
+        100,000-character message of one-word sentences has 25,000 units, and their 9.6 million
+        Python floats held the GIL (and so every event loop of the process) for 50-100 ms at a
+        time while the garbage collector walked their lists and while they were freed. The values
+        are the ones `.tolist()` gave (float32 -> float -> float32 is exact).
         """
+        import numpy as np
         import torch
 
         if not items:
@@ -525,7 +555,13 @@ class LocalEmbeddings:
         model = _load_model()
         packed, owner = _pack_messages(model, items, max(self.window_tokens, model.max_seq_length),
                                        self.window_units)
-        windows: list[list[list[float]]] = [[] for _ in packed]
+        # each window's rows in its message's array: windows of a message are consecutive
+        out = [np.empty((len(sentences), DIMENSIONS), dtype=np.float32) for _, sentences in items]
+        at: list[int] = []
+        filled = [0] * len(items)
+        for p, i in zip(packed, owner, strict=True):
+            at.append(filled[i])
+            filled[i] += len(p.spans)
         width = max(self.row_tokens, max(len(p.ids) for p in packed))
         rows = _fill_rows([len(p.ids) for p in packed], width)
         per_batch = max(1, (self.batch_size * self.row_tokens // 4) // width)  # rows per pass
@@ -541,20 +577,15 @@ class LocalEmbeddings:
                     for r, row in enumerate(batch_rows):
                         u = 0
                         for i in row:
-                            windows[i] = vectors[r, u:u + len(packed[i].spans)].tolist()
-                            u += len(packed[i].spans)
-
-        def joined() -> list[list[list[float]]]:
-            out: list[list[list[float]]] = [[] for _ in items]
-            for w, i in zip(windows, owner, strict=True):
-                out[i].extend(w)
-            return out
+                            n = len(packed[i].spans)
+                            out[owner[i]][at[i]:at[i] + n] = vectors[r, u:u + n]
+                            u += n
 
         threads = torch.get_num_threads()
         if threads < 2 or len(rows) < 2 or not self.split_rows:
             with _ENCODE_LOCK:
                 encode_rows(rows)
-            return joined()
+            return out
         # Batches go to the shared workers as separate tasks, and this call holds no lock while
         # they run: the next chunk's encode (an import's look-ahead) queues its batches behind
         # these, so a worker that finishes first takes the next batch instead of waiting for
@@ -562,13 +593,16 @@ class LocalEmbeddings:
         pool = _encode_pool(threads)
         for f in [pool.submit(encode_rows, batch) for batch in _deal(rows, per_batch, threads)]:
             f.result()
-        return joined()
+        return out
 
-    async def embed_units(self, items: list[tuple[str, list[str]]]) -> list[list[list[float]]]:
+    async def embed_units(self, items: list[tuple[str, list[str]]]) -> list[Vectors]:
         return await asyncio.to_thread(self.encode_units, items)
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.to_thread(self.encode, list(texts))
+
+    async def embed_array(self, texts: list[str]) -> Vectors:
+        return await asyncio.to_thread(self.encode_array, list(texts))
 
     async def embed_one(self, text: str) -> list[float] | None:
         return await asyncio.to_thread(self.encode_query, text)

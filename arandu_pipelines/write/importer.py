@@ -365,6 +365,10 @@ async def _extract_chunk(
         report.extraction_errors.append(f"{agent_id}: {type(exc).__name__}: {str(exc)[:300]}")
         return
     report.events_extracted += outcome.extracted
+    report.events_extracted_elsewhere += outcome.skipped_already_done
+    # an item of the chunk's upsert that failed (its savepoint rolled back; its message is marked
+    # failed and retried), or a message whose extraction failed: reported, never dropped silently
+    report.extraction_errors.extend(f"{agent_id}: {e}"[:500] for e in outcome.errors)
     report.tokens_used.add(outcome.tokens.input_tokens, outcome.tokens.output_tokens)
     for step in outcome.trace.steps:
         report.stage_ms[step.name] = report.stage_ms.get(step.name, 0.0) + step.duration_ms

@@ -55,6 +55,14 @@ def load(name: str) -> Any:
 
                 _loaded[name] = spacy.load(name, exclude=["tagger", "parser", "attribute_ruler",
                                                           "lemmatizer", "senter"])
+                # The pipeline leaves ~48,000 long-lived objects that every full garbage
+                # collection walks under the GIL (~25-30 ms in a serving process, set off by a
+                # long message's thousands of sentences in a worker thread: each one a stall of
+                # the event loop). Frozen like the embedding model's (local_embeddings), later
+                # passes skip them; they live as long as the process anyway.
+                import gc
+
+                gc.freeze()
             except Exception as exc:  # missing package or incompatible version: rules only
                 log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
                             "rules only. Install it or set MemoryConfig.spacy_model / "

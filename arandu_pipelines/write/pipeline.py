@@ -446,7 +446,9 @@ class WritePipeline:
             out = [vs[0] for vs in got[len(whole):]]
         else:
             got = []
-            out = list(await self.embeddings.embed(texts)) if texts else []
+            as_array = getattr(self.embeddings, "embed_array", None)  # the local model: one array
+            out = (await as_array(texts) if as_array is not None else list(await self.embeddings.embed(texts))
+                   ) if texts else []
             encoded = iter([])
         if len(out) != len(texts):
             raise ValueError(f"the embedding provider returned {len(out)} vectors for {len(texts)} texts")
@@ -454,9 +456,9 @@ class WritePipeline:
         n_units = len(out) + sum(len(u) for u, _ in per_message)
         if n_units <= _INLINE_UNITS:
             return _chunk_vectors(texts, out, per_message, encoded_all, prepared, units_of)
-        # A long message's thousands of vectors: arrayed off the event loop, and the provider's
-        # lists (millions of floats: ~70 ms to free for 25,000 units) freed there too, so the
-        # worker holds their last reference.
+        # A long message's thousands of vectors: arrayed off the event loop, and a provider's
+        # lists (millions of floats: ~70 ms to free for 25,000 units at once) freed there in
+        # slices, so the worker holds their last reference.
         box = [out, encoded_all]
         del got, encoded, out, encoded_all
         return await asyncio.to_thread(_chunk_vectors_boxed, box, texts, per_message, prepared,
@@ -628,6 +630,7 @@ class WritePipeline:
                 outcome.errors.extend(errors)
                 _forget_lost(outcome, lost)
                 step.data["facts_lost"] = len(lost)
+                _fail_lost(prepared, plan, lost, errors)
             ok = [(p.event.event_id, p) for p in prepared
                   if p.event.event_id and p.extraction.mode != "failed"]
             failed = [(p.event.event_id, p) for p in prepared
@@ -735,45 +738,84 @@ MAX_UNITS_PER_EVENT = 256
 
 
 def _chunk_vectors(
-    texts: list[str], out: list[list[float]], per_message: list[tuple[list[str], list[list[float]] | None]],
-    encoded: list[list[list[float]]], prepared: list[_Prepared], units_of: list[list[str]],
+    texts: list[str], out: Any, per_message: list[tuple[list[str], Any]],
+    encoded: list[Any], prepared: list[_Prepared], units_of: list[list[str]],
 ) -> dict[str, np.ndarray]:
-    """The normalised vector of every text and unit, and of every message (the length-weighted
-    mean of its units), keyed as `WritePipeline._embed` returns them."""
+    """The normalised vector of every text, of the units facts are looked up by, and of every
+    message (the length-weighted mean of its units, plus its rows for memory_event_units), keyed
+    as `WritePipeline._embed` returns them.
+
+    Set-wise over each message's array: a 100,000-character message can hold 25,000 one-word
+    sentences, and a Python step per unit (a dict entry, a stacked copy) on top of millions of
+    floats held the GIL long enough to stall the event loop 60-140 ms. A packed message's mean
+    and rows are its own units' vectors (before: the vector of the last unit of the chunk with
+    the same text, which made a repeated sentence's vector depend on its neighbours)."""
+    text_arr = _unit_rows(out)
+    index = {t: i for i, t in enumerate(texts)}
+    vectors = {t: text_arr[i] for t, i in index.items()}
+    wanted = _looked_up(prepared)
+    own: list[np.ndarray] = []  # packed mode: per message, its units' vectors in order
     fresh = iter(encoded)
     for units, vecs in per_message:
-        for unit, v in zip(units, vecs if vecs is not None else next(fresh), strict=True):
-            texts.append(unit)
-            out.append(v)
-    # in slices: one asarray over tens of thousands of vectors holds the GIL (and so the event
-    # loop) for hundreds of milliseconds
-    arr = np.concatenate([np.asarray(out[i:i + _INLINE_UNITS], dtype=np.float32).reshape(-1, len(out[0]))
-                          for i in range(0, len(out), _INLINE_UNITS)]) if out else np.zeros((0, 1), np.float32)
-    norms = np.linalg.norm(arr, axis=1, keepdims=True)
-    arr = arr / np.where(norms == 0, 1, norms)
-    vectors = {t: arr[i] for i, t in enumerate(texts)}
-    for p, sentences in zip(prepared, units_of, strict=True):
+        arr = _unit_rows(vecs if vecs is not None else next(fresh))
+        if len(arr) != len(units):
+            raise ValueError(f"the embedding provider returned {len(arr)} vectors for {len(units)} units")
+        own.append(arr)
+        for k in (k for k, u in enumerate(units) if u in wanted):  # a fact restating a sentence
+            vectors[units[k]] = arr[k]
+    for m, (p, sentences) in enumerate(zip(prepared, units_of, strict=True)):
+        stacked = own[m] if own else text_arr[[index[s] for s in sentences]]
         if len(sentences) == 1:
-            vectors[_event_key(p.event)] = vectors[sentences[0]]
+            vectors[_event_key(p.event)] = stacked[0]
             continue
-        weights = np.asarray([max(1, len(s.split())) for s in sentences], dtype=np.float32)
-        stacked = np.stack([vectors[s] for s in sentences])
+        words = np.fromiter((len(s.split()) for s in sentences), dtype=np.int32, count=len(sentences))
+        weights = np.maximum(words, 1).astype(np.float32)
         mean = (stacked * weights[:, None]).sum(axis=0)
         vectors[_event_key(p.event)] = mean / (np.linalg.norm(mean) or 1.0)
         # the sentence-level index (memory_event_units): the units long enough to say something
-        kept = [i for i, s in enumerate(sentences) if len(s.split()) >= MIN_UNIT_WORDS][:MAX_UNITS_PER_EVENT]
-        if kept:
+        kept = np.flatnonzero(words >= MIN_UNIT_WORDS)[:MAX_UNITS_PER_EVENT].astype(np.int32)
+        if kept.size:
             vectors[_units_key(p.event)] = stacked[kept]
-            vectors[_units_idx_key(p.event)] = np.asarray(kept, dtype=np.int32)
+            vectors[_units_idx_key(p.event)] = kept
     return vectors
+
+
+def _unit_rows(vecs: Any) -> np.ndarray:
+    """Vectors (an array, or a provider's lists) as a normalised float32 matrix. Lists are
+    converted in slices: one asarray over tens of thousands of them holds the GIL (and so the
+    event loop) for hundreds of milliseconds."""
+    if isinstance(vecs, np.ndarray):
+        arr = vecs.astype(np.float32, copy=False)
+        if arr.ndim != 2 or not len(arr):
+            return arr.reshape(len(arr), -1) if arr.size else np.zeros((len(arr), 1), np.float32)
+    elif len(vecs):
+        arr = np.concatenate([np.asarray(vecs[i:i + _INLINE_UNITS], dtype=np.float32).reshape(-1, len(vecs[0]))
+                              for i in range(0, len(vecs), _INLINE_UNITS)])
+    else:
+        return np.zeros((0, 1), np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    return arr / np.where(norms == 0, 1, norms)
+
+
+def _looked_up(prepared: list[_Prepared]) -> set[str]:
+    """The texts whose vectors are looked up by text: a fact's (see `_fact_unit`) and a name's."""
+    return {_fact_unit(p, f) for p in prepared for f in p.extraction.facts} | {
+        f.fact_text for p in prepared for _, f in p.mirrors} | {m.name for p in prepared for m in p.mentions}
 
 
 def _chunk_vectors_boxed(box: list[Any], texts: list[str], per_message: list[Any],
                          prepared: list[_Prepared], units_of: list[list[str]]) -> dict[str, np.ndarray]:
-    """`_chunk_vectors` over the lists in `box`, emptied so they are freed in this thread."""
+    """`_chunk_vectors` over the vectors in `box`, which this thread then frees: a provider's
+    nested lists (millions of floats) are freed a slice at a time, since freeing them at once is
+    one long stretch under the GIL whichever thread does it."""
     out, encoded = box
     box.clear()
-    return _chunk_vectors(texts, out, per_message, encoded, prepared, units_of)
+    try:
+        return _chunk_vectors(texts, out, per_message, encoded, prepared, units_of)
+    finally:
+        for vecs in [out, *encoded]:
+            while isinstance(vecs, list) and vecs:
+                del vecs[-_INLINE_UNITS:]
 
 
 def _embedding_failed(p: _Prepared, error: str) -> _Prepared:
@@ -1245,6 +1287,22 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     plan.cascaded = await db.cascade_relationships(conn, agent_id, plan.closes, keep)
     await db.upsert_relationships(conn, agent_id, plan.relationships)
     await store_edges(conn, agent_id, plan.contradicts)
+
+
+def _fail_lost(prepared: list[_Prepared], plan: _Plan, lost: set[str], errors: list[str]) -> None:
+    """A message some of whose facts could not be stored is not done: it is marked failed (its
+    stored facts stay) so extract_pending retries it, instead of being marked extracted with
+    facts silently missing."""
+    by_event: dict[str, int] = defaultdict(int)
+    for f in plan.facts:
+        if f.id in lost and f.source_event_id:
+            by_event[f.source_event_id] += 1
+    for p in prepared:
+        n = by_event.get(p.event.event_id or "")
+        if n and p.extraction.mode != "failed":
+            p.extraction.mode = "failed"
+            p.extraction.error = (f"{n} fact(s) could not be stored, retried later: "
+                                  + "; ".join(e for e in errors if e.startswith("fact "))[:400])
 
 
 def _forget_lost(outcome: ChunkOutcome, lost: set[str]) -> None:
