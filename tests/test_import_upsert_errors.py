@@ -73,7 +73,7 @@ async def test_events_extracted_by_another_runner_are_counted_and_shown(memory, 
     other = await memory.extract_pending(A)  # the other runner gets there first
     assert other.events_extracted == 3
     report = ImportReport(rows_read=3, events_inserted=3)
-    await _extract_chunk(memory, A, events, MemoryConfig(), report, None, None)
+    await _extract_chunk(memory, memory._pipeline, A, events, MemoryConfig(), report, None, None)
     assert (report.events_extracted, report.events_extracted_elsewhere) == (0, 3)
     _print_report(report)
     out = capsys.readouterr().out
