@@ -30,11 +30,12 @@ class UsageError(Exception):
 
 
 def version() -> str:
-    try:
-        from importlib.metadata import version as dist_version
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
 
+    try:
         return dist_version("arandu-pipelines")
-    except Exception:   # running from a source tree that is not installed
+    except PackageNotFoundError:   # running from a source tree that is not installed
         return "0+unknown"
 
 

@@ -168,14 +168,14 @@ class MemoryClient:
         if (lost or isinstance(exc, psycopg.OperationalError)) and self._engine is not None:
             try:
                 await self._engine.dispose()
-            except Exception:  # noqa: BLE001 - best effort; the next call reconnects anyway
+            except Exception:  # noqa: BLE001, S110 - best-effort cleanup; the next call reconnects anyway
                 pass
 
     async def __aenter__(self) -> MemoryClient:
         await self.initialize()
         return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     def _config(self, overrides: dict[str, Any] | None,
@@ -292,7 +292,7 @@ class MemoryClient:
             result.event_id = event.event_id
         try:
             chunk = await self._pipeline(config).run(agent_id, [event], config, dry_run=dry_run)
-        except Exception as exc:  # the event is kept; extraction is retried later
+        except Exception as exc:  # noqa: BLE001 - fail-safe: the event is kept, marked failed, retried later
             result.success = False
             result.error = f"{type(exc).__name__}: {exc}"
             if event.event_id:
@@ -688,5 +688,5 @@ class SyncMemoryClient:
         self._loop.run_until_complete(self._client.initialize())
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -6,6 +6,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import TracebackType
 from typing import Any
 
 
@@ -60,10 +61,11 @@ class _StepTimer:
         self._t0 = time.perf_counter()
         return self.step
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.step.duration_ms = (time.perf_counter() - self._t0) * 1000
         if exc is not None:
-            self.step.data["error"] = f"{exc_type.__name__}: {exc}"
+            self.step.data["error"] = f"{type(exc).__name__}: {exc}"
         self.trace.steps.append(self.step)
 
 

@@ -49,6 +49,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -153,7 +154,7 @@ def _normal_words(text: str, expand_dates: bool) -> list[str]:
     text = text.lower().replace("’", "'")
     out: list[str] = []
     for rx, iso in _DATE_FORMS:
-        def sub(m: re.Match[str]) -> str:
+        def sub(m: re.Match[str], iso: Callable[[tuple[Any, ...]], str] = iso) -> str:  # bound now
             token = iso(m.groups())
             out.extend(_date_tokens(token) if expand_dates else [token])
             return " "

@@ -66,7 +66,7 @@ def _env(**extra: str) -> dict[str, str]:
 
 def _probe(arg: int | None = None, **env: str) -> dict:
     p = subprocess.run([sys.executable, "-c", PROBE, json.dumps(arg)], env=_env(**env),
-                       capture_output=True, text=True, timeout=60, cwd=ROOT)
+                       capture_output=True, check=False, text=True, timeout=60, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -112,7 +112,7 @@ def test_a_group_leader_lowers_its_session_only_while_it_runs():
     if ours is None:
         pytest.skip("no Linux autogroups on this machine")
     p = subprocess.run([sys.executable, "-c", PROBE, "null"], env=_env(ARANDU_BATCH_NICE="8"),
-                       capture_output=True, text=True, timeout=60, cwd=ROOT, process_group=0)
+                       capture_output=True, check=False, text=True, timeout=60, cwd=ROOT, process_group=0)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout.strip().splitlines()[-1])
     assert not out["session_leader"]                    # still in pytest's session
@@ -178,7 +178,7 @@ def _write(path: Path, agent: str, n: int = 3) -> None:
 
 def _cli(url: str, path: Path, *flags: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", CLI, "--database-url", url, "import", str(path),
-                           "--no-extract", *flags], env=_env(**env), capture_output=True, text=True,
+                           "--no-extract", *flags], env=_env(**env), capture_output=True, check=False, text=True,
                           timeout=180, cwd=ROOT)
 
 
@@ -260,7 +260,7 @@ if __name__ == "__main__":
 def _dagster_probe(tmp_path: Path, mode: str) -> tuple[dict, list[dict]]:
     script, seen = tmp_path / "probe_defs.py", tmp_path / "seen.jsonl"
     script.write_text(DAGSTER)
-    p = subprocess.run([sys.executable, str(script), mode], capture_output=True, text=True,
+    p = subprocess.run([sys.executable, str(script), mode], capture_output=True, check=False, text=True,
                        env=_env(ARANDU_BATCH_NICE="6", PROBE_OUT=str(seen), DATABASE_URL="postgresql://unused/x"),
                        timeout=240, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-3000:]
@@ -324,7 +324,7 @@ asyncio.run(main(sys.argv[1], sys.argv[2] == "batch"))
 @pytest.mark.parametrize("mode", ["batch", "serving"])
 def test_batch_processes_leave_their_backends_alone(fresh_db_url, mode):
     p = subprocess.run([sys.executable, "-c", BACKENDS, fresh_db_url, mode],
-                       env=_env(ARANDU_BATCH_NICE="9"), capture_output=True, text=True, timeout=120,
+                       env=_env(ARANDU_BATCH_NICE="9"), capture_output=True, check=False, text=True, timeout=120,
                        cwd=ROOT)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout.strip().splitlines()[-1])
@@ -378,7 +378,7 @@ print(json.dumps({"before": before, "me": os.nice(0), "me_idle": priority.idle_p
 @pytest.mark.slow  # > 10 s on the shared 2-core machine
 def test_a_batch_process_starts_the_embedded_server_at_normal_priority(tmp_path, order):
     env = {k: v for k, v in _env(ARANDU_HOME=str(tmp_path / "home")).items() if k != "DATABASE_URL"}
-    p = subprocess.run([sys.executable, "-c", SERVER, order], env=env, capture_output=True, text=True,
+    p = subprocess.run([sys.executable, "-c", SERVER, order], env=env, capture_output=True, check=False, text=True,
                        timeout=180, cwd=ROOT)
     assert p.returncode == 0, p.stderr[-3000:]
     out = json.loads(p.stdout.strip().splitlines()[-1])

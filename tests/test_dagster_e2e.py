@@ -44,7 +44,7 @@ def _wait(predicate, timeout: float, what: str, log: Path, interval: float = 2.0
             value = predicate()
             if value:
                 return value
-        except Exception as exc:  # not up yet
+        except Exception as exc:  # noqa: BLE001 - polling: any error means not up yet; the last one is reported
             last_error = exc
         time.sleep(interval)
     tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""

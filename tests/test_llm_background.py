@@ -116,7 +116,6 @@ async def test_llm_consolidation_adds_insights_idempotently(planted, engine, fak
 @pytest.mark.parametrize("reply", [Status(500), INVALID_JSON, {"observations": "none"}],
                          ids=["http-500", "invalid-json", "bad-shape"])
 async def test_llm_consolidation_failure_keeps_deterministic_result(planted, engine, fake, reply):
-    url, _ = planted
     fake.on(CONSOLIDATE, reply)
     r = await bg.run_consolidation(engine, AGENT, llm=provider(fake, max_retries=0))
     assert r.by_type == {"pattern": 2, "contradiction": 1, "trend": 1} and r.observations_created == 4

@@ -148,7 +148,7 @@ async def test_blind_relation_retry_once(fresh_db_url, embeddings, fake):
     fake.on((RELATIONS, MSG, "a first pass found no relations"), {"relations": RELATION_ITEMS})
     fake.on((RELATIONS, MSG), {"relations": []})
     defaults(fake)
-    client, result = await write(fresh_db_url, embeddings, fake)
+    client, _ = await write(fresh_db_url, embeddings, fake)
     ex = client.last_extraction
     assert ex.mode == "blind" and ex.trace["relation_retry_triggered"] is True
     assert len(fake.calls(RELATIONS, MSG)) == 2 and len(ex.relations) == 1

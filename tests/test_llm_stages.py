@@ -118,10 +118,10 @@ async def test_canonicalize_attribute_key_registry(fresh_db_url):
     try:
         for _ in range(3):
             async with engine.begin() as conn:
-                key, action, meta = await canonicalize_attribute_key(conn, AGENT, "Coffee Order", cfg)
+                key, action, _ = await canonicalize_attribute_key(conn, AGENT, "Coffee Order", cfg)
             assert (key, action) == ("coffee.order", "propose")
         async with engine.begin() as conn:
-            key, action, meta = await canonicalize_attribute_key(conn, AGENT, "coffee.order", cfg)
+            key, action, _ = await canonicalize_attribute_key(conn, AGENT, "coffee.order", cfg)
             assert (key, action) == ("coffee.order", "allow")  # promoted to active after 3 sightings
             await record_attribute_keys(conn, AGENT, [("location", "map", "City"), (None, "drop", "misc")])
     finally:

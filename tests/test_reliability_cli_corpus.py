@@ -412,7 +412,7 @@ def _real(args: list, env: dict | None = None) -> subprocess.CompletedProcess:
     e = {k: v for k, v in os.environ.items() if k not in ("ARANDU_BATCH_NICE", "DATABASE_URL")}
     e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "arandu_pipelines.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "arandu_pipelines.cli", *args], capture_output=True, check=False,
                           timeout=180, cwd=ROOT, env=e)
 
 

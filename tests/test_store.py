@@ -87,7 +87,7 @@ def _start(home: str, q, barrier) -> None:  # runs in a child process
         barrier.wait(60)  # both children call start_server at the same moment
         server = start_server(Path(home), cleanup_mode=None)
         q.put((server.get_uri("postgres"), server.get_pid()))
-    except BaseException as exc:  # report, don't let the parent wait for nothing
+    except BaseException as exc:  # noqa: BLE001 - child process: report anything, don't let the parent wait
         q.put(("error", repr(exc)))
 
 
@@ -186,14 +186,14 @@ async def test_vectors_travel_binary_on_client_connections_and_as_text_elsewhere
     values = np.random.default_rng(7).normal(size=(3, 5)).astype(np.float32)
     sql = ("SELECT array_agg(v::text ORDER BY i) FROM unnest(CAST(:vs AS vector[])) "
            "WITH ORDINALITY AS q(v, i)")
-    async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory:
-        async with memory.engine.connect() as conn:
-            driver = (await conn.get_raw_connection()).driver_connection
-            for kind in (Vector, VectorArray):
-                assert driver.adapters.get_dumper(kind, PyFormat.AUTO).format == Format.BINARY
-            got = (await conn.execute(text(sql), {"vs": vecs([values[0], None, values[2]])})).scalar()
-            one = (await conn.execute(text("SELECT CAST(:v AS vector)::text"), {"v": vec(values[1])})).scalar()
-            empty = (await conn.execute(text("SELECT cardinality(CAST(:vs AS vector[]))"), {"vs": vecs([])})).scalar()
+    async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory, \
+            memory.engine.connect() as conn:
+        driver = (await conn.get_raw_connection()).driver_connection
+        for kind in (Vector, VectorArray):
+            assert driver.adapters.get_dumper(kind, PyFormat.AUTO).format == Format.BINARY
+        got = (await conn.execute(text(sql), {"vs": vecs([values[0], None, values[2]])})).scalar()
+        one = (await conn.execute(text("SELECT CAST(:v AS vector)::text"), {"v": vec(values[1])})).scalar()
+        empty = (await conn.execute(text("SELECT cardinality(CAST(:vs AS vector[]))"), {"vs": vecs([])})).scalar()
     with register_vectors(psycopg.connect(empty_db_url)) as plain:   # a connection of our own
         as_text = plain.execute(sql.replace(":vs", "%(vs)s"), {"vs": vecs([values[0], None, values[2]])}).fetchone()[0]
     assert got[1] is None and as_text[1] is None and empty == 0

@@ -279,7 +279,7 @@ async def _llm_observations(engine: Any, agent_id: str, config: MemoryConfig, ll
     def validate(v: Any) -> list[Observation]:
         items = v.get("observations") if isinstance(v, dict) else None
         if not isinstance(items, list):
-            raise ValueError("no observations list")
+            raise TypeError("no observations list")
         out: dict[str, Observation] = {}
         for it in items[:20]:
             if not isinstance(it, dict) or it.get("type") not in LLM_TYPES:

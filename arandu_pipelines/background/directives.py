@@ -124,7 +124,7 @@ async def generate_optimized_directives(
         block = DirectiveBlock(block_text, len(ranked), False)
         _CACHE[agent_id] = (key, time.monotonic() + 60 * float(config.directive_cache_ttl_minutes), block)
         return block
-    except Exception:  # fail-safe: the caller's prompt simply gets no learned directives
+    except Exception:  # noqa: BLE001 - optional LLM stage, fail-safe: the prompt gets no learned directives
         return DirectiveBlock()
 
 
@@ -161,7 +161,7 @@ async def check_directive_contradiction(
         user = f"NEW: {new_directive}\nEXISTING:\n" + "\n".join(
             f"{k}: {c.title}: {c.body}" for k, c in labels.items())
         return await ask(llm, CONTRADICTION_TASK, _JUDGE, user, usage=usage, validate=validate, max_tokens=200)
-    except Exception:  # fail-safe: no contradiction reported
+    except Exception:  # noqa: BLE001 - optional LLM stage, fail-safe: no contradiction reported
         return ContradictionResult()
 
 

@@ -236,7 +236,7 @@ async def _learn_directives(
     def validate(v: Any) -> list[tuple[str, str]]:
         items = v.get("directives") if isinstance(v, dict) else None
         if not isinstance(items, list):
-            raise ValueError("no directives list")
+            raise TypeError("no directives list")
         out = []
         for it in items[:3]:
             if isinstance(it, dict) and it.get("title") and it.get("text"):

@@ -305,7 +305,7 @@ async def complete_json(
         raise LLMCallError("timeout", f"no answer within {timeout:g}s") from None
     except asyncio.CancelledError:
         raise
-    except Exception as exc:  # provider errors: HTTP status after retries, connection, ...
+    except Exception as exc:  # noqa: BLE001 - any provider's failure (HTTP, connection, ...) becomes LLMCallError
         raise LLMCallError("provider", f"{type(exc).__name__}: {str(exc)[:300]}") from None
     u = getattr(result, "usage", None)
     if usage is not None and u is not None:

@@ -202,7 +202,7 @@ def _export_onnx(model: Any) -> bytes | None:
                 dynamic_axes={"ids": {0: "b", 1: "s"}, "mask": {0: "b", 1: "s"}, "vec": {0: "b"}},
             )
         return buf.getvalue()
-    except Exception:  # missing package or an exporter incompatibility: the trace still works
+    except Exception:  # noqa: BLE001 - optional speed-up: missing package or exporter incompatibility, the trace still works
         return None
 
 
@@ -228,7 +228,7 @@ def _quantize(graph: bytes | None) -> bytes | None:
                              per_channel=True, weight_type=QuantType.QInt8)
             with open(out, "rb") as fh:
                 return fh.read()
-    except Exception:  # quantizer missing or incompatible: the fp32 session still works
+    except Exception:  # noqa: BLE001 - optional speed-up: quantizer missing or incompatible, fp32 still works
         return None
 
 
@@ -263,7 +263,7 @@ def _session(graph: bytes | None) -> Any:
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
         return ort.InferenceSession(graph, opts, providers=["CPUExecutionProvider"])
-    except Exception:
+    except Exception:  # noqa: BLE001 - optional speed-up: whatever ORT raises, the torch path serves
         return False
 
 
@@ -287,7 +287,7 @@ def _frozen_trace(module: Any, example: tuple[Any, ...]) -> Any:
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
             return torch.jit.freeze(torch.jit.trace(module(), example, check_trace=False))
-    except Exception:
+    except Exception:  # noqa: BLE001 - optional speed-up: a model the tracer cannot handle runs eagerly
         return False
     finally:
         hf_logging.set_verbosity(verbosity)

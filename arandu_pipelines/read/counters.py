@@ -72,6 +72,6 @@ class RetrievalCounters:
             async with engine.begin() as conn:
                 await conn.execute(_UPDATE, {"agents": [a for a, _ in keys], "ids": [i for _, i in keys],
                                              "ns": [batch[k] for k in keys]})
-        except Exception:
+        except Exception:  # noqa: BLE001 - advisory counters must never fail a retrieve()
             return 0  # advisory; never surface
         return len(keys)

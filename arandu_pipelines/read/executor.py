@@ -171,7 +171,7 @@ class PlanExecutor:
             try:
                 res = await adapter.query(ctx, step.params, prior)
                 res.step_id, res.index = step.step_id, step.index
-            except Exception as exc:  # fail-safe: a broken signal must not break retrieval
+            except Exception as exc:  # noqa: BLE001 - fail-safe: a broken signal must not break retrieval (step error in the trace)
                 res = StepResult(step.step_id, step.index, error=f"{type(exc).__name__}: {exc}"[:300])
         res.duration_ms = (time.perf_counter() - t0) * 1000
         results[step.step_id] = res

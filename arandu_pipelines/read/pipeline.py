@@ -91,7 +91,7 @@ async def _embed_query(provider: EmbeddingProvider, query: str, errors: list[str
         return cache[query]
     try:
         vec = await provider.embed_one(query)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - fail-safe: dense steps skipped, reason recorded in `errors`
         if errors is not None:
             errors.append(f"{type(exc).__name__}: {exc}")
         return None

@@ -476,10 +476,10 @@ def _validate_eval(v: Any) -> Evaluation:
     if not isinstance(v, dict) or "sufficient" not in v:
         raise ValueError("evaluation lacks 'sufficient'")
     if not isinstance(v["sufficient"], (bool, str)):
-        raise ValueError("'sufficient' must be a boolean")
+        raise TypeError("'sufficient' must be a boolean")
     sa = v.get("step_assessments") or {}
     if not isinstance(sa, dict):
-        raise ValueError("step_assessments must be an object")
+        raise TypeError("step_assessments must be an object")
     return Evaluation(as_bool(v["sufficient"]), as_float(v.get("confidence"), 0.0, 1.0) or 0.0,
                       as_str(v.get("failure_diagnosis"), 500),
                       {str(k): x for k, x in sa.items() if isinstance(x, dict)},
@@ -521,7 +521,7 @@ class LLMPlanner:
                     plan, _ = self._validate(data, base, "cache")
                     self.rounds.append({"round": 0, "source": "cache", "shape": self.shape})
                     return plan, "cached plan for this query shape"
-                except Exception as exc:  # a stale template: forget it
+                except Exception as exc:  # noqa: BLE001 - a stale template, whatever it breaks: forget it (in the trace)
                     self.cache.evict(self.agent_id, self.shape)
                     self.rounds.append({"round": 0, "source": "cache", "rejected": str(exc)[:200]})
         t = time.perf_counter()
@@ -538,7 +538,7 @@ class LLMPlanner:
         except PlanValidationError as exc:
             self.rounds.append({"round": 0, "source": "llm", "ms": _ms(t), "rejected": str(exc)[:300]})
             return None, f"plan rejected: {exc}"[:200]
-        except Exception as exc:  # fail-safe
+        except Exception as exc:  # noqa: BLE001 - optional LLM stage, fail-safe: heuristic plan, error in the trace
             self.rounds.append({"round": 0, "source": "llm", "error": f"{type(exc).__name__}: {exc}"[:300]})
             return None, "planner error"
 
@@ -558,7 +558,7 @@ class LLMPlanner:
                                 f"{json.dumps(plan.executable(), ensure_ascii=False)}\n\n## Results Per Step\n"
                                 f"{steps_txt}\n\n## Combined Results (top 10)\n{preview}"}],
                     timeout=TIMEOUT_SEC, usage=self.usage, validate=_validate_eval, max_tokens=600)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - optional LLM stage, fail-safe: results kept, error in the trace
                 self.rounds[-1]["evaluation_error"] = str(exc)[:300]
                 return plan, execution, ctx, reason + "; evaluator failed, results kept"
             self.rounds[-1]["evaluation"] = evaluation.to_dict()
@@ -581,7 +581,7 @@ class LLMPlanner:
                                     f"- {c}" for c in evaluation.suggested_changes)}],
                     timeout=TIMEOUT_SEC, usage=self.usage, max_tokens=1200)
                 revised, notes = self._validate(data, plan, "llm")
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - optional LLM stage, fail-safe: results kept, error in the trace
                 self.rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "error": str(exc)[:300]})
                 return plan, execution, ctx, reason + "; replan failed, last results kept"
             self.rounds.append({"round": rnd + 1, "source": "replan", "ms": _ms(t), "notes": notes})

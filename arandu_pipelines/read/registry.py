@@ -115,7 +115,7 @@ def _slots(engine: Any) -> _Slots:
         pool = engine.pool
         try:
             capacity = int(pool.size()) + max(int(getattr(pool, "_max_overflow", 0)), 0)
-        except Exception:  # a pool without a size (NullPool...): no limit worth modelling
+        except (AttributeError, TypeError, ValueError):  # a pool without a size (NullPool...): no limit worth modelling
             capacity = 20
         per_loop[loop] = _Slots(capacity)
     return per_loop[loop]
@@ -338,7 +338,6 @@ class TemporalEvents:
         wins = [w for w in ctx.windows]
         if not wins:
             return StepResult(0, self.name)
-        lex, idf, _ = ctx.terms.weights("e")
         conds = " OR ".join(f"(t.occurred_at >= :s{i} AND t.occurred_at < :e{i})" for i in range(len(wins)))
         p: dict[str, Any] = {**ctx.scope.params(), **lexical.bm25_params(ctx.terms, "e"),
                              "lim": int(params.get("top_k", 20))}
@@ -473,5 +472,5 @@ async def cancel_quietly(task: asyncio.Task[Any] | None) -> None:
         task.cancel()
         try:
             await task
-        except BaseException:
+        except BaseException:  # noqa: BLE001, S110 - cleanup: the cancelled task's outcome is not ours to raise
             pass

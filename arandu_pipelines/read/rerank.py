@@ -74,7 +74,7 @@ async def rerank(llm: Any, query: str, pool: list[FactCandidate], config: Memory
     except asyncio.TimeoutError:
         outcome.error = f"timeout after {config.reranker_timeout_sec}s"
         return outcome
-    except Exception as exc:  # fail-safe: keep the formula ranking
+    except Exception as exc:  # noqa: BLE001 - optional reranker, fail-safe: formula ranking kept, error recorded
         outcome.error = f"{type(exc).__name__}: {exc}"[:300]
         return outcome
     w = min(max(config.reranker_weight, 0.0), 1.0)

@@ -153,7 +153,7 @@ def parse_time(query: str, reference: datetime, tz: str = "UTC") -> tuple[list[T
         for rm in find_relative_dates(query, reference, tz):
             add(rm.span, rm.start.astimezone(timezone.utc), rm.end.astimezone(timezone.utc),
                 rm.phrase, "relative")
-    except Exception:  # the write-side resolver is optional here: absolute dates still work
+    except Exception:  # noqa: BLE001, S110 - optional resolver here: absolute dates still work
         pass
     anchors: list[TimeAnchor] = []
     for m in _ANCHOR.finditer(query):

@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, TypeVar
 
 from dagster import ConfigurableResource, EnvVar
 from pydantic import Field
@@ -61,9 +61,9 @@ class LLMResource(ConfigurableResource):
     """An OpenAI-compatible chat endpoint. Unset (the default) means offline: every stage takes
     its deterministic path and no network is used."""
 
-    base_url: Optional[str] = Field(default=None, description="e.g. http://localhost:11434/v1")
-    api_key: Optional[str] = Field(default=None, description="secret; from ARANDU_LLM_API_KEY")
-    model: Optional[str] = Field(default=None, description="model name, e.g. gpt-4o-mini")
+    base_url: str | None = Field(default=None, description="e.g. http://localhost:11434/v1")
+    api_key: str | None = Field(default=None, description="secret; from ARANDU_LLM_API_KEY")
+    model: str | None = Field(default=None, description="model name, e.g. gpt-4o-mini")
 
     @property
     def configured(self) -> bool:
@@ -90,8 +90,8 @@ class MemoryStoreResource(ConfigurableResource):
     in the run executor (`jobs/executor.py`), never here, so `materialize()` in a test or a
     serving script keeps its priority and session."""
 
-    database_url: Optional[str] = Field(default=None, description="PostgreSQL URL; unset = embedded")
-    import_dir: Optional[str] = Field(default=None, description="drop directory for conversation files")
+    database_url: str | None = Field(default=None, description="PostgreSQL URL; unset = embedded")
+    import_dir: str | None = Field(default=None, description="drop directory for conversation files")
     max_attempts: int = Field(default=5, description="extraction attempts before an event is left for a person")
 
     def url(self) -> str:

@@ -65,7 +65,7 @@ def dagster_storage_url() -> str:
 
         try:
             target = ensure_database(_Server(_libpq(memory.strip())), DAGSTER_DATABASE)
-        except Exception as exc:   # no CREATEDB right, or the server is down: say what to set
+        except Exception as exc:  # noqa: BLE001 - re-raised below naming what to set (no CREATEDB, server down, ...)
             raise RuntimeError(
                 f"could not create database {DAGSTER_DATABASE!r} for Dagster's storage on the "
                 f"DATABASE_URL server ({type(exc).__name__}); create it, or set {URL_ENV} to a "

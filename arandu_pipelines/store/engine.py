@@ -30,6 +30,7 @@ import psycopg
 from psycopg.adapt import Dumper, PyFormat
 from psycopg.pq import Format
 from sqlalchemy import event, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 
 from arandu_pipelines.settings import settings
@@ -127,7 +128,7 @@ def create_engine(database_url: str, pool_size: int = 10, max_overflow: int = 10
             pool_recycle=1800,
             connect_args={"application_name": "arandu-pipelines"},
         )
-    except Exception as exc:
+    except (SQLAlchemyError, ValueError) as exc:  # unparseable URL, bad port, unknown option
         raise ValidationError(
             f"database_url {redact(url)!r} is not a valid PostgreSQL URL: "
             f"{type(exc).__name__}: {redact(str(exc))[:300]}"
@@ -164,7 +165,7 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         vector_oid, array_oid = cur.fetchone()
         cur.close()
         dbapi_connection.rollback()
-    except Exception:  # best effort: text vectors work all the same
+    except (psycopg.Error, TypeError):  # best effort (TypeError: no row): text vectors work all the same
         return
     if vector_oid and array_oid:
         _binary_vectors(conn, int(vector_oid), int(array_oid))

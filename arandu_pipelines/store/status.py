@@ -392,6 +392,6 @@ class _connect:
         self._conn = await self.target.connect()
         return self._conn
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         if self._conn is not None:
             await self._conn.close()

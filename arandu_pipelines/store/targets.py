@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Protocol, TypeVar, Union, runtime_checkable
+from typing import Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
@@ -32,7 +32,7 @@ class HasEngine(Protocol):
 
 
 #: What a public function accepts as its database handle (HasEngine: a MemoryClient).
-DatabaseTarget = Union[AsyncSession, AsyncEngine, AsyncConnection, HasEngine]
+DatabaseTarget: TypeAlias = AsyncSession | AsyncEngine | AsyncConnection | HasEngine
 
 T = TypeVar("T")
 

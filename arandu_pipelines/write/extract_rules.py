@@ -235,9 +235,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENT_BOUND_RE.finditer(text):
-        if m.group(0)[0] == ".":
-            if _abbreviation_before(text, start, m.start()):
-                continue
+        if m.group(0)[0] == "." and _abbreviation_before(text, start, m.start()):
+            continue
         spans.append((start, m.end()))
         start = m.end()
     spans.append((start, len(text)))
@@ -1579,9 +1578,8 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
         if taken.overlaps((a, b)) or not _is_name(name):
             continue
         follows_verb = _looks_verb_follow(body, b)
-        if a == first or (a < first + 2 and body[:a].strip(" \"'“(") == ""):
-            if not follows_verb:
-                continue
+        if not follows_verb and (a == first or (a < first + 2 and body[:a].strip(" \"'“(") == "")):
+            continue
         if not follows_verb and (
             _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
         ):
@@ -1815,7 +1813,7 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 if pt:
                     t = term_text
                     if term in _PLURAL_TERMS and t.endswith("s"):
-                        t = t[:-1] if not t.endswith("ais") else t[:-1]
+                        t = t[:-1]  # filhos -> filho, pais -> pai
                     text = f"{nm} é {t} de {owner_surface}"
                 else:
                     if term in _PLURAL_TERMS and len(names) > 1:

@@ -105,7 +105,7 @@ def check_json(field: str, value: Any) -> None:
         elif isinstance(v, dict):
             for k, x in v.items():
                 if not isinstance(k, str):
-                    raise ValueError(f"{path} has a {type(k).__name__} key; JSON keys are strings")
+                    raise ValueError(f"{path} has a {type(k).__name__} key; JSON keys are strings")  # noqa: TRY004 - row data: _reason reports ValueErrors
                 check_text(f"{path} key", k)
                 stack.append((x, f"{path}.{k[:40]}", depth + 1))
         elif isinstance(v, (list, tuple)):
@@ -127,7 +127,7 @@ def _id(field: str, value: Any) -> str:
     elif isinstance(value, float):
         value = str(int(value)) if value.is_integer() else str(value)
     if not isinstance(value, str):
-        raise ValueError(f"{field} must be a string, got {type(value).__name__}")
+        raise ValueError(f"{field} must be a string, got {type(value).__name__}")  # noqa: TRY004 - row data: _reason reports ValueErrors
     if not value.strip():
         raise ValueError(f"missing {field}")
     if len(value) > 256:
@@ -172,7 +172,7 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
     speaker = _id("speaker", row["speaker"])
     body = _clean(row["text"])
     if not isinstance(body, str):
-        raise ValueError(f"text must be a string, got {type(body).__name__}")
+        raise ValueError(f"text must be a string, got {type(body).__name__}")  # noqa: TRY004 - row data: _reason reports ValueErrors
     if not body.strip():
         raise ValueError("empty text")
     if "\x00" in body:
@@ -194,7 +194,7 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
-        raise ValueError(f"metadata must be a JSON object, got {type(meta).__name__}")
+        raise ValueError(f"metadata must be a JSON object, got {type(meta).__name__}")  # noqa: TRY004 - row data: _reason reports ValueErrors
     check_json("metadata", meta)
     message_id = _clean(row.get("message_id"))
     # the caller's source labels the events (memory_events.source holds 32 characters)
@@ -358,7 +358,7 @@ async def _extract_chunk(
     try:
         outcome = await pipeline_for(config).run(agent_id, chunk, config,
                                                  prefetch=prefetch, then=then)
-    except Exception as exc:  # events stay stored; marked failed for a later retry
+    except Exception as exc:  # noqa: BLE001 - fail-safe: events stay stored, marked failed for a later retry
         async with client.engine.begin() as conn:
             await mark_failed(conn, [e.event_id for e in chunk if e.event_id],
                               f"{type(exc).__name__}: {exc}")

@@ -173,7 +173,7 @@ class KnowledgeLoader:
             if self.embeddings is not None:
                 try:
                     qv = await self.embeddings.embed_one(message[:2000])
-                except Exception:  # rank by importance/recency instead
+                except Exception:  # noqa: BLE001 - optional embedding, fail-safe: rank by importance/recency instead
                     qv = None
             order = ("f.embedding_vec <=> CAST(:qv AS vector), f.importance DESC, f.id" if qv is not None
                      else "f.importance DESC, f.valid_from DESC, f.id")

@@ -17,7 +17,7 @@ Every prompt follows the same rules:
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from arandu_pipelines.write.types import ExtractionContext
 
@@ -181,7 +181,7 @@ def block(name: str, body: str) -> str:
 def when(ctx: ExtractionContext) -> str:
     try:
         tz = ZoneInfo(ctx.timezone or "UTC")
-    except Exception:
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # unknown, malformed or a directory
         tz = ZoneInfo("UTC")
     t: datetime = ctx.occurred_at.astimezone(tz)
     return f"{t.strftime('%Y-%m-%d %H:%M')} ({t.strftime('%A')}, timezone {tz.key})"

@@ -50,7 +50,7 @@ class LLMStages:
             return
         try:
             registry = await load_registry(conn, agent_id)
-        except Exception:  # canonicalization then uses the built-in catalog only
+        except Exception:  # noqa: BLE001 - fail-safe: canonicalization then uses the built-in catalog only
             registry = {}
         self._registry[agent_id] = sorted(k for k, st in registry.items() if st == "active")
 

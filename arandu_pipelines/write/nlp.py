@@ -63,7 +63,7 @@ def load(name: str) -> Any:
                 import gc
 
                 gc.freeze()
-            except Exception as exc:  # missing package or incompatible version: rules only
+            except Exception as exc:  # noqa: BLE001 - optional stage: missing or incompatible pipeline, rules only (logged)
                 log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
                             "rules only. Install it or set MemoryConfig.spacy_model / "
                             "ARANDU_SPACY_MODEL (\"none\" to silence this).", name, exc)

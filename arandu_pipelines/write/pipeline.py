@@ -316,7 +316,7 @@ class WritePipeline:
             ctx.ner = ner
             try:
                 result = extract(e.text, ctx)
-            except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+            except Exception as exc:  # noqa: BLE001 - fail-safe: the event is kept, extraction is empty (error recorded)
                 result = ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
             e.emotion = None  # no tagger on this path
             p = self._finish(e, result, config, tokens)
@@ -341,7 +341,7 @@ class WritePipeline:
         if self.load_knowledge is not None:
             try:
                 await self.load_knowledge(conn, ctx, event.text, config)
-            except Exception:  # pre-retrieval is an optimisation; extraction goes on without it
+            except Exception:  # noqa: BLE001 - pre-retrieval is an optimisation; extraction goes on without it
                 ctx.knowledge = ""
         return ctx
 
@@ -368,13 +368,13 @@ class WritePipeline:
                 return None
             try:
                 return await self.tag_emotion(event.text)
-            except Exception:  # emotion is optional: the event is stored untagged
+            except Exception:  # noqa: BLE001 - optional LLM stage: the event is stored untagged
                 return None
 
         async def extract() -> ExtractionResult:
             try:
                 return await self.extractor(event.text, ctx)
-            except Exception as exc:  # fail-safe: the event is kept, extraction is empty
+            except Exception as exc:  # noqa: BLE001 - fail-safe: the event is kept, extraction is empty (error recorded)
                 return ExtractionResult(mode="failed", error=f"{type(exc).__name__}: {exc}")
 
         event.emotion, result = await asyncio.gather(emotion(), extract())
@@ -478,7 +478,7 @@ class WritePipeline:
         stored as extracted without vectors (it is marked failed and retried, see `run`)."""
         try:
             return await self._embed(prepared, pending, data, config, ready), {}
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - fail-safe: retry per message so a failure costs only its message
             data["error"] = f"{type(exc).__name__}: {exc}"[:500]
             if len(prepared) == 1:
                 return {}, {0: data["error"]}
@@ -488,7 +488,7 @@ class WritePipeline:
             try:
                 vectors.update(await self._embed([p], [(0, m) for j, m in pending if j == i], {},
                                                  config, ready))
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - fail-safe: this message is marked failed and retried
                 failed[i] = f"{type(exc).__name__}: {exc}"[:500]
         data["failed_messages"] = len(failed)
         return vectors, failed
@@ -604,7 +604,7 @@ class WritePipeline:
             got = await self.embeddings.embed([prop.text])
             v = np.asarray(got[0], dtype=np.float32)
             prop.embedding = v / (np.linalg.norm(v) or 1.0)
-        except Exception:  # fail-safe: stored without a vector, like any fact when embedding fails
+        except Exception:  # noqa: BLE001 - fail-safe: stored without a vector, like any fact when embedding fails
             prop.embedding = None
         rel = ATTRIBUTE_RELATION.get(target.attribute_key)
         prepared = c.prepared[prop.msg]
@@ -623,7 +623,7 @@ class WritePipeline:
                 async with conn.begin_nested():
                     await _flush(conn, agent_id, plan)
                 step.data["mode"] = "bulk"
-            except Exception as exc:  # replay one fact at a time, each in its own savepoint
+            except Exception as exc:  # noqa: BLE001 - replay one fact at a time, each in its own savepoint
                 step.data["mode"] = "per_fact"
                 step.data["bulk_error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                 errors, lost = await _flush_per_fact(conn, agent_id, plan)
@@ -1267,11 +1267,10 @@ def _evidence(props: list[Proposal], rel: ExtractedRelation, names: dict[str, Re
     for p in props:
         if p.action not in ("ADD", "UPDATE", "NOOP") or p.fact_id is None:
             continue
-        if (_mentions_any(p.text, s_names) or p.subject_key == s.key) and (
-            _mentions_any(p.text, t_names) or p.subject_key == t.key
-        ):
-            if best is None or p.confidence > best.confidence:
-                best = p
+        if ((_mentions_any(p.text, s_names) or p.subject_key == s.key)
+                and (_mentions_any(p.text, t_names) or p.subject_key == t.key)
+                and (best is None or p.confidence > best.confidence)):
+            best = p
     return best.fact_id if best else None
 
 
@@ -1328,7 +1327,7 @@ async def _flush_per_fact(
             async with conn.begin_nested():
                 await fn()
             return True
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - isolate the failing item; the error is reported
             errors.append(f"{label}: {type(exc).__name__}: {str(exc)[:200]}")
             return False
 

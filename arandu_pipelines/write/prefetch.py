@@ -71,7 +71,7 @@ class UnitPrefetch:
             _drop(task)
         try:
             items, vectors = await task
-        except Exception:  # the chunk embeds these itself, and reports a failure there
+        except Exception:  # noqa: BLE001 - the chunk embeds these itself, and reports a failure there
             return {}
         if len(vectors) != len(items):
             return {}

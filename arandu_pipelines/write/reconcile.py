@@ -316,7 +316,7 @@ class Reconciler:
             self.llm_calls += 1
             try:
                 verdict = await self.llm_decide(p, similar[:3])
-            except Exception:  # fail-safe: ADD
+            except Exception:  # noqa: BLE001 - optional LLM stage, fail-safe: ADD (counted in llm_failures)
                 verdict = None
             if verdict is None:
                 self.llm_failures += 1
