@@ -11,8 +11,8 @@ import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Self, TypeVar
 
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -23,6 +23,7 @@ from arandu_pipelines.errors import RetrievalError, ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.read.counters import RetrievalCounters
 from arandu_pipelines.read.types import RetrieveResult
+from arandu_pipelines.settings import settings
 from arandu_pipelines.store import agent_rows, entity_queries, facts_queries, migrate
 from arandu_pipelines.store.engine import create_engine, redact, resolve_database_url
 from arandu_pipelines.store.lookup import resolve_entity_keys
@@ -39,7 +40,6 @@ from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.hooks import build_hooks
 from arandu_pipelines.write.pipeline import Extractor, WritePipeline, entity_refs
-from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
@@ -171,7 +171,7 @@ class MemoryClient:
             except Exception:  # noqa: BLE001, S110 - best-effort cleanup; the next call reconnects anyway
                 pass
 
-    async def __aenter__(self) -> MemoryClient:
+    async def __aenter__(self) -> Self:
         await self.initialize()
         return self
 
@@ -264,7 +264,7 @@ class MemoryClient:
             )
         recent = (validate.messages("recent_messages", recent_messages, config.max_message_chars)
                   if recent_messages is not None else [])
-        when = to_aware(occurred_at if occurred_at is not None else datetime.now(timezone.utc),
+        when = to_aware(occurred_at if occurred_at is not None else datetime.now(UTC),
                         config.timezone)
         if not message.strip():
             return WriteResult(skipped_reason="empty message", dry_run=dry_run,
@@ -684,7 +684,7 @@ class SyncMemoryClient:
         self._loop.run_until_complete(self._client.close())
         self._loop.close()
 
-    def __enter__(self) -> SyncMemoryClient:
+    def __enter__(self) -> Self:
         self._loop.run_until_complete(self._client.initialize())
         return self
 

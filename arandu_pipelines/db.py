@@ -11,7 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.store import migrate
 from arandu_pipelines.store.engine import create_engine as _create_engine
-from arandu_pipelines.store.engine import create_session_factory as _create_session_factory
+from arandu_pipelines.store.engine import (
+    create_session_factory as _create_session_factory,
+)
 
 #: The vector size of the bundled local embeddings (all-MiniLM-L6-v2).
 DEFAULT_EMBEDDING_DIMENSIONS = 384

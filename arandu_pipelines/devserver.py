@@ -135,7 +135,11 @@ async def _migrate(url: str) -> None:
 
 def prepare(home: Path | None = None) -> tuple[Any, dict[str, str]]:
     """Steps 1-3: server, databases, schema, dagster.yaml. Returns (server handle, env)."""
-    from arandu_pipelines.store.embedded import default_home, ensure_database, start_server
+    from arandu_pipelines.store.embedded import (
+        default_home,
+        ensure_database,
+        start_server,
+    )
 
     home = Path(home or default_home())
     home.mkdir(parents=True, exist_ok=True)

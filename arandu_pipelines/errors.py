@@ -19,7 +19,7 @@ class AranduError(Exception):
     """Base class for every arandu-pipelines error. Catch this for catch-all handling."""
 
 
-MemoryError = AranduError  # noqa: A001 - the specification's public name for the base class
+MemoryError = AranduError
 
 
 class ValidationError(AranduError, ValueError):
@@ -87,9 +87,20 @@ class LLMCallError(AranduError):
 
 
 __all__ = [
-    "AranduError", "MemoryError", "ValidationError", "ExtractionError", "ResolutionError",
-    "ReconciliationError", "RetrievalError", "UpsertError", "DatabaseError", "ImportFileError",
-    "MessageConflictError", "ProviderError", "LLMCallError", "PlanValidationError",
+    "AranduError",
+    "DatabaseError",
+    "ExtractionError",
+    "ImportFileError",
+    "LLMCallError",
+    "MemoryError",
+    "MessageConflictError",
+    "PlanValidationError",
+    "ProviderError",
+    "ReconciliationError",
+    "ResolutionError",
+    "RetrievalError",
+    "UpsertError",
+    "ValidationError",
 ]
 
 

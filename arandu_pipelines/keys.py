@@ -93,8 +93,7 @@ _ORG_SUFFIX_RE = re.compile(
 def org_core(name: str) -> str:
     """The name without a leading "the" and trailing legal forms: "The Acme Corp." -> "acme"."""
     folded = fold(name).rstrip(". ")
-    if folded.startswith("the "):
-        folded = folded[4:]
+    folded = folded.removeprefix("the ")
     core = _ORG_SUFFIX_RE.sub("", folded).strip(" ,.")
     return core or folded
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,8 +30,8 @@ MAX_KEYS = 1000  # entity_keys / message_ids in one call
 MAX_ROWS = 1_000_000_000  # limit / offset: well inside PostgreSQL's bigint
 # PostgreSQL's timestamptz spans 4713 BC .. 294276 AD; Python's datetime is 1..9999. We keep
 # one day away from both ends of Python's range so a conversion between zones cannot overflow.
-_MIN_TS = datetime(1, 1, 2, tzinfo=timezone.utc)
-_MAX_TS = datetime(9999, 12, 30, tzinfo=timezone.utc)
+_MIN_TS = datetime(1, 1, 2, tzinfo=UTC)
+_MAX_TS = datetime(9999, 12, 30, tzinfo=UTC)
 
 
 def _show(value: Any, limit: int = 40) -> str:
@@ -182,7 +182,7 @@ def timestamp(field: str, value: Any, tz: str = "UTC") -> datetime:
         if why:
             raise ValidationError(f"{field} {why}")
         try:
-            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            value = datetime.fromisoformat(value.strip())
         except ValueError as exc:
             raise ValidationError(
                 f"{field} {_show(value)} is not an ISO-8601 timestamp (e.g. 2023-05-08T13:56:00Z)"
@@ -192,7 +192,7 @@ def timestamp(field: str, value: Any, tz: str = "UTC") -> datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=time_zone("timezone", tz))
     try:
-        out: datetime = value.astimezone(timezone.utc)
+        out: datetime = value.astimezone(UTC)
     except (OverflowError, ValueError) as exc:
         raise ValidationError(f"{field} {value.isoformat()} is out of range; use a date between "
                               "0001-01-02 and 9999-12-30") from exc
@@ -254,7 +254,7 @@ def epoch(field: str, value: Any) -> datetime:
     if not math.isfinite(value):
         raise ValidationError(f"{field} is {value!r}; use a finite number of seconds since 1970")
     try:
-        out = datetime.fromtimestamp(float(value), tz=timezone.utc)
+        out = datetime.fromtimestamp(float(value), tz=UTC)
     except (OverflowError, OSError, ValueError) as exc:
         raise ValidationError(f"{field} {value!r} is out of range; use seconds since 1970 for a date "
                               "between 0001-01-02 and 9999-12-30") from exc

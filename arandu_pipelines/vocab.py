@@ -31,10 +31,10 @@ RELATIONSHIP_TERMS: frozenset[str] = frozenset(
 
 #: Words that negate what follows ("not happy", "nunca feliz"); tokens ending in "n't" count too.
 NEGATIONS: frozenset[str] = frozenset(
-    "not no never nor isn't wasn't don't didn't nao nunca nem jamais".split() + ["n't"]
+    ["not", "no", "never", "nor", "isn't", "wasn't", "don't", "didn't", "nao", "nunca", "nem", "jamais"] + ["n't"]
 )
 
 #: Words that can never be an alias of an entity: pronouns and relationship roles.
 NOT_ALIASES: frozenset[str] = SELF_REFERENCES | OTHER_PRONOUNS | RELATIONSHIP_TERMS
 
-__all__ = ["SELF_REFERENCES", "OTHER_PRONOUNS", "RELATIONSHIP_TERMS", "NEGATIONS", "NOT_ALIASES"]
+__all__ = ["NEGATIONS", "NOT_ALIASES", "OTHER_PRONOUNS", "RELATIONSHIP_TERMS", "SELF_REFERENCES"]

@@ -57,35 +57,30 @@ DB_NAME = "arandu_bench_facts"
 # name -> pattern over the fact text (case-insensitive). A fact with any of them is "defective".
 DEFECTS: dict[str, re.Pattern[str]] = {
     # a reported-speech wrapper around a whole sentence instead of the fact itself
-    "mentioned_that": re.compile(r"\b(mentioned|said|says|told \w+|noted|added|asked) that\b", re.I),
+    "mentioned_that": re.compile(r"\b(mentioned|said|says|told \w+|noted|added|asked) that\b", re.IGNORECASE),
     # an image caption or photo wrapper ("[image: ...]", "[shared a photo: ...]", "image:")
-    "image_caption": re.compile(r"\[image|\bimage:|\[shared a photo|\bphoto of\b|\bpicture of\b", re.I),
+    "image_caption": re.compile(r"\[image|\bimage:|\[shared a photo|\bphoto of\b|\bpicture of\b", re.IGNORECASE),
     # unresolved second person: who "you" is must be resolved to the addressee
-    "second_person": re.compile(r"\b(you|your|yours|yourself|yourselves|u)\b", re.I),
+    "second_person": re.compile(r"\b(you|your|yours|yourself|yourselves|u)\b", re.IGNORECASE),
     # unresolved first person (the speaker must be named)
     "first_person": re.compile(r"\b(I|I'm|I've|I'd|I'll)\b|\b(?i:me|my|mine|myself)\b"),
     # greetings, thanks, apologies, small talk
     "greeting_thanks": re.compile(
         r"\b(hi|hey|hello|bye|goodbye|thanks|thank|congrats|congratulations|sorry|cheers|"
-        r"take care|nice to|good to see|glad to hear|lol|haha|wow)\b", re.I),
+        r"take care|nice to|good to see|glad to hear|lol|haha|wow)\b", re.IGNORECASE),
     # a question is not a fact
     "question": re.compile(r"\?"),
     # a resolved date glued into the text instead of valid_from ("(2023-05-05)", "Just on 5 May")
-    "glued_date": re.compile(r"\(\d{4}-\d{2}-\d{2}\)|\bjust on \d", re.I),
+    "glued_date": re.compile(r"\(\d{4}-\d{2}-\d{2}\)|\bjust on \d", re.IGNORECASE),
     # a whole sentence kept as a fact: more than LONG_WORDS words
     "long_sentence": re.compile(r"^(?:\S+\s+){24,}\S+"),
     # discourse openers left at the start of a rewritten sentence
     "discourse_opener": re.compile(
-        r"^(yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely|lol|wow)\b", re.I),
+        r"^(yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely|lol|wow)\b", re.IGNORECASE),
 }
 LONG_WORDS = 25
 
-STOP = frozenset("""a an the and or but if of to in on at by for with from as is are was were be been
-being am do does did has have had having it its this that these those there here their them they
-he she him her his hers we us our you your i me my mine so very really just also too not no yes
-then than about into over after before up down out off again once all any both each few more most
-other some such only own same can will would should could may might must shall what which who whom
-whose when where why how s t don didn doesn isn wasn aren weren ve ll re d m""".split())
+STOP = frozenset(["a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "has", "have", "had", "having", "it", "its", "this", "that", "these", "those", "there", "here", "their", "them", "they", "he", "she", "him", "her", "his", "hers", "we", "us", "our", "you", "your", "i", "me", "my", "mine", "so", "very", "really", "just", "also", "too", "not", "no", "yes", "then", "than", "about", "into", "over", "after", "before", "up", "down", "out", "off", "again", "once", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "only", "own", "same", "can", "will", "would", "should", "could", "may", "might", "must", "shall", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "s", "t", "don", "didn", "doesn", "isn", "wasn", "aren", "weren", "ve", "ll", "re", "d", "m"])
 
 
 def content_words(text: str) -> list[str]:
@@ -203,11 +198,11 @@ async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]],
 
 def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
     """The offline extractor over each turn, with the context the pipeline would give it."""
+    from datetime import datetime
+
     from arandu_pipelines.write.extract_rules import extract_offline
     from arandu_pipelines.write.importer import locomo_rows
     from arandu_pipelines.write.types import ExtractionContext
-
-    from datetime import datetime
 
     out: dict[str, list[Fact]] = {}
     for path in paths:

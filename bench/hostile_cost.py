@@ -33,12 +33,14 @@ import asyncio
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import fresh_database  # noqa: E402
+from typing import Self
+
+from locomo import fresh_database
 
 # locomo puts this checkout first on sys.path: PYTHONPATH (another checkout to measure) goes
 # back in front of it
@@ -63,7 +65,7 @@ PATTERNS = {
 class PeakRSS:
     """Peak resident memory growth while the block runs (sampled; /proc/self/statm)."""
 
-    def __enter__(self) -> PeakRSS:
+    def __enter__(self) -> Self:
         self.base = self.peak = _rss()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
@@ -169,7 +171,7 @@ async def main() -> None:
         await memory.write("warm", "Warm up the write path with Ana in Lisbon.", speaker_name="Rafael")
         idle = await _idle_stall(2.0)
         print(f"idle event loop, 2 s: longest stall {idle:.1f} ms (this machine's scheduling noise floor)")
-    ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime.now(timezone.utc))
+    ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime.now(UTC))
     print(f"{'pattern':<11}{'chars':>8}{'sents':>7}{'extract_s':>11}{'embed_s':>9}"
           f"{'embed_rss_mb':>14}{'write_s':>9}{'stall_ms':>10}{'loop_cpu_ms':>13}{'core_wait_ms':>14}",
           flush=True)

@@ -35,8 +35,8 @@ import os
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the library no longer sets either (issue 17)
 
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
+import sys
+from pathlib import Path
 
 # Measure the checkout this script belongs to, not whichever copy the interpreter has installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -98,7 +98,7 @@ def percentile(values: list[float], p: float) -> float:
     s = sorted(values)
     if not s:
         return float("nan")
-    k = max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))
+    k = max(0, min(len(s) - 1, round(p / 100 * len(s) + 0.5) - 1))
     return s[k]
 
 
@@ -109,11 +109,11 @@ def recall_at(message_ids: list[str | None], evidence: list[str], k: int) -> flo
 
 
 MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"], 1)}
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 MONTHS["sept"] = 9
 MONTH_NAMES = dict(enumerate(
-    "january february march april may june july august september october november december".split(), 1))
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"], 1))
 _M = r"(january|february|march|april|may|june|july|august|september|october|november|december|" \
      r"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 _DATE_FORMS = [  # (regex, groups -> ISO token); longest forms first
@@ -128,13 +128,11 @@ _DATE_FORMS = [  # (regex, groups -> ISO token); longest forms first
     (re.compile(rf"\b{_M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b"), lambda g: f"{MONTHS[g[0]]:02d}-{int(g[1]):02d}"),
 ]
 # Words that frame an answer rather than carry it ("Likely yes", "The week before ...").
-ANSWER_STOP = frozenset("""a an the and or of in on at to for from with by as is are was were be been
-    it its she he her his they their them this that these those not no yes likely maybe probably
-    somewhat since because but also some any though before after during around""".split())
+ANSWER_STOP = frozenset(["a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "from", "with", "by", "as", "is", "are", "was", "were", "be", "been", "it", "its", "she", "he", "her", "his", "they", "their", "them", "this", "that", "these", "those", "not", "no", "yes", "likely", "maybe", "probably", "somewhat", "since", "because", "but", "also", "some", "any", "though", "before", "after", "during", "around"])
 
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"])}
 NUMBER_WORDS.update({"once": "1", "twice": "2"})
 
 
@@ -183,8 +181,7 @@ def answer_in_context(answer: Any, context: str, words: int = CONTEXT_WORDS) -> 
 
 
 # ---- BM25 baseline -------------------------------------------------------------------------------
-BM25_STOP = ANSWER_STOP | frozenset("""what when where who whom which why how do does did i you we my your our me
-    us have has had will would can could should about into than then there here just so up out""".split())
+BM25_STOP = ANSWER_STOP | frozenset(["what", "when", "where", "who", "whom", "which", "why", "how", "do", "does", "did", "i", "you", "we", "my", "your", "our", "me", "us", "have", "has", "had", "will", "would", "can", "could", "should", "about", "into", "than", "then", "there", "here", "just", "so", "up", "out"])
 
 
 def bm25_tokens(text: str) -> list[str]:

@@ -15,18 +15,18 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
+import sys
+from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
+import argparse
+import asyncio
+import statistics
+import time
 
-from locomo import fresh_database, percentile  # noqa: E402
+from locomo import fresh_database, percentile
 
 EXACT = ["What are Katherine's hobbies?", "Where is Muhhamed moving?", "What does Priya teach?",
          "How did Katherine hurt her finger?"]

@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import fresh_database, percentile, server_admin_url, with_database  # noqa: E402
+from locomo import fresh_database, percentile, server_admin_url, with_database
 
 DB_NAME = "arandu_bench_scale"
 VOCAB = 6000
@@ -137,10 +137,10 @@ def _sql_build(total_facts: int, agent_facts: int, n_agents: int) -> list[tuple[
             UPDATE memory_entities e SET fact_count = c.n FROM (
                 SELECT agent_id, entity_key, count(*) AS n FROM memory_facts GROUP BY 1, 2) c
             WHERE e.agent_id = c.agent_id AND e.canonical_key = c.entity_key"""),
-        ("HNSW index on messages", "CREATE INDEX ix_events_embedding ON memory_events "
-                                   "USING hnsw (embedding_vec vector_cosine_ops)"),
-        ("HNSW index on facts", "CREATE INDEX ix_facts_embedding ON memory_facts "
-                                "USING hnsw (embedding_vec vector_cosine_ops)"),
+        ("HNSW index on messages", ("CREATE INDEX ix_events_embedding ON memory_events "
+                                   "USING hnsw (embedding_vec vector_cosine_ops)")),
+        ("HNSW index on facts", ("CREATE INDEX ix_facts_embedding ON memory_facts "
+                                "USING hnsw (embedding_vec vector_cosine_ops)")),
         ("analyze", "ANALYZE"),
     ]
 

@@ -43,15 +43,15 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import fresh_database, percentile, server_admin_url  # noqa: E402  (same helpers)
+from locomo import fresh_database, percentile, server_admin_url
 
 DB_NAME = "arandu_bench_soak"
-T0 = datetime(2024, 1, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
 P95_TARGET_MS = 50.0   # retrieve target for a LoCoMo-sized agent: p95 < 50 ms, p50 < 20 ms
 
 # Shared vocabulary: every agent's speakers talk about the same people, places and companies,
@@ -254,7 +254,7 @@ class Soak:
             k += 1
             try:
                 await asyncio.wait_for(self.stop.wait(), timeout=started + k * w_s - time.perf_counter())
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             w, self.window = self.window, Window()
             imp, err = self.import_progress()

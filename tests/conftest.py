@@ -193,7 +193,11 @@ def drop_dir(tmp_path) -> Path:
 
 def make_resources(url: str, import_dir: Path) -> dict:
     """The Dagster resources of the project, on a test database (offline: no LLM)."""
-    from arandu_pipelines.resources import EmbeddingsResource, LLMResource, MemoryStoreResource
+    from arandu_pipelines.resources import (
+        EmbeddingsResource,
+        LLMResource,
+        MemoryStoreResource,
+    )
 
     return {
         "memory": MemoryStoreResource(database_url=url, import_dir=str(import_dir)),

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-
 from tests.fake_openai import FakeOpenAI, Recorded, Rule, Status
 
 MESSAGES = "/v1/messages"

@@ -37,7 +37,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 INVALID_JSON = "Here you go: {entities: [Clara, Vertix], facts: maybe} -- hope that helps!"
 
@@ -166,13 +166,13 @@ class FakeOpenAI:
             def log_message(self, *args: Any) -> None:  # quiet
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):
                     self._send(200, {"object": "list", "data": [{"id": fake.model, "object": "model"}]})
                 else:
                     self._send(404, _error(404, "not found"))
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:
@@ -209,7 +209,7 @@ class FakeOpenAI:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> FakeOpenAI:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -309,16 +309,15 @@ def _hash_vector(text: str, dims: int) -> list[float]:
 
 
 # ---- pytest helpers shared by tests/test_llm_*.py ----------------------------------------------
-import re  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
+import re
+from datetime import UTC, datetime
 
+from arandu_pipelines.client import MemoryClient
+from arandu_pipelines.providers.openai import OpenAIProvider
 
-from arandu_pipelines.client import MemoryClient  # noqa: E402
-from arandu_pipelines.providers.openai import OpenAIProvider  # noqa: E402
-
-T0 = datetime(2025, 6, 10, 12, 0, tzinfo=timezone.utc)
-T1 = datetime(2025, 6, 15, 12, 0, tzinfo=timezone.utc)
-T2 = datetime(2025, 6, 20, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
+T1 = datetime(2025, 6, 15, 12, 0, tzinfo=UTC)
+T2 = datetime(2025, 6, 20, 12, 0, tzinfo=UTC)
 
 INFORMED = "TASK: informed_extraction"
 ENTITY_SCAN = "TASK: entity_scan"
@@ -372,7 +371,7 @@ def pick(name: str) -> Any:
 
     def answer(body: dict[str, Any]) -> dict[str, Any]:
         prompt = "\n".join(m["content"] for m in body["messages"])
-        m = re.search(r"^(C\d): " + re.escape(name) + r" \(", prompt, re.M)
+        m = re.search(r"^(C\d): " + re.escape(name) + r" \(", prompt, re.MULTILINE)
         return {"match": m.group(1) if m else None, "reason": "nickname"}
 
     return answer
@@ -383,7 +382,7 @@ def target(fact_text: str, action: str) -> Any:
 
     def answer(body: dict[str, Any]) -> dict[str, Any]:
         prompt = "\n".join(m["content"] for m in body["messages"])
-        m = re.search(r"^(F\d): " + re.escape(fact_text) + r" \(", prompt, re.M)
+        m = re.search(r"^(F\d): " + re.escape(fact_text) + r" \(", prompt, re.MULTILINE)
         return {"action": action, "target": m.group(1) if m else None, "reason": "scripted"}
 
     return answer
@@ -395,6 +394,20 @@ def step(result: Any, name: str) -> dict[str, Any]:
     return s.data
 
 
-__all__ = ["FakeOpenAI", "Status", "Delay", "Rule", "Recorded", "truncated", "fenced", "chatty",
-           "INVALID_JSON", "provider", "RecordingClient", "defaults", "pick", "target",
-           "step"]
+__all__ = [
+    "INVALID_JSON",
+    "Delay",
+    "FakeOpenAI",
+    "Recorded",
+    "RecordingClient",
+    "Rule",
+    "Status",
+    "chatty",
+    "defaults",
+    "fenced",
+    "pick",
+    "provider",
+    "step",
+    "target",
+    "truncated",
+]

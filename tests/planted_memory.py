@@ -3,7 +3,7 @@ background-job tests (and the `planted` fixture in conftest.py) work on."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 
@@ -11,7 +11,7 @@ from arandu_pipelines.store.engine import register_vectors, vec
 
 AGENT = "ag"
 OTHER = "other-agent"
-T0 = datetime(2023, 5, 1, 9, tzinfo=timezone.utc)
+T0 = datetime(2023, 5, 1, 9, tzinfo=UTC)
 
 
 def day(n: int, hour: int = 9) -> datetime:
@@ -86,13 +86,13 @@ def seed(url: str, embeddings, agent: str = AGENT) -> dict[str, str]:
                 "canonical_entity_type) VALUES (%s, %s, %s, %s, %s)",
                 (agent, name.lower(), name, key, etype))
         for key, subj, attr, value, body, ev, conf, reinf, mentions in FACTS:
-            when = day(int(ev[1:]) if ev else 1) if ev else datetime(2022, 1, 1, tzinfo=timezone.utc)
+            when = day(int(ev[1:]) if ev else 1) if ev else datetime(2022, 1, 1, tzinfo=UTC)
             ids[key] = str(conn.execute(
                 "INSERT INTO memory_facts (agent_id, entity_type, entity_key, entity_name, "
                 "attribute_key, value_text, fact_text, confidence, importance, valid_from, "
                 "source_event_id, embedding_vec, reinforcement_count, last_confirmed_at) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0.6, %s, %s, %s, %s, %s) RETURNING id",
-                (agent, subj.split(":")[0], subj, dict((e[0], e[1]) for e in ENTITIES)[subj], attr,
+                (agent, subj.split(":")[0], subj, {e[0]: e[1] for e in ENTITIES}[subj], attr,
                  value, body, conf, when, ids.get(ev) if ev else None, vec(vectors[body]), reinf,
                  day(9) if reinf else None)).fetchone()[0])
             conn.execute(

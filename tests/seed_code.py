@@ -19,8 +19,8 @@ SEEDS = next((p for p in [*([Path(os.environ["ARANDU_SEEDS"])] if os.environ.get
                           _REPO / ".." / "shared" / "seeds", _REPO / ".." / ".." / "shared" / "seeds"]
               if p.is_dir()), _REPO / ".." / "shared" / "seeds")
 
-_FROM = re.compile(r"^\s*from\s+(arandu(?:\.[\w.]+)?)\s+import\s+(\([^)]*\)|[^\n#]+)", re.M)
-_IMPORT = re.compile(r"^\s*import\s+(arandu(?:\.[\w.]+)?)\b", re.M)
+_FROM = re.compile(r"^\s*from\s+(arandu(?:\.[\w.]+)?)\s+import\s+(\([^)]*\)|[^\n#]+)", re.MULTILINE)
+_IMPORT = re.compile(r"^\s*import\s+(arandu(?:\.[\w.]+)?)\b", re.MULTILINE)
 
 
 def map_module(module: str) -> str:
@@ -88,8 +88,8 @@ def python_examples() -> list[Example]:
 
 def map_code(code: str) -> str:
     """The example with `arandu` imports pointed at `arandu_pipelines`."""
-    code = re.sub(r"^(\s*)from\s+arandu(\.|\s)", r"\1from arandu_pipelines\2", code, flags=re.M)
-    return re.sub(r"^(\s*)import\s+arandu(\.|\s|$)", r"\1import arandu_pipelines\2", code, flags=re.M)
+    code = re.sub(r"^(\s*)from\s+arandu(\.|\s)", r"\1from arandu_pipelines\2", code, flags=re.MULTILINE)
+    return re.sub(r"^(\s*)import\s+arandu(\.|\s|$)", r"\1import arandu_pipelines\2", code, flags=re.MULTILINE)
 
 
 # ---- indentation ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from arandu_pipelines.write.llm_decisions import tag_event_emotion
 from tests.fake_openai import Status, fenced
 
 
-def llm(fake, **kw) -> AnthropicProvider:  # noqa: ANN001
+def llm(fake, **kw) -> AnthropicProvider:
     kw.setdefault("backoff_base", 0.01)
     kw.setdefault("backoff_max", 0.05)
     return AnthropicProvider(api_key="sk-ant-secret-key", base_url=fake.url, model="claude-test", **kw)

@@ -37,7 +37,7 @@ def public_objects() -> dict[str, object]:
 
 
 def test_every_public_name_has_an_entry() -> None:
-    headings = set(re.findall(r"^#{2,4} `([\w.]+)`", DOC.read_text(encoding="utf-8"), re.M))
+    headings = set(re.findall(r"^#{2,4} `([\w.]+)`", DOC.read_text(encoding="utf-8"), re.MULTILINE))
     missing = sorted(public_names() - headings)
     print(f"\npublic names: {len(public_names())}, documented: {len(public_names()) - len(missing)}")
     assert not missing, f"not documented in docs/api.md: {missing}"

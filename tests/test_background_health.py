@@ -7,8 +7,8 @@ import pytest
 
 from arandu_pipelines.background import health
 from arandu_pipelines.store import status
-from tests.planted_memory import AGENT, OTHER, seed
 from arandu_pipelines.store.engine import create_engine
+from tests.planted_memory import AGENT, OTHER, seed
 
 
 @pytest.fixture

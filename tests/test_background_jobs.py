@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -15,6 +15,7 @@ from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import create_engine
 from tests.conftest import rows
 from tests.planted_memory import AGENT, OTHER, day
+
 
 def snapshot(url: str, agent: str) -> list:
     """Everything the jobs write, for 'the other agent is untouched' assertions."""
@@ -229,7 +230,7 @@ async def test_memify_vitality_and_stale(planted, engine):
 
 
 def test_compute_vitality_formula():
-    now = datetime(2024, 1, 31, tzinfo=timezone.utc)
+    now = datetime(2024, 1, 31, tzinfo=UTC)
     fresh = {"valid_to": None, "times_retrieved": 0, "last_retrieved_at": None,
              "last_confirmed_at": None, "valid_from": now, "confidence": 1.0,
              "reinforcement_count": 5, "user_correction_count": 0}

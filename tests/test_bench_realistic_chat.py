@@ -14,14 +14,14 @@ from arandu_pipelines.write.importer import locomo_rows
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def _load(name: str):  # noqa: ANN202
+def _load(name: str):
     spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     return mod
 
 
-def test_realistic_chat_is_deterministic_and_matches_the_committed_file(tmp_path) -> None:  # noqa: ANN001
+def test_realistic_chat_is_deterministic_and_matches_the_committed_file(tmp_path) -> None:
     gen = _load("make_realistic_chat")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     assert gen.main(["--out", str(a)]) == 0 and gen.main(["--out", str(b)]) == 0

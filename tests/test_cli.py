@@ -16,7 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from arandu_pipelines.cli import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, build_parser, main, version
+from arandu_pipelines.cli import (
+    EXIT_OK,
+    EXIT_PARTIAL,
+    EXIT_USAGE,
+    build_parser,
+    main,
+    version,
+)
 from tests.conftest import rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ which the offline consolidation reports as a `trend`.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from dagster import materialize
 
@@ -21,7 +21,7 @@ from tests.conftest import rows
 from tests.test_dagster_assets import extract, import_sample, meta
 
 AGENT = "obs-agent"
-T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 MESSAGES = ["I live in Lisbon.", "I work at Acme.", "I love cycling.", "I moved to Porto.",
             "I went hiking with Ana.", "I went hiking again with Ana."]
 

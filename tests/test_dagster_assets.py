@@ -10,7 +10,12 @@ from pathlib import Path
 import psycopg
 from dagster import AssetKey, DagsterInstance, materialize
 
-from arandu_pipelines.assets import CONSOLIDATION_ASSETS, EXTRACTION_TABLES, memory_events, memory_extraction
+from arandu_pipelines.assets import (
+    CONSOLIDATION_ASSETS,
+    EXTRACTION_TABLES,
+    memory_events,
+    memory_extraction,
+)
 from arandu_pipelines.assets.checks import MEMORY_HEALTH_CHECKS
 from arandu_pipelines.partitions import AGENTS
 from tests.conftest import rows
@@ -51,12 +56,7 @@ def extract(instance: DagsterInstance, resources: dict, agent: str = AGENT, conf
 def test_import_asset_stores_events_and_reports_bad_rows(instance, resources, drop_dir, fresh_db_url):
     bad = drop_dir / "bad.jsonl"
     good_line = SAMPLE.read_text(encoding="utf-8").splitlines()[0]
-    bad.write_text("\n".join([
-        good_line,
-        '{"agent_id": "a2", "session_id": "s", "speaker": "Bo", "text": "", "occurred_at": "2023-01-01T00:00:00Z"}',
-        "{not json",
-        '{"agent_id": "a2", "session_id": "s", "speaker": "Bo", "text": "hi", "occurred_at": "yesterday-ish"}',
-    ]) + "\n", encoding="utf-8")
+    bad.write_text(f'{good_line}\n{{"agent_id": "a2", "session_id": "s", "speaker": "Bo", "text": "", "occurred_at": "2023-01-01T00:00:00Z"}}\n{{not json\n{{"agent_id": "a2", "session_id": "s", "speaker": "Bo", "text": "hi", "occurred_at": "yesterday-ish"}}' + "\n", encoding="utf-8")
     result = import_sample(instance, resources, bad)
     assert result.success
     md = meta(result, "memory_events")

@@ -6,7 +6,7 @@ real code location; the agent sensor with `build_sensor_context` on a real memor
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from dagster import (
@@ -130,7 +130,7 @@ def test_an_import_alone_does_not_consolidate_every_agent(instance, resources, d
 def test_every_agent_is_consolidated_on_the_cron_tick(instance, defs):
     """Agents written by serving code change with no Dagster run: the cron tick alone is enough."""
     instance.add_dynamic_partitions(AGENTS, ["a-agent", "b-agent"])
-    t0 = datetime(2030, 1, 1, 1, 0, tzinfo=timezone.utc)
+    t0 = datetime(2030, 1, 1, 1, 0, tzinfo=UTC)
     first = evaluate_automation_conditions(defs=defs, instance=instance, evaluation_time=t0)
     assert _requested(first) == {}
     before_tick = evaluate_automation_conditions(defs=defs, instance=instance, cursor=first.cursor,

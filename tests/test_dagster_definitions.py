@@ -74,7 +74,10 @@ def test_lineage_from_events_to_every_table(graph):
 
 def test_pools_retries_and_checks(defs, graph):
     from arandu_pipelines.assets import memory_extraction
-    from arandu_pipelines.assets.consolidation import entity_importance, entity_summaries
+    from arandu_pipelines.assets.consolidation import (
+        entity_importance,
+        entity_summaries,
+    )
 
     assert memory_extraction.op.pool == "llm" and entity_summaries.op.pool == "llm"
     assert entity_importance.op.pool is None  # pure SQL

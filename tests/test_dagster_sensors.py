@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -106,7 +106,7 @@ def _add_events(url: str, agent: str, n: int, start: int = 0) -> None:
             conn.execute(
                 "INSERT INTO memory_events (agent_id, speaker, message_id, text, occurred_at, content_hash) "
                 "VALUES (%s, 'Rafael', %s, %s, %s, %s)",
-                (agent, f"m{i}", f"message {i}", datetime(2023, 1, 1 + i % 28, tzinfo=timezone.utc), f"h{i}"))
+                (agent, f"m{i}", f"message {i}", datetime(2023, 1, 1 + i % 28, tzinfo=UTC), f"h{i}"))
 
 
 def test_pending_sensor_runs_per_agent_and_cursor_advances(instance, resources, fresh_db_url):

@@ -72,7 +72,7 @@ async def test_a_question_about_one_sentence_of_a_long_message_finds_it(memory, 
     emb = list((await embeddings.embed([QUESTION]))[0])
 
     async def top(n_rows: int) -> list[str]:
-        async with memory._engine.connect() as conn:  # noqa: SLF001 - the signal itself
+        async with memory._engine.connect() as conn:
             hits = await semantic.search(conn, "e", "true", {"a": A}, emb, 3, n_rows)
         return [i for i, _ in hits]
 

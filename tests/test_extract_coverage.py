@@ -4,12 +4,12 @@ invented in the style of two friends catching up; unit level, no database."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from arandu_pipelines.write.extract_rules import extract_offline
 from arandu_pipelines.write.types import ExtractionContext
 
-WHEN = datetime(2023, 9, 14, 18, 30, tzinfo=timezone.utc)
+WHEN = datetime(2023, 9, 14, 18, 30, tzinfo=UTC)
 
 
 def run(text: str, speaker: str = "Priya", addressee: str | None = "Daniel"):
@@ -178,7 +178,7 @@ def test_they_takes_a_plural_thing_and_it_does_not():
 
 def test_a_person_is_not_an_antecedent_for_it():
     r = run("Daniel helped me move. It's been a crazy month for my family.")
-    assert not any(t.startswith("Daniel is") or t.startswith("Daniel has been") for t in texts(r)), texts(r)
+    assert not any(t.startswith(("Daniel is", "Daniel has been")) for t in texts(r)), texts(r)
 
 
 def test_a_must_have_is_not_a_guess():

@@ -10,7 +10,15 @@ from arandu_pipelines.background.reextract import reextract
 from arandu_pipelines.client import MemoryClient
 from arandu_pipelines.write import importer
 from tests.conftest import rows
-from tests.fake_openai import ENTITY_SCAN, INFORMED, T0, FakeOpenAI, Status, defaults, provider
+from tests.fake_openai import (
+    ENTITY_SCAN,
+    INFORMED,
+    T0,
+    FakeOpenAI,
+    Status,
+    defaults,
+    provider,
+)
 
 AGENT = "agent_limit"
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import time
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
-from arandu_pipelines.write.extract_rules import detect_language, extract_offline, split_sentences
+from arandu_pipelines.write.extract_rules import (
+    detect_language,
+    extract_offline,
+    split_sentences,
+)
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
-MON = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # Monday
+MON = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # Monday
 
 
 def run(text: str, speaker: str = "Rafael", **kw) -> ExtractionResult:
@@ -515,7 +519,7 @@ def test_relative_dates(text, phrase, day):
 
 
 def test_date_outside_the_matched_clause_is_appended():
-    f = [f for f in run("Last year, after a long search, I finally moved to Lisbon").facts if f.attribute_key == "location"][0]
+    f = next(f for f in run("Last year, after a long search, I finally moved to Lisbon").facts if f.attribute_key == "location")
     assert "Lisbon" in f.fact_text and "2022" not in f.fact_text
     assert f.event_date is not None and f.event_date.year == 2022
 
@@ -642,7 +646,7 @@ def test_lost_job_retracts_employer_and_occupation():
 def test_state_durations_are_not_dated_but_events_are():
     f = run("Sou vegetariana há 5 anos.").facts[0]
     assert f.fact_text == "Rafael é vegetariana" and f.event_date is None and f.attribute_key == "diet"
-    f = [f for f in run("Minha filha Sofia faz 5 anos amanhã.").facts if f.attribute_key == "age"][0]
+    f = next(f for f in run("Minha filha Sofia faz 5 anos amanhã.").facts if f.attribute_key == "age")
     assert f.value == "5" and f.event_date.date() == date(2023, 5, 9) and "maio" not in f.fact_text
 
 

@@ -7,7 +7,7 @@ importer's chunks) and extract_pending(), and leave resolution and storage ours.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from arandu_pipelines.client import MemoryClient, SyncMemoryClient
 from arandu_pipelines.write.types import (
@@ -18,7 +18,7 @@ from arandu_pipelines.write.types import (
 )
 from tests.conftest import rows
 
-T = datetime(2024, 3, 1, 12, tzinfo=timezone.utc)
+T = datetime(2024, 3, 1, 12, tzinfo=UTC)
 
 
 class Recorder:

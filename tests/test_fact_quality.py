@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
@@ -15,7 +15,7 @@ from arandu_pipelines.write.addressee import AddresseeTracker
 from arandu_pipelines.write.extract_rules import extract_offline
 from arandu_pipelines.write.types import ExtractionContext
 
-WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
 def run(text: str, speaker: str = "Maria", addressee: str | None = None, ner=None):

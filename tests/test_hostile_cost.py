@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -47,7 +47,7 @@ HOSTILE = {
 
 
 def _ctx() -> ExtractionContext:
-    return ExtractionContext(speaker_name="Rafael", occurred_at=datetime(2024, 5, 8, tzinfo=timezone.utc),
+    return ExtractionContext(speaker_name="Rafael", occurred_at=datetime(2024, 5, 8, tzinfo=UTC),
                              known_aliases={"ana": "Ana"}, known_types={"Ana": "person"})
 
 

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -114,7 +114,7 @@ async def test_names_introduced_earlier_in_a_chunk_are_known_to_later_messages(m
     lines = ["My sister Maria lives in Lisbon.", "Maria works at Google.",
              "My friend Bruno moved to Porto.", "Bruno is a doctor at the Santa Maria hospital.",
              "Maria and Bruno got married last summer.", "Bolt loves the beach."]
-    t0 = datetime(2024, 2, 1, 8, 0, tzinfo=timezone.utc)
+    t0 = datetime(2024, 2, 1, 8, 0, tzinfo=UTC)
 
     def batch(agent: str) -> list[dict]:
         return [{"agent_id": agent, "session_id": "s", "speaker": "Rafael", "text": t,
@@ -140,7 +140,7 @@ def test_file_formats_read_the_same_rows(tmp_path):
     assert jl[3].error.startswith("invalid JSON") and jl[3].number == 4
     assert [r.data["message_id"] for r in read_rows(tmp_path / "a.csv")] == ["m0", "m1", "m2"]
     assert [r.data["message_id"] for r in read_rows(tmp_path / "a.parquet")] == ["m0", "m1", "m2"]
-    assert list(read_rows(tmp_path / "b.jsonl"))[0].error.startswith("invalid UTF-8")
+    assert next(iter(read_rows(tmp_path / "b.jsonl"))).error.startswith("invalid UTF-8")
 
 
 def test_locomo_converter_keeps_dia_ids_and_session_times():
@@ -257,7 +257,7 @@ async def test_the_prefetch_queue_encodes_each_chunk_once_and_drops_chunks_never
 
     def chunk(*texts: str) -> list[EventInput]:
         return [EventInput(agent_id="a", session_id="s", speaker="Ana", text=t,
-                           occurred_at=datetime(2023, 5, 8, tzinfo=timezone.utc)) for t in texts]
+                           occurred_at=datetime(2023, 5, 8, tzinfo=UTC)) for t in texts]
 
     fake = Fake()
     prefetch = UnitPrefetch(fake, lambda text: [text])

@@ -12,19 +12,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from arandu_pipelines.errors import ImportFileError, MessageConflictError, ValidationError
+from arandu_pipelines.errors import (
+    ImportFileError,
+    MessageConflictError,
+    ValidationError,
+)
 from arandu_pipelines.write.events import EventInput
 from arandu_pipelines.write.importer import _insert, locomo_rows, read_rows
 from tests.conftest import rows
 
 AGENT = "poison"
-T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
 N = 10_000
 EVERY = 40  # a poison row at every row number n with n % EVERY == 7
 DEEP = "[" * 10_000 + "]" * 10_000

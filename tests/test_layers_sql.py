@@ -27,7 +27,7 @@ PACKAGE = Path(arandu_pipelines.__file__).resolve().parent
 FACADES = ("client.py", "cli.py")
 # statement shapes, upper case as the code base writes SQL (docstrings say "select" in prose)
 SQL_TEXT = re.compile(r"\b(SELECT\b.*\bFROM|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|"
-                      r"CREATE\s+(TABLE|INDEX)|ALTER\s+TABLE|pg_advisory)", re.S)
+                      r"CREATE\s+(TABLE|INDEX)|ALTER\s+TABLE|pg_advisory)", re.DOTALL)
 SQL_CALLS = {"text", "execute", "exec_driver_sql", "executemany", "select", "insert", "update",
              "delete"}
 

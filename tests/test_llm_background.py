@@ -3,13 +3,15 @@ path writes English text and counts tokens; every failure keeps the old / determ
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 
 from arandu_pipelines import background as bg
 from arandu_pipelines.background import _llm
-from tests.planted_memory import AGENT, OTHER
 from tests.conftest import rows
 from tests.fake_openai import INVALID_JSON, Delay, Status, provider
+from tests.planted_memory import AGENT, OTHER
 from tests.test_background_jobs import snapshot
 
 SUMMARY, PROFILE, CONSOLIDATE = "TASK: entity_summary", "TASK: entity_profile", "TASK: consolidation"
@@ -22,7 +24,7 @@ def _texts(url: str, col: str) -> dict[str, str | None]:
     return dict(rows(url, f"SELECT canonical_key, {col} FROM memory_entities WHERE agent_id = %s", (AGENT,)))
 
 
-def _summary(body) -> dict:  # noqa: ANN001
+def _summary(body) -> dict:
     entity = body["messages"][1]["content"].split("\n", 1)[0].removeprefix("Entity: ").split(" (")[0]
     return {"summary": f"{entity} is an entity in the user's life. The facts describe its work and home."}
 
@@ -71,7 +73,7 @@ async def test_llm_summary_failure_keeps_old_text(planted, engine, fake, monkeyp
     assert _texts(url, "summary_text") == old
 
 
-def psycopg_conn(url: str):  # noqa: ANN201
+def psycopg_conn(url: str):
     import psycopg
 
     return psycopg.connect(url)
@@ -86,7 +88,7 @@ INSIGHT = {"observations": [
 ]}
 
 
-def _insight(body) -> dict:  # noqa: ANN001
+def _insight(body) -> dict:
     """Cite the two 'running with Guili' facts by their labels in this prompt."""
     labels = [line.split(":", 1)[0] for line in body["messages"][1]["content"].splitlines()
               if "running" in line and "Guili" in line]
@@ -125,7 +127,7 @@ async def test_llm_consolidation_failure_keeps_deterministic_result(planted, eng
 CLUSTER, DISTILL = "TASK: cluster_summary", "TASK: memify_distillation"
 
 
-def _cluster(body) -> dict:  # noqa: ANN001
+def _cluster(body) -> dict:
     label = body["messages"][1]["content"].split("\n", 1)[0].removeprefix("Cluster: ")
     return {"summary": f"These facts are about {label} and describe the work and the habits of the subject."}
 
@@ -182,8 +184,12 @@ async def test_llm_memify_failure_changes_nothing(planted, engine, fake):
 DIRECTIVES, JUDGE = "TASK: directives", "TASK: directive_contradiction"
 
 
-async def _plant_directives(url, embeddings, items):  # noqa: ANN001, ANN202
-    from arandu_pipelines.background._common import Observation, fingerprint, upsert_observations
+async def _plant_directives(url, embeddings, items):
+    from arandu_pipelines.background._common import (
+        Observation,
+        fingerprint,
+        upsert_observations,
+    )
     from arandu_pipelines.store.engine import create_engine
 
     eng = create_engine(url)
@@ -252,11 +258,11 @@ async def test_directive_contradiction_prefilter_then_judge(fresh_db_url, embedd
 
 
 def test_effective_confidence_decays_weekly_with_floor():
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from arandu_pipelines.background.directives import effective_confidence
 
-    now = datetime(2025, 1, 29, tzinfo=timezone.utc)
+    now = datetime(2025, 1, 29, tzinfo=UTC)
     assert effective_confidence(0.8, now, now) == pytest.approx(0.8)
     assert effective_confidence(0.8, now - timedelta(weeks=2), now) == pytest.approx(0.8 * 0.95 ** 2)
     assert effective_confidence(0.8, now - timedelta(weeks=200), now) == 0.10

@@ -365,7 +365,7 @@ async def test_entity_pick_fault_creates_new_entity(fresh_db_url, embeddings, fa
         await client.close()
     assert result.success
     assert len(fake.calls(PICK)) == 1
-    guili = [e for e in result.entities_resolved if e.mention == "Guili"][0]
+    guili = next(e for e in result.entities_resolved if e.mention == "Guili")
     assert (guili.canonical_key, guili.method) == ("person:guili", "new")
 
 

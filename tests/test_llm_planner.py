@@ -7,7 +7,12 @@ from __future__ import annotations
 import pytest
 
 from arandu_pipelines.read import planner_llm
-from arandu_pipelines.read.planner_llm import PlanCache, PlanValidationError, query_shape, validate_plan
+from arandu_pipelines.read.planner_llm import (
+    PlanCache,
+    PlanValidationError,
+    query_shape,
+    validate_plan,
+)
 from arandu_pipelines.read.registry import DEFAULT_REGISTRY
 from tests.fake_openai import Delay, Status, provider
 from tests.test_read_pipeline import VERTIX_WORLD, write_all
@@ -33,16 +38,16 @@ INSUFFICIENT = {"sufficient": False, "confidence": 0.3, "failure_diagnosis": "th
                 "step_assessments": {}, "suggested_changes": ["search the messages"]}
 
 
-def _plan(r):  # noqa: ANN001, ANN202
+def _plan(r):
     return r.pipeline.get("plan").data
 
 
-async def _world(memory, fake):  # noqa: ANN001, ANN202
+async def _world(memory, fake):
     await write_all(memory, "ana", VERTIX_WORLD)
     memory.llm = provider(fake)
 
 
-async def test_valid_llm_plan_runs(memory, fake) -> None:  # noqa: ANN001
+async def test_valid_llm_plan_runs(memory, fake) -> None:
     fake.on(PLAN, GOOD_PLAN)
     fake.on(EVAL, SUFFICIENT)
     await _world(memory, fake)
@@ -72,7 +77,7 @@ async def test_valid_llm_plan_runs(memory, fake) -> None:  # noqa: ANN001
     {**GOOD_PLAN, "combination_strategy": "majority_vote"},
     "not json at all",
 ], ids=["unknown-index", "bad-dependency", "cycle", "unknown-entity", "bad-strategy", "no-json"])
-async def test_invalid_plan_falls_back_to_deterministic(memory, fake, broken) -> None:  # noqa: ANN001
+async def test_invalid_plan_falls_back_to_deterministic(memory, fake, broken) -> None:
     fake.on(PLAN, broken)
     await _world(memory, fake)
     base = await memory.retrieve("ana", "Where does Marcos Tavares live?",
@@ -86,7 +91,7 @@ async def test_invalid_plan_falls_back_to_deterministic(memory, fake, broken) ->
 
 
 @pytest.mark.parametrize("reply,kind", [(Delay(3, GOOD_PLAN), "timeout"), (Status(500), "provider")])
-async def test_timeout_or_http_error_falls_back(memory, fake, monkeypatch, reply, kind) -> None:  # noqa: ANN001
+async def test_timeout_or_http_error_falls_back(memory, fake, monkeypatch, reply, kind) -> None:
     monkeypatch.setattr(planner_llm, "TIMEOUT_SEC", 0.4)
     fake.on(PLAN, reply)
     await _world(memory, fake)
@@ -97,7 +102,7 @@ async def test_timeout_or_http_error_falls_back(memory, fake, monkeypatch, reply
     assert r.pipeline.get("llm_planner").data["rounds"][0]["error"].startswith(kind)
 
 
-async def test_same_shape_query_hits_the_plan_cache(memory, fake) -> None:  # noqa: ANN001
+async def test_same_shape_query_hits_the_plan_cache(memory, fake) -> None:
     fake.on(PLAN, GOOD_PLAN)
     fake.on(EVAL, SUFFICIENT)
     await _world(memory, fake)
@@ -112,7 +117,7 @@ async def test_same_shape_query_hits_the_plan_cache(memory, fake) -> None:  # no
     assert len(fake.calls(PLAN)) == 2
 
 
-async def test_replanner_is_capped(memory, fake) -> None:  # noqa: ANN001
+async def test_replanner_is_capped(memory, fake) -> None:
     revised = {**GOOD_PLAN, "steps": [{"step_id": 1, "index": "semantic_events", "params": {"top_k": 10}}]}
     fake.on(PLAN, GOOD_PLAN)
     fake.on(REPLAN, revised)
@@ -131,7 +136,7 @@ async def test_replanner_is_capped(memory, fake) -> None:  # noqa: ANN001
     assert len(fake.calls(PLAN)) == 2
 
 
-async def test_replan_failure_keeps_last_results(memory, fake) -> None:  # noqa: ANN001
+async def test_replan_failure_keeps_last_results(memory, fake) -> None:
     fake.on(PLAN, GOOD_PLAN)
     fake.on(REPLAN, {"steps": [{"step_id": 1, "index": "nope"}]})
     fake.on(EVAL, INSUFFICIENT)
@@ -143,7 +148,7 @@ async def test_replan_failure_keeps_last_results(memory, fake) -> None:  # noqa:
     assert "Porto Alegre" in r.facts[0].fact_text
 
 
-async def test_flag_off_or_no_llm_is_deterministic(memory, fake) -> None:  # noqa: ANN001
+async def test_flag_off_or_no_llm_is_deterministic(memory, fake) -> None:
     await write_all(memory, "ana", VERTIX_WORLD[:3])
     r = await memory.retrieve("ana", "Where does Marcos Tavares live?", config_overrides=ON, verbose=True)
     assert _plan(r)["planner"] == "deterministic" and _plan(r)["planner_reason"] == "no llm"

@@ -19,7 +19,15 @@ from arandu_pipelines.providers.json_parse import (
 )
 from arandu_pipelines.providers.openai import OpenAIProvider, ProviderError
 from arandu_pipelines.types import TokenUsage
-from tests.fake_openai import INVALID_JSON, Delay, FakeOpenAI, Status, chatty, fenced, truncated
+from tests.fake_openai import (
+    INVALID_JSON,
+    Delay,
+    FakeOpenAI,
+    Status,
+    chatty,
+    fenced,
+    truncated,
+)
 
 SECRET = "sk-live-TOPSECRET-0123456789"
 MSGS = [{"role": "system", "content": "Answer in JSON."}, {"role": "user", "content": "ping"}]

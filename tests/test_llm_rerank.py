@@ -20,13 +20,13 @@ def scores(keep: str | None):
     """A reranker reply scoring 1.0 the listed facts containing `keep`, 0.0 the others."""
     def reply(body: dict) -> dict:
         listing = body["messages"][-1]["content"]
-        items = re.findall(r"^(\d+)\. (.*)$", listing, re.M)
+        items = re.findall(r"^(\d+)\. (.*)$", listing, re.MULTILINE)
         return {"scores": [{"id": int(i), "score": 1.0 if keep and keep in text else 0.0}
                            for i, text in items]}
     return reply
 
 
-async def _memory(url: str, embeddings, fake) -> MemoryClient:  # noqa: ANN001
+async def _memory(url: str, embeddings, fake) -> MemoryClient:
     offline = MemoryClient(url, embeddings=embeddings)  # facts written by the offline pipeline
     await offline.initialize()
     for text in FACTS:

@@ -3,7 +3,7 @@ validation of extraction answers, and chunked extraction end to end."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -17,8 +17,18 @@ from arandu_pipelines.write.attributes import (
     record_attribute_keys,
     validate_proposed_key,
 )
-from arandu_pipelines.write.extract_llm import _Checks, parse_facts, parse_profiles, retraction_allowed
-from arandu_pipelines.write.knowledge import KnowledgeLoader, KnownEntity, format_knowledge, scan_aliases
+from arandu_pipelines.write.extract_llm import (
+    _Checks,
+    parse_facts,
+    parse_profiles,
+    retraction_allowed,
+)
+from arandu_pipelines.write.knowledge import (
+    KnowledgeLoader,
+    KnownEntity,
+    format_knowledge,
+    scan_aliases,
+)
 from arandu_pipelines.write.llm_prompts import informed_messages
 from arandu_pipelines.write.strategy import (
     ExtractionMode,
@@ -158,7 +168,7 @@ def test_parse_facts_strictness():
     assert (a.attribute_key, a.value, a.confidence, a.importance_category, a.event_date) == (
         "employer", "Acme", 0.95, "biographical_milestone", None)
     assert moved.attribute_key is None and age.confidence == 1.0
-    assert age.event_date == datetime(2024, 5, 1, tzinfo=timezone.utc)
+    assert age.event_date == datetime(2024, 5, 1, tzinfo=UTC)
     assert checks.dropped == 3
     with pytest.raises(ValueError):
         parse_facts({"facts": [{"nope": 1}]}, "", MemoryConfig(), _Checks())
@@ -277,7 +287,7 @@ async def test_chunked_extraction_of_structured_input(fresh_db_url, embeddings, 
 
 
 def test_informed_prompt_contents():
-    ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime(2025, 6, 15, 23, 30, tzinfo=timezone.utc),
+    ctx = ExtractionContext(speaker_name="Rafael", occurred_at=datetime(2025, 6, 15, 23, 30, tzinfo=UTC),
                             timezone="America/Sao_Paulo", recent_messages=["Ana: she said hi", ""],
                             knowledge="[Ana (person) profile] Engineer.")
     system, user = (m["content"] for m in informed_messages(ctx, "Ela se mudou ontem."))

@@ -300,6 +300,6 @@ async def test_guili_llm_says_no_match_creates_entity(fresh_db_url, embeddings, 
         result = await client.write(AGENT, GUI_MSG, speaker_name="Rafael", occurred_at=T1)
     finally:
         await client.close()
-    guili = [e for e in result.entities_resolved if e.mention == "Guili"][0]
+    guili = next(e for e in result.entities_resolved if e.mention == "Guili")
     assert guili.canonical_key == "person:guili" and guili.method == "new"
     assert len(fake.calls(PICK)) == 1

@@ -4,7 +4,7 @@ the internal it wraps, with the spec's argument spellings (session, llm_provider
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -44,9 +44,9 @@ from arandu_pipelines.write import (
     save_pending_selection,
 )
 from arandu_pipelines.write import pending as pending_mod
-from tests.planted_memory import AGENT
 from tests.conftest import rows
 from tests.fake_openai import Status, provider
+from tests.planted_memory import AGENT
 
 
 @pytest.fixture
@@ -187,7 +187,7 @@ def test_plan_retrieval_and_dynamic_importance():
     plan = plan_retrieval("how many people do I know?", ["person", "place"])
     assert plan.strategy == "multi_signal" and PatternQuery("person:%") in plan.pattern_queries
     assert plan_retrieval("hi!", []).strategy == "skip"
-    now = datetime(2024, 1, 8, tzinfo=timezone.utc)
+    now = datetime(2024, 1, 8, tzinfo=UTC)
     base = compute_dynamic_importance(0.5, 0, None, 0, False, now)
     assert base == 0.5
     used = compute_dynamic_importance(0.5, 10, now - timedelta(days=7), 0, False, now)
@@ -198,7 +198,7 @@ def test_plan_retrieval_and_dynamic_importance():
 
 
 def test_pattern_signal_boosts_recent_confirmations_once():
-    now = datetime(2024, 1, 8, tzinfo=timezone.utc)
+    now = datetime(2024, 1, 8, tzinfo=UTC)
     cands = [RetrievalCandidate("a", score=0.49), RetrievalCandidate("b", score=0.45, last_confirmed_at=now),
              RetrievalCandidate("c", score=0.45, last_confirmed_at=now - timedelta(days=7))]
     out = compute_pattern_signal(cands, now)
@@ -242,7 +242,7 @@ async def test_emotional_summary_after_trends(planted, sessions):
         assert r.observation_created
         summary = await get_emotional_summary_for_context(session, AGENT)
         assert summary and r.dominant_emotion in summary
-        later = datetime.now(timezone.utc) + timedelta(days=8)
+        later = datetime.now(UTC) + timedelta(days=8)
         assert await get_emotional_summary_for_context(session, AGENT, now=later) is None  # not recent
 
 
@@ -256,7 +256,7 @@ async def test_compress_context_from_dicts():
     assert "(2024-01-01) Ana: we talked about work" in out.context_text
     assert out.hot_count + out.warm_count < 40 and out.cold_count == 1 and out.total_tokens > 0
     stale = await compress_context(facts[:2] + [{"fact_id": "s", "fact_text": "Old stuff", "entity_key": "x:y",
-                                                 "valid_from": datetime(2000, 1, 1, tzinfo=timezone.utc)}],
+                                                 "valid_from": datetime(2000, 1, 1, tzinfo=UTC)}],
                                    [], MemoryConfig(), stale_keys={"x:y"})
     assert "Old stuff" not in stale.context_text and "Fact number 1" in stale.context_text
     broad = await compress_broad_context({"c1": facts[:3]}, [{"id": "c1", "label": "Work", "summary_text": "All about work."}],

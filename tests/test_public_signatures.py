@@ -32,7 +32,7 @@ def find(name: str) -> object:
 
 
 @pytest.mark.parametrize("example", FUNCS, ids=[e.id for e in FUNCS])
-def test_documented_function_signature(example) -> None:  # noqa: ANN001
+def test_documented_function_signature(example) -> None:
     tree = ast.parse(reindent(example.code.strip()) + "    ...\n" if example.code.strip().endswith(":")
                      else example.code.strip() + ":\n    ...\n")
     spec = tree.body[0]
@@ -53,6 +53,6 @@ def test_documented_function_signature(example) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("example", TYPES, ids=[e.id for e in TYPES])
-def test_documented_type_exists(example) -> None:  # noqa: ANN001
+def test_documented_type_exists(example) -> None:
     name = re.search(r"class (\w+)", example.code).group(1)
     assert inspect.isclass(find(name))

@@ -6,12 +6,12 @@ right speaker and retrieve that speaker's messages; unrelated capitalised words 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from arandu_pipelines.read.entities import EntityResolution, _Row, interpret
 from arandu_pipelines.read.name_match import Candidate, best_match
 
-T0 = datetime(2025, 6, 2, 18, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 6, 2, 18, 0, tzinfo=UTC)
 
 # Every speaker talks about the same topics in the same words, so only the speaker tells the
 # messages apart (small talk in between keeps neighbouring turns from lending each other score).
@@ -37,18 +37,18 @@ CHAT = [
 ]
 
 
-async def _write_chat(memory) -> None:  # noqa: ANN001
+async def _write_chat(memory) -> None:
     for i, (speaker, msg) in enumerate(CHAT):
         r = await memory.write("grp", msg, speaker_name=speaker, session_id="s1",
                                occurred_at=T0 + timedelta(minutes=i), message_id=f"m{i}")
         assert r.success, r.error
 
 
-def _speakers_of(memory_result, n: int = 3) -> list[str]:  # noqa: ANN001
+def _speakers_of(memory_result, n: int = 3) -> list[str]:
     return [s.speaker for s in memory_result.sources[:n]]
 
 
-async def test_misspelt_and_nicknamed_speakers_resolve_and_retrieve_their_messages(memory) -> None:  # noqa: ANN001
+async def test_misspelt_and_nicknamed_speakers_resolve_and_retrieve_their_messages(memory) -> None:
     await _write_chat(memory)
     cases = [
         ("What are Muhammad's weekend plans?", "Muhhamed", "phonetic", "garage"),
@@ -68,7 +68,7 @@ async def test_misspelt_and_nicknamed_speakers_resolve_and_retrieve_their_messag
             assert expected_word in top.text, (question, top.text)
 
 
-async def test_unrelated_capitalised_words_do_not_become_people(memory) -> None:  # noqa: ANN001
+async def test_unrelated_capitalised_words_do_not_become_people(memory) -> None:
     await _write_chat(memory)
     for question in ("What happened in Paris on Monday?", "Did anyone go to Mumbai in March?",
                      "Who mentioned Jonah or Joan?"):

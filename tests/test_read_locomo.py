@@ -30,7 +30,7 @@ DATA = next((p for p in CANDIDATES if (p / "conv-30.json").exists()), None)
 
 @pytest.mark.slow
 @pytest.mark.skipif(DATA is None, reason="LoCoMo dev data not available")
-async def test_locomo_conv30_recall(memory) -> None:  # noqa: ANN001
+async def test_locomo_conv30_recall(memory) -> None:
     path = DATA / "conv-30.json"  # type: ignore[operator]
     await memory.import_messages(locomo_rows(path, agent_id="locomo"))
     qa = [q for q in json.loads(path.read_text())["qa"] if q["category"] in (1, 2, 3, 4) and q["evidence"]]

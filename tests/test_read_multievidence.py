@@ -8,13 +8,13 @@ ranks over sessions (read/events.py `spread_sessions`). The conversation below i
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from arandu_pipelines.read.events import EventRow, _score, spread_sessions
 from arandu_pipelines.read.lexical import CorpusStats, QueryTerms
 from arandu_pipelines.read.listq import is_list_question
 
-T0 = datetime(2025, 3, 1, 18, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
 AGENT = "kate-chat"
 
 
@@ -110,7 +110,7 @@ def _conversation() -> list[dict[str, object]]:
     return rows
 
 
-async def test_list_question_gathers_evidence_across_sessions(memory) -> None:  # noqa: ANN001
+async def test_list_question_gathers_evidence_across_sessions(memory) -> None:
     """The four hobby turns, one per session, fill the top four sources; before, a reply in the
     first session (carried by Leo's question about the hobby) took the place of one of them."""
     await memory.import_messages(_conversation())

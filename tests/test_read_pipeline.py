@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from arandu_pipelines.protocols import LLMResult
 from tests.conftest import rows
 
-T0 = datetime(2025, 3, 3, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 3, 3, 10, 0, tzinfo=UTC)
 
 VERTIX_WORLD = [
     ("Marcos Tavares lives in Porto Alegre.", "Ana"),
@@ -32,7 +32,7 @@ VERTIX_WORLD = [
 ]
 
 
-async def write_all(memory, agent: str, messages, session: str = "s1", start: datetime = T0) -> list[str]:  # noqa: ANN001
+async def write_all(memory, agent: str, messages, session: str = "s1", start: datetime = T0) -> list[str]:
     ids = []
     for i, (msg, speaker) in enumerate(messages):
         r = await memory.write(agent, msg, speaker_name=speaker, session_id=session,
@@ -46,11 +46,11 @@ async def write_all(memory, agent: str, messages, session: str = "s1", start: da
 class FakeLLM:
     """A tiny stand-in LLM: scores every listed fact with `score_for(fact_text)`."""
 
-    def __init__(self, score_for) -> None:  # noqa: ANN001
+    def __init__(self, score_for) -> None:
         self.score_for = score_for
         self.calls = 0
 
-    async def complete(self, messages, temperature=0, response_format=None, max_tokens=None):  # noqa: ANN001, ANN201
+    async def complete(self, messages, temperature=0, response_format=None, max_tokens=None):
         self.calls += 1
         lines = messages[-1]["content"].split("Facts:\n", 1)[1].splitlines()
         scores = []
@@ -60,7 +60,7 @@ class FakeLLM:
         return LLMResult(json.dumps({"scores": scores}))
 
 
-async def test_marcos_tavares_lives_in_porto_alegre(memory) -> None:  # noqa: ANN001
+async def test_marcos_tavares_lives_in_porto_alegre(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "Onde o Marcos Tavares mora?", verbose=True)
     assert r.facts, r.context
@@ -77,7 +77,7 @@ async def test_marcos_tavares_lives_in_porto_alegre(memory) -> None:  # noqa: AN
     assert any(s.name == "step:graph" for s in r.pipeline.steps)
 
 
-async def test_vertix_facts_found_through_entity_links(memory) -> None:  # noqa: ANN001
+async def test_vertix_facts_found_through_entity_links(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "O que aconteceu com a Vertix?", verbose=True)
     texts = " | ".join(f.fact_text for f in r.facts)
@@ -91,7 +91,7 @@ async def test_vertix_facts_found_through_entity_links(memory) -> None:  # noqa:
     assert "organization:vertix" in r.pipeline.get("plan").data["entities"]
 
 
-async def test_bruno_football_team_vetoed_by_the_reranker(memory) -> None:  # noqa: ANN001
+async def test_bruno_football_team_vetoed_by_the_reranker(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     plain = await memory.retrieve("ana", "Qual o time de futebol do Bruno Almeida?")
     assert any("Bruno" in f.fact_text for f in plain.facts)  # the formula alone finds Bruno's facts
@@ -108,13 +108,13 @@ async def test_bruno_football_team_vetoed_by_the_reranker(memory) -> None:  # no
     assert r.facts[0].score == pytest.approx(r.facts[0].scores["formula"], abs=1e-5)
 
 
-async def test_reranker_off_without_llm_and_on_timeout(memory) -> None:  # noqa: ANN001
+async def test_reranker_off_without_llm_and_on_timeout(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD[:3])
     assert memory.llm is None and memory.config.enable_reranker  # default on, but no LLM: skipped
     base = await memory.retrieve("ana", "Where does Marcos Tavares live?")
 
     class Slow:
-        async def complete(self, *a, **k):  # noqa: ANN002, ANN003, ANN201
+        async def complete(self, *a, **k):
             await asyncio.sleep(5)
 
     memory.llm = Slow()
@@ -124,14 +124,14 @@ async def test_reranker_off_without_llm_and_on_timeout(memory) -> None:  # noqa:
     assert any("reranker skipped" in w for w in r.warnings)
 
 
-async def test_greeting_skips_everything(memory) -> None:  # noqa: ANN001
+async def test_greeting_skips_everything(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD[:2])
     for q in ("oi", "Hello!", "bom dia"):
         r = await memory.retrieve("ana", q)
         assert r.strategy == "skip" and r.facts == [] and r.events == [] and r.context == ""
 
 
-async def test_aggregation_lists_people(memory) -> None:  # noqa: ANN001
+async def test_aggregation_lists_people(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "Who are my friends?", verbose=True)
     assert r.pipeline.get("plan").data["pattern_queries"] == ["person:%"]
@@ -139,7 +139,7 @@ async def test_aggregation_lists_people(memory) -> None:  # noqa: ANN001
     assert {f.entity_key.split(":")[0] for f in r.facts} == {"person"}
 
 
-async def test_entity_keys_accept_aliases_and_warn_on_unknown(memory) -> None:  # noqa: ANN001
+async def test_entity_keys_accept_aliases_and_warn_on_unknown(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "what does he do?", entity_keys=["bruno almeida", "person:nobody"])
     assert r.facts and all(f.entity_key == "person:bruno_almeida" for f in r.facts)
@@ -151,7 +151,7 @@ async def test_entity_keys_accept_aliases_and_warn_on_unknown(memory) -> None:  
     assert any("no_such_option" in w for w in bad.warnings)
 
 
-async def test_sources_cite_the_messages_behind_the_answer(memory) -> None:  # noqa: ANN001
+async def test_sources_cite_the_messages_behind_the_answer(memory) -> None:
     ids = await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "Where does Marcos Tavares live?")
     assert r.sources, "no citations"
@@ -166,7 +166,7 @@ async def test_sources_cite_the_messages_behind_the_answer(memory) -> None:  # n
     assert ev.occurred_at == T0 and "Porto Alegre" in ev.text
 
 
-async def test_session_filter(memory) -> None:  # noqa: ANN001
+async def test_session_filter(memory) -> None:
     await write_all(memory, "ana", [("My favourite band is Radiohead.", "Ana")], session="music")
     await write_all(memory, "ana", [("My favourite food is lasagna.", "Ana")], session="food",
                     start=T0 + timedelta(days=1))
@@ -177,7 +177,7 @@ async def test_session_filter(memory) -> None:  # noqa: ANN001
     assert all("Radiohead" not in f.fact_text for f in only.facts)
 
 
-async def test_agent_isolation(memory) -> None:  # noqa: ANN001
+async def test_agent_isolation(memory) -> None:
     await write_all(memory, "ana", [("I live in Porto Alegre.", "Ana")])
     await write_all(memory, "bob", [("I live in Lisbon.", "Bob")])
     r = await memory.retrieve("bob", "Where do I live? Porto Alegre or Lisbon?")
@@ -186,10 +186,10 @@ async def test_agent_isolation(memory) -> None:  # noqa: ANN001
     assert "Porto Alegre" not in r.context.replace("Where do I live? Porto Alegre", "")
 
 
-async def test_time_travel_as_of(memory) -> None:  # noqa: ANN001
-    await write_all(memory, "rafa", [("I live in Lisbon.", "Rafael")], start=datetime(2023, 1, 10, tzinfo=timezone.utc))
+async def test_time_travel_as_of(memory) -> None:
+    await write_all(memory, "rafa", [("I live in Lisbon.", "Rafael")], start=datetime(2023, 1, 10, tzinfo=UTC))
     await write_all(memory, "rafa", [("I moved to Porto.", "Rafael")], session="s2",
-                    start=datetime(2024, 6, 1, tzinfo=timezone.utc))
+                    start=datetime(2024, 6, 1, tzinfo=UTC))
     # As if each message had been written when it was said (bi-temporal ingestion time).
     import psycopg
 
@@ -198,20 +198,20 @@ async def test_time_travel_as_of(memory) -> None:  # noqa: ANN001
         conn.execute("UPDATE memory_events SET created_at = occurred_at WHERE agent_id = 'rafa'")
     now = await memory.retrieve("rafa", "Where does Rafael live?")
     assert "Porto" in now.facts[0].fact_text
-    then = await memory.retrieve("rafa", "Where does Rafael live?", as_of=datetime(2023, 6, 1, tzinfo=timezone.utc))
+    then = await memory.retrieve("rafa", "Where does Rafael live?", as_of=datetime(2023, 6, 1, tzinfo=UTC))
     assert then.facts and "Lisbon" in then.facts[0].fact_text
     assert all("Porto" not in f.fact_text for f in then.facts)
-    assert all(e.occurred_at <= datetime(2023, 6, 1, tzinfo=timezone.utc) for e in then.events)
-    before = await memory.retrieve("rafa", "Where does Rafael live?", as_of=datetime(2022, 1, 1, tzinfo=timezone.utc))
+    assert all(e.occurred_at <= datetime(2023, 6, 1, tzinfo=UTC) for e in then.events)
+    before = await memory.retrieve("rafa", "Where does Rafael live?", as_of=datetime(2022, 1, 1, tzinfo=UTC))
     assert before.facts == [] and before.events == []
 
 
-async def test_same_query_same_result(memory) -> None:  # noqa: ANN001
+async def test_same_query_same_result(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     a = await memory.retrieve("ana", "What happened to Vertix and its people?")
     b = await memory.retrieve("ana", "What happened to Vertix and its people?")
 
-    def strip(r):  # noqa: ANN001, ANN202
+    def strip(r):
         d = dataclasses.asdict(r)
         d.pop("duration_ms")
         return json.dumps(d, default=str, sort_keys=True)
@@ -219,14 +219,14 @@ async def test_same_query_same_result(memory) -> None:  # noqa: ANN001
     assert strip(a) == strip(b)
 
 
-async def test_empty_memory(memory) -> None:  # noqa: ANN001
+async def test_empty_memory(memory) -> None:
     r = await memory.retrieve("nobody", "Where does Marcos live?")
     assert r.facts == [] and r.events == [] and r.sources == [] and r.context == ""
     assert r.total_candidates == 0 and r.warnings == []
     assert r.config_effective["topk_facts"] == 20
 
 
-async def test_retrieval_counters_recorded_in_background(memory) -> None:  # noqa: ANN001
+async def test_retrieval_counters_recorded_in_background(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD[:2])
     r = await memory.retrieve("ana", "Where does Marcos Tavares live?")
     await asyncio.gather(*list(memory._background))
@@ -236,7 +236,7 @@ async def test_retrieval_counters_recorded_in_background(memory) -> None:  # noq
     assert sum(got.values()) == len(r.facts)
 
 
-async def test_retrieval_counters_coalesce_without_losing_counts(memory) -> None:  # noqa: ANN001
+async def test_retrieval_counters_coalesce_without_losing_counts(memory) -> None:
     """Three retrieves in a row are written by one flush, and every bump is counted; close()
     writes what is still pending instead of dropping it."""
     await write_all(memory, "ana", VERTIX_WORLD[:2])
@@ -258,11 +258,11 @@ async def test_retrieval_counters_coalesce_without_losing_counts(memory) -> None
     assert sum(bob.values()) == len(other.facts) > 0
 
 
-async def test_temporal_window_prefers_messages_of_that_time(memory) -> None:  # noqa: ANN001
+async def test_temporal_window_prefers_messages_of_that_time(memory) -> None:
     await write_all(memory, "ana", [("We went hiking in the mountains.", "Ana")], session="a",
-                    start=datetime(2023, 5, 8, tzinfo=timezone.utc))
+                    start=datetime(2023, 5, 8, tzinfo=UTC))
     await write_all(memory, "ana", [("We went hiking by the sea.", "Ana")], session="b",
-                    start=datetime(2023, 9, 2, tzinfo=timezone.utc))
+                    start=datetime(2023, 9, 2, tzinfo=UTC))
     r = await memory.retrieve("ana", "Where did we go hiking in September 2023?", verbose=True)
     assert r.events[0].text == "We went hiking by the sea."
     assert r.events[0].scores.get("time_window") == 1.0
@@ -270,7 +270,7 @@ async def test_temporal_window_prefers_messages_of_that_time(memory) -> None:  #
     assert r2.events[0].text == "We went hiking in the mountains."
 
 
-async def test_many_concurrent_retrieves_on_one_client_neither_deadlock_nor_change_answers(memory) -> None:  # noqa: ANN001
+async def test_many_concurrent_retrieves_on_one_client_neither_deadlock_nor_change_answers(memory) -> None:
     """Forty retrieves at once on one client (pool of 10 + 10): each holds a connection while its
     plan steps want more. Before `_Slots` every connection ended up held by a retrieve waiting
     for a second one, and 23 of 40 failed on the 30 s pool timeout. Answers must also be the
@@ -291,7 +291,7 @@ async def test_many_concurrent_retrieves_on_one_client_neither_deadlock_nor_chan
         assert r.context == ref.context
 
 
-async def test_a_failing_query_embedding_degrades_to_lexical_and_graph_and_says_so(memory) -> None:  # noqa: ANN001
+async def test_a_failing_query_embedding_degrades_to_lexical_and_graph_and_says_so(memory) -> None:
     """The embedding provider is an optional stage at read time: if it fails, the answer comes
     from BM25 and the graph, and the caller is told why the semantic scores are missing."""
     await write_all(memory, "ana", VERTIX_WORLD)

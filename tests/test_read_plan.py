@@ -5,7 +5,7 @@ Counted through the trace a verbose retrieve returns, not through mocks."""
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -20,15 +20,15 @@ from tests.fake_openai import provider
 from tests.test_llm_planner import GOOD_PLAN, INSUFFICIENT, SUFFICIENT
 from tests.test_read_pipeline import VERTIX_WORLD, write_all
 
-NOW = datetime(2025, 3, 3, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2025, 3, 3, 12, 0, tzinfo=UTC)
 
 
-def _names(r) -> list[str]:  # noqa: ANN001
+def _names(r) -> list[str]:
     return [s.name for s in r.pipeline.steps]
 
 
 def test_the_plan_type_is_one_class() -> None:
-    import arandu_pipelines.read as read
+    from arandu_pipelines import read
     from arandu_pipelines.read import executor, planner
 
     assert QueryPlan is RetrievalPlan is read.RetrievalPlan is planner.RetrievalPlan is executor.QueryPlan
@@ -42,7 +42,7 @@ def test_the_plan_type_is_one_class() -> None:
         QueryPlan("q", "analysis", [PlanStep(1, "lexical_facts", {}, "")])  # type: ignore[misc]
 
 
-async def test_one_retrieve_builds_one_plan_and_executes_it_once(memory) -> None:  # noqa: ANN001
+async def test_one_retrieve_builds_one_plan_and_executes_it_once(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     # a query with an anchored time expression: the anchor event's search is a step of the plan
     r = await memory.retrieve("ana", "What did Marcos Tavares do two weeks before the trip?", session_id="s1",
@@ -66,7 +66,7 @@ async def test_one_retrieve_builds_one_plan_and_executes_it_once(memory) -> None
     assert names.index("execute") < names.index("merge_rank")  # ranking reads the one execution
 
 
-async def test_llm_plan_replaces_the_heuristic_one_and_revisions_reuse_the_executor(memory, fake) -> None:  # noqa: ANN001
+async def test_llm_plan_replaces_the_heuristic_one_and_revisions_reuse_the_executor(memory, fake) -> None:
     fake.on(planner_llm.PLAN_TASK, GOOD_PLAN)
     fake.on(planner_llm.EVAL_TASK, SUFFICIENT, times=1)
     await write_all(memory, "ana", VERTIX_WORLD)
@@ -88,15 +88,15 @@ async def test_llm_plan_replaces_the_heuristic_one_and_revisions_reuse_the_execu
     assert [s["index"] for s in r.pipeline.get("plan").data["steps"]] == ["semantic_events"]
 
 
-async def test_the_heuristic_plan_goes_through_the_validator(memory, monkeypatch) -> None:  # noqa: ANN001
+async def test_the_heuristic_plan_goes_through_the_validator(memory, monkeypatch) -> None:
     """The validator the LLM's plans pass also checks the heuristic planner's: a proposal naming
     an index the registry lacks is rejected, not run."""
-    import arandu_pipelines.read.planning as planning
+    from arandu_pipelines.read import planning
 
     await write_all(memory, "ana", VERTIX_WORLD[:3])
     real = planning.build_plan
 
-    def broken(*a, **k):  # noqa: ANN002, ANN003, ANN202
+    def broken(*a, **k):
         proposal = real(*a, **k)
         proposal["steps"].append({"step_id": 99, "index": "hierarchical", "params": {}, "rationale": "x"})
         return proposal

@@ -8,16 +8,17 @@ ones.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+import itertools
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from tests.test_read_pipeline import VERTIX_WORLD, FakeLLM, write_all
 
-NOW = datetime.now(timezone.utc).replace(second=0, microsecond=0)
+NOW = datetime.now(UTC).replace(second=0, microsecond=0)
 
 
-async def test_reranker_keeps_what_it_scores_high_even_if_less_relevant(memory) -> None:  # noqa: ANN001
+async def test_reranker_keeps_what_it_scores_high_even_if_less_relevant(memory) -> None:
     """The relative floor (half the best relevance) is for the formula alone: once the reranker
     judged the pool, every fact whose blended score passes min_score is returned."""
     await write_all(memory, "ana", VERTIX_WORLD)
@@ -30,7 +31,7 @@ async def test_reranker_keeps_what_it_scores_high_even_if_less_relevant(memory) 
     assert all(f.score >= memory.config.min_score for f in r.facts)
 
 
-async def test_spreading_activation_reaches_the_answer(memory) -> None:  # noqa: ANN001
+async def test_spreading_activation_reaches_the_answer(memory) -> None:
     """Facts found by spreading activation are related context by design: the relative floor must
     not remove them all (before: 7 of 7 dropped)."""
     await write_all(memory, "ana", VERTIX_WORLD)
@@ -41,7 +42,7 @@ async def test_spreading_activation_reaches_the_answer(memory) -> None:  # noqa:
     assert "Porto Alegre" in r.facts[0].fact_text  # and they do not outrank the answer
 
 
-async def test_scores_stay_in_unit_interval(memory) -> None:  # noqa: ANN001
+async def test_scores_stay_in_unit_interval(memory) -> None:
     """Spec formula: 0.70 semantic + 0.20 recency + 0.10 importance + pattern boost (<= 0.10),
     x status penalty; never above 1 (1.0466 was seen: a reinforced, fresh, exact match)."""
     base = NOW - timedelta(minutes=30)
@@ -62,7 +63,7 @@ async def test_scores_stay_in_unit_interval(memory) -> None:  # noqa: ANN001
         assert abs(f.scores["formula"] - expected) < 1e-5, f.scores
 
 
-async def test_keyword_signal_counts_query_words_memory_lacks(memory) -> None:  # noqa: ANN001
+async def test_keyword_signal_counts_query_words_memory_lacks(memory) -> None:
     """BM25 is normalised by the query's ideal score including its words absent from memory:
     'runs marathons' must not score 1.0 on a football question."""
     await write_all(memory, "ana", VERTIX_WORLD)
@@ -74,7 +75,7 @@ async def test_keyword_signal_counts_query_words_memory_lacks(memory) -> None:  
         assert f.scores["keyword"] < 0.6, f.scores
 
 
-async def test_greetings_return_nothing_and_touch_no_database(embeddings) -> None:  # noqa: ANN001
+async def test_greetings_return_nothing_and_touch_no_database(embeddings) -> None:
     """EN/PT small talk is skipped before any database access: a client pointed at a server that
     does not exist answers a greeting without error."""
     from arandu_pipelines.client import MemoryClient
@@ -89,13 +90,13 @@ async def test_greetings_return_nothing_and_touch_no_database(embeddings) -> Non
         await client.close()
 
 
-async def test_greeting_words_inside_a_question_do_not_skip(memory) -> None:  # noqa: ANN001
+async def test_greeting_words_inside_a_question_do_not_skip(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "como vai o Marcos Tavares em Porto Alegre?")
     assert r.strategy != "skip" and r.facts
 
 
-async def test_empty_entity_keys_warns_and_retrieves_nothing(memory) -> None:  # noqa: ANN001
+async def test_empty_entity_keys_warns_and_retrieves_nothing(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     r = await memory.retrieve("ana", "Where does Marcos Tavares live?", entity_keys=[])
     assert r.facts == [] and r.events == [] and r.context == ""
@@ -105,7 +106,7 @@ async def test_empty_entity_keys_warns_and_retrieves_nothing(memory) -> None:  #
 
 
 # ---- plan settings act on the ranking (seed 003) -------------------------------------------------
-def _plan(strategy: str = "weighted_union", weights: dict[str, float] | None = None, **combine: str):  # noqa: ANN202
+def _plan(strategy: str = "weighted_union", weights: dict[str, float] | None = None, **combine: str):
     from arandu_pipelines.read.executor import PlanStep, QueryPlan
 
     weights = weights or {"semantic_facts": 0.65, "lexical_facts": 0.35}
@@ -169,7 +170,7 @@ def test_filter_by_narrows_and_intersect_requires() -> None:
     assert nothing == {}  # a filter that found nothing lets nothing through
 
 
-async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -> None:  # noqa: ANN001
+async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -> None:
     """End to end: the deterministic plan with rrf, other weights, max_results or a filter_by
     step gives a different answer, as each setting says. (The heuristic planner's proposal is
     changed before the validator turns it into the query's plan.)"""
@@ -180,15 +181,15 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
     base = await memory.retrieve("ana", q)
     real = pipeline.build_plan
 
-    def tweaked(change):  # noqa: ANN001, ANN202
-        def build(*a, **k):  # noqa: ANN002, ANN003, ANN202
+    def tweaked(change):
+        def build(*a, **k):
             proposal = real(*a, **k)
             change(proposal)
             return proposal
         return build
 
-    def setw(index: str, w: float):  # noqa: ANN202
-        def change(plan) -> None:  # noqa: ANN001
+    def setw(index: str, w: float):
+        def change(plan) -> None:
             for s in plan["steps"]:
                 if s["index"] == index:
                     s["params"]["weight"] = w
@@ -212,7 +213,7 @@ async def test_plan_settings_change_what_retrieve_returns(memory, monkeypatch) -
     lexical_messages = await memory.retrieve("ana", q)
     assert [(e.event_id, e.score) for e in lexical_messages.events] != [(e.event_id, e.score) for e in base.events]
 
-    def only_orion(plan) -> None:  # noqa: ANN001
+    def only_orion(plan) -> None:
         plan["steps"].append({"step_id": len(plan["steps"]) + 1, "index": "graph",
                               "params": {"entities": ["organization:orion_tech"]}, "rationale": "filter",
                               "combine": "filter_by"})
@@ -233,14 +234,14 @@ RAFAEL = [
 ]
 
 
-async def _rafael(memory) -> None:  # noqa: ANN001
+async def _rafael(memory) -> None:
     start = NOW - timedelta(days=30)
     for i, msg in enumerate(RAFAEL):
         r = await memory.write("rafael", msg, speaker_name="Rafael", occurred_at=start + timedelta(days=3 * i))
         assert r.success, r.error
 
 
-async def test_now_question_ranks_the_current_employer_over_stale_work_facts(memory) -> None:  # noqa: ANN001
+async def test_now_question_ranks_the_current_employer_over_stale_work_facts(memory) -> None:
     await _rafael(memory)
     r = await memory.retrieve("rafael", "Where does Rafael work now?")
     texts = [f.fact_text for f in r.facts]
@@ -261,7 +262,7 @@ async def test_now_question_ranks_the_current_employer_over_stale_work_facts(mem
 def test_compute_dynamic_importance_components() -> None:
     from arandu_pipelines.read.importance import compute_dynamic_importance as dyn
 
-    now = datetime(2025, 6, 1, tzinfo=timezone.utc)
+    now = datetime(2025, 6, 1, tzinfo=UTC)
     assert dyn(0.5, 0, None, 0, False, now) == 0.5  # never used: the write-time importance
     used = [dyn(0.5, n, None, 0, False, now) for n in (1, 10, 100, 1000)]
     assert used == sorted(used) and used[0] > 0.5
@@ -282,13 +283,13 @@ CHAIN = [("Lucas Prado plays chess.", "Ana"), ("Marina Souza is a nurse.", "Ana"
 CHAIN_KEYS = ["person:lucas_prado", "person:marina_souza", "person:otavio_reis", "person:helena_dias"]
 
 
-async def _chain(memory) -> dict[str, str]:  # noqa: ANN001
+async def _chain(memory) -> dict[str, str]:
     """Four people linked in a line by strong relationships; returns entity key -> its fact id."""
     import psycopg
 
     await write_all(memory, "ana", CHAIN)
     with psycopg.connect(memory._database_url, autocommit=True) as conn:
-        for a, b in zip(CHAIN_KEYS, CHAIN_KEYS[1:]):
+        for a, b in itertools.pairwise(CHAIN_KEYS):
             conn.execute("INSERT INTO memory_entity_relationships (agent_id, source_entity_key, target_entity_key, "
                          "rel_type, strength) VALUES ('ana', %s, %s, 'friend_of', 0.9)", (a, b))
         got = conn.execute("SELECT entity_key, id::text FROM memory_facts WHERE agent_id = 'ana' "
@@ -298,7 +299,7 @@ async def _chain(memory) -> dict[str, str]:  # noqa: ANN001
     return facts
 
 
-async def test_graph_adds_facts_of_entities_two_hops_away(memory) -> None:  # noqa: ANN001
+async def test_graph_adds_facts_of_entities_two_hops_away(memory) -> None:
     from arandu_pipelines.read.graph import retrieve_graph_facts
     from arandu_pipelines.read.registry import connect
     from arandu_pipelines.read.scope import Scope
@@ -312,7 +313,7 @@ async def test_graph_adds_facts_of_entities_two_hops_away(memory) -> None:  # no
     assert facts["person:helena_dias"] not in res.facts  # 3 hops: beyond the graph signal
 
 
-async def test_spreading_activation_hops_three_is_three(memory) -> None:  # noqa: ANN001
+async def test_spreading_activation_hops_three_is_three(memory) -> None:
     from arandu_pipelines.config import MemoryConfig
     from arandu_pipelines.read.registry import connect
     from arandu_pipelines.read.scope import Scope
@@ -329,8 +330,12 @@ async def test_spreading_activation_hops_three_is_three(memory) -> None:  # noqa
     assert three.activation[helena] == pytest.approx(0.9 * 0.9 ** 3 * 0.5 ** 3)
 
 
-async def test_hub_entity_adds_a_few_of_its_facts(memory) -> None:  # noqa: ANN001
-    from arandu_pipelines.read.graph import HUB_FACT_CAP, HUB_FACTS, retrieve_graph_facts
+async def test_hub_entity_adds_a_few_of_its_facts(memory) -> None:
+    from arandu_pipelines.read.graph import (
+        HUB_FACT_CAP,
+        HUB_FACTS,
+        retrieve_graph_facts,
+    )
     from arandu_pipelines.read.registry import connect
     from arandu_pipelines.read.scope import Scope
 
@@ -341,7 +346,7 @@ async def test_hub_entity_adds_a_few_of_its_facts(memory) -> None:  # noqa: ANN0
     assert 0 < len(res.facts) <= HUB_FACT_CAP
 
 
-async def test_event_max_scan_bounds_the_messages_scored(memory) -> None:  # noqa: ANN001
+async def test_event_max_scan_bounds_the_messages_scored(memory) -> None:
     await write_all(memory, "ana", VERTIX_WORLD)
     wide = await memory.retrieve("ana", "Where does Marcos Tavares live?", verbose=True)
     narrow = await memory.retrieve("ana", "Where does Marcos Tavares live?", verbose=True,
@@ -358,7 +363,7 @@ def test_context_hot_tier_in_full_warm_tier_summarised() -> None:
 
     facts = [ScoredFact(f"f{i}", "person:ana", "Ana", None,
                         f"Ana mentioned that fact number {i} is a rather long statement about many things",
-                        1 - i / 100, valid_from=datetime(2024, 1, 1, tzinfo=timezone.utc)) for i in range(15)]
+                        1 - i / 100, valid_from=datetime(2024, 1, 1, tzinfo=UTC)) for i in range(15)]
     ctx, stats = compress_context(facts, [], [], MemoryConfig(), dated=False)
     lines = ctx.splitlines()
     assert lines[0] == "Known facts:"
@@ -378,7 +383,7 @@ def test_negated_statement_contradicts_and_the_weaker_is_demoted() -> None:
     from arandu_pipelines.read.lexical import CorpusStats, QueryTerms
     from arandu_pipelines.read.rank import FactCandidate, order, score_facts
 
-    t = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    t = datetime(2025, 1, 1, tzinfo=UTC)
 
     def cand(i: str, text: str, when: datetime, key: str = "person:ana") -> FactCandidate:
         c = FactCandidate(i, key, "Ana", "person", None, text, 0.9, 0.5, when, None, None, None, None, None,
@@ -414,7 +419,7 @@ def test_bench_answer_in_context_normalises_dates_and_words() -> None:
     assert not mod.answer_in_context("agencies", "filler " * 400 + ctx)  # beyond the 400-word cut
 
 
-async def test_broad_query_context_is_built_from_clusters(memory) -> None:  # noqa: ANN001
+async def test_broad_query_context_is_built_from_clusters(memory) -> None:
     """Spec 001 compress_broad_context: a broad query's facts come grouped by their clusters."""
     import psycopg
 

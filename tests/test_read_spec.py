@@ -8,23 +8,23 @@ reranker and recency (item 7).
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from tests.test_read_pipeline import VERTIX_WORLD, write_all
 
-AS_OF = datetime.now(timezone.utc).replace(second=0, microsecond=0) + timedelta(hours=1)
+AS_OF = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(hours=1)
 
 
-def _db(memory):  # noqa: ANN001, ANN202
+def _db(memory):
     import psycopg
 
     return psycopg.connect(memory._database_url, autocommit=True)
 
 
 # ---- item 5: dynamic importance acts (the background importance job evolves what ranks) -----------
-async def test_importance_job_evolves_the_importance_retrieve_ranks_on(memory) -> None:  # noqa: ANN001
+async def test_importance_job_evolves_the_importance_retrieve_ranks_on(memory) -> None:
     from arandu_pipelines.background.importance import compute_entity_importance
     from arandu_pipelines.read.importance import compute_dynamic_importance
     from arandu_pipelines.write.pipeline import IMPORTANCE_CATEGORY_MAP
@@ -74,7 +74,7 @@ async def test_importance_job_evolves_the_importance_retrieve_ranks_on(memory) -
 
 
 # ---- item 6: OpenMem `contradicts` edges -----------------------------------------------------------
-async def test_reconciliation_stores_contradicts_edges_and_recall_demotes_the_weaker(memory) -> None:  # noqa: ANN001
+async def test_reconciliation_stores_contradicts_edges_and_recall_demotes_the_weaker(memory) -> None:
     await write_all(memory, "ana", [("Bruno Almeida likes spicy food.", "Ana"), ("Bruno Almeida runs marathons.", "Ana"),
                                     ("Bruno Almeida doesn't like spicy food.", "Ana")])
     with _db(memory) as conn:
@@ -96,7 +96,7 @@ async def test_reconciliation_stores_contradicts_edges_and_recall_demotes_the_we
     assert n == 1
 
 
-async def test_a_stored_contradicts_edge_demotes_a_conflict_no_rule_sees(memory) -> None:  # noqa: ANN001
+async def test_a_stored_contradicts_edge_demotes_a_conflict_no_rule_sees(memory) -> None:
     """A contradiction consolidation (an LLM) found between two facts no textual rule relates."""
     await write_all(memory, "ana", [("Ana works from home every day.", "Ana"),
                                     ("Ana commutes to the office downtown every day.", "Ana"),
@@ -121,10 +121,10 @@ async def test_a_stored_contradicts_edge_demotes_a_conflict_no_rule_sees(memory)
 
 
 # ---- item 7: conversation snippets follow the reranker, then recency ---------------------------------
-def _event(i: int, score: float, day: int):  # noqa: ANN202
+def _event(i: int, score: float, day: int):
     from arandu_pipelines.read.types import ScoredEvent
 
-    return ScoredEvent(f"e{i}", f"m{i}", {}, "s1", "Ana", f"message {i}", datetime(2024, 1, day, tzinfo=timezone.utc),
+    return ScoredEvent(f"e{i}", f"m{i}", {}, "s1", "Ana", f"message {i}", datetime(2024, 1, day, tzinfo=UTC),
                        score)
 
 
@@ -144,7 +144,7 @@ def test_snippets_follow_the_citations_then_the_newest() -> None:
     assert [ln.split(": ", 1)[1] for ln in ctx.splitlines()[1:]] == ["message 2", "message 1", "message 4", "message 3"]
 
 
-async def test_context_snippets_follow_the_reranker(memory) -> None:  # noqa: ANN001
+async def test_context_snippets_follow_the_reranker(memory) -> None:
     from tests.test_read_pipeline import FakeLLM
 
     await write_all(memory, "ana", VERTIX_WORLD)
@@ -157,13 +157,13 @@ async def test_context_snippets_follow_the_reranker(memory) -> None:  # noqa: AN
     assert plain.context.split("Relevant conversations:\n", 1)[1].splitlines()[0] != convs[0], plain.context
 
 
-async def test_a_negation_is_never_taken_for_a_near_identical_restatement(memory) -> None:  # noqa: ANN001
+async def test_a_negation_is_never_taken_for_a_near_identical_restatement(memory) -> None:
     """MiniLM puts "likes spicy food" and "doesn't like spicy food" at cosine ~0.92, the NOOP
     threshold: before, the negation could be swallowed as a reinforcement of what it denies."""
     cfg = {"reconcile_noop_above": 0.80}
     for i, msg in enumerate(["Bruno Almeida likes spicy food.", "Bruno Almeida doesn't like spicy food."]):
         r = await memory.write("ana", msg, speaker_name="Ana", session_id="s1", message_id=f"n{i}",
-                               occurred_at=datetime(2025, 3, 3, 12, i, tzinfo=timezone.utc), config_overrides=cfg)
+                               occurred_at=datetime(2025, 3, 3, 12, i, tzinfo=UTC), config_overrides=cfg)
         assert r.success, r.error
     with _db(memory) as conn:
         texts = sorted(t for t, in conn.execute("SELECT fact_text FROM memory_facts WHERE agent_id = 'ana' "

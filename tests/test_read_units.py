@@ -4,14 +4,21 @@ context formatting. No database."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import LLMResult
 from arandu_pipelines.read.entities import query_grams
-from arandu_pipelines.read.executor import Hit, PlanExecutor, PlanStep, QueryPlan, StepResult, fuse
+from arandu_pipelines.read.executor import (
+    Hit,
+    PlanExecutor,
+    PlanStep,
+    QueryPlan,
+    StepResult,
+    fuse,
+)
 from arandu_pipelines.read.format import Pattern, compress_context, tokens
 from arandu_pipelines.read.planner import is_greeting, plan_retrieval
 from arandu_pipelines.read.rank import FactCandidate
@@ -20,7 +27,7 @@ from arandu_pipelines.read.rerank import rerank
 from arandu_pipelines.read.temporal import parse_time
 from arandu_pipelines.read.types import ScoredEvent, ScoredFact
 
-NOW = datetime(2024, 6, 10, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2024, 6, 10, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize("q", ["hi", "Hello!", "hey there", "oi", "Olá!", "bom dia", "Boa noite!!",
@@ -52,7 +59,7 @@ def test_broad_queries() -> None:
     assert not plan_retrieval("Where does Rafael work?", [], NOW).broad_query
 
 
-def _days(ws):  # noqa: ANN001, ANN202
+def _days(ws):
     return [(w.start.date().isoformat(), w.end.date().isoformat()) for w in ws]
 
 
@@ -61,7 +68,7 @@ def test_time_windows_absolute_and_relative() -> None:
     assert _days(ws) == [("2022-01-01", "2023-01-01")]
     ws, _ = parse_time("What did I do last May?", NOW)
     assert _days(ws) == [("2024-05-01", "2024-06-01")]
-    ws, _ = parse_time("What did I do last May?", datetime(2024, 3, 1, tzinfo=timezone.utc))
+    ws, _ = parse_time("What did I do last May?", datetime(2024, 3, 1, tzinfo=UTC))
     assert _days(ws) == [("2023-05-01", "2023-06-01")]
     ws, _ = parse_time("What did Melanie paint on October 13, 2023?", NOW)
     assert _days(ws) == [("2023-10-13", "2023-10-14")]
@@ -77,9 +84,9 @@ def test_time_anchor_relative_to_an_event() -> None:
     ws, anchors = parse_time("What did I buy two weeks before the trip?", NOW)
     assert ws == []
     assert len(anchors) == 1 and anchors[0].anchor_text == "trip" and anchors[0].offset_days == -14
-    w = anchors[0].window(datetime(2024, 3, 20, tzinfo=timezone.utc))
-    assert w.contains(datetime(2024, 3, 6, tzinfo=timezone.utc))
-    assert not w.contains(datetime(2024, 3, 20, tzinfo=timezone.utc))
+    w = anchors[0].window(datetime(2024, 3, 20, tzinfo=UTC))
+    assert w.contains(datetime(2024, 3, 6, tzinfo=UTC))
+    assert not w.contains(datetime(2024, 3, 20, tzinfo=UTC))
 
 
 def test_query_grams_longest_first_and_no_stopwords() -> None:
@@ -121,12 +128,12 @@ def test_executor_orders_by_dependencies_and_survives_a_failing_step() -> None:
         def __init__(self, name: str) -> None:
             self.name = name
 
-        async def query(self, ctx, params, prior):  # noqa: ANN001, ANN201
+        async def query(self, ctx, params, prior):
             calls.append(self.name)
             return StepResult(0, self.name, [Hit("fact", f"{self.name}-{len(prior)}", 1.0)])
 
     class Boom(Ok):
-        async def query(self, ctx, params, prior):  # noqa: ANN001, ANN201
+        async def query(self, ctx, params, prior):
             raise RuntimeError("index offline")
 
     ex = PlanExecutor({"a": Ok("a"), "b": Ok("b"), "boom": Boom("boom")})
@@ -158,7 +165,7 @@ class FakeLLM:
     def __init__(self, answer: str, delay: float = 0.0) -> None:
         self.answer, self.delay, self.calls = answer, delay, 0
 
-    async def complete(self, messages, temperature=0, response_format=None, max_tokens=None):  # noqa: ANN001, ANN201
+    async def complete(self, messages, temperature=0, response_format=None, max_tokens=None):
         self.calls += 1
         await asyncio.sleep(self.delay)
         return LLMResult(self.answer)
@@ -207,7 +214,7 @@ def test_context_sections_budget_and_dates() -> None:
     assert tokens("abcd" * 10) == 10
 
 
-async def test_array_parameters_round_trip_whatever_their_characters(fresh_db_url) -> None:  # noqa: ANN001
+async def test_array_parameters_round_trip_whatever_their_characters(fresh_db_url) -> None:
     """List parameters of the read path travel as array literals (read/sql.py): quotes,
     backslashes, commas, braces, NULL-looking text, empty strings and any script must come back
     unchanged, and None as NULL."""
@@ -231,7 +238,7 @@ async def test_array_parameters_round_trip_whatever_their_characters(fresh_db_ur
 
 
 @pytest.mark.parametrize("setting, prepared", [(None, True), ("0", False), ("1", True)])
-async def test_plan_stable_statements_are_prepared_unless_turned_off(fresh_db_url, monkeypatch, setting, prepared) -> None:  # noqa: ANN001
+async def test_plan_stable_statements_are_prepared_unless_turned_off(fresh_db_url, monkeypatch, setting, prepared) -> None:
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from arandu_pipelines.read import sql
@@ -255,7 +262,7 @@ async def test_plan_stable_statements_are_prepared_unless_turned_off(fresh_db_ur
     assert not any("never prepared" in t for t in texts)
 
 
-async def test_an_invalid_prepared_statements_setting_is_a_clear_error(fresh_db_url, monkeypatch) -> None:  # noqa: ANN001
+async def test_an_invalid_prepared_statements_setting_is_a_clear_error(fresh_db_url, monkeypatch) -> None:
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from arandu_pipelines.read import sql

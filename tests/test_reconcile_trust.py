@@ -5,15 +5,21 @@ and the open-catalog self references / relationship hints take effect."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.write.types import (
     ExtractedEntity as E,
+)
+from arandu_pipelines.write.types import (
     ExtractedFact as F,
+)
+from arandu_pipelines.write.types import (
     ExtractedRelation as R,
+)
+from arandu_pipelines.write.types import (
     ExtractionResult,
 )
 from tests.conftest import rows
@@ -21,7 +27,7 @@ from tests.test_write_pipeline import ScriptedClient
 
 
 def day(d: int, m: int = 5, y: int = 2023) -> datetime:
-    return datetime(y, m, d, 12, tzinfo=timezone.utc)
+    return datetime(y, m, d, 12, tzinfo=UTC)
 
 
 CLARA = "Clara Rezende left Vertix and joined Orion Tech as head of engineering."

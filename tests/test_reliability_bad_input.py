@@ -9,7 +9,7 @@ with it (row counts are compared before and after).
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from arandu_pipelines.write.importer import read_rows
 from tests.conftest import rows
 
 AGENT = "agent-bad-input"
-T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 # Texts that are hostile but legitimate: they must be stored verbatim and extracted without error.
 HOSTILE_TEXTS = [
@@ -101,32 +101,32 @@ async def test_bad_write_calls_are_refused_with_a_named_reason(memory, fresh_db_
     before = {t: _count(fresh_db_url, t) for t in ("memory_events", "memory_facts",
                                                    "memory_entities")}
     cases = [
-        (dict(message="x" * 1_000_000), "limit is 100000"),          # 1 MB message
-        (dict(message="a\x00b"), "NUL"),
-        (dict(message=123), "message must be a string"),
-        (dict(message=b"bytes"), "message must be a string"),
-        (dict(message=None), "message must be a string"),
-        (dict(agent_id=""), "agent_id must be a non-empty string"),
-        (dict(agent_id="   "), "agent_id must be a non-empty string"),
-        (dict(agent_id=None), "agent_id must be a non-empty string"),
-        (dict(agent_id="a" * 300), "agent_id is 300 characters"),
-        (dict(agent_id="a\x00b"), "agent_id contains a NUL"),
-        (dict(speaker_name=None), "speaker_name is required"),
-        (dict(speaker_name=""), "speaker_name must be a non-empty string"),
-        (dict(session_id=42), "session_id must be a non-empty string"),
-        (dict(occurred_at="garbage"), "not an ISO-8601 timestamp"),
-        (dict(occurred_at="2024-13-45T99:00"), "not an ISO-8601 timestamp"),
-        (dict(occurred_at=1700000000), "occurred_at must be a datetime"),
-        (dict(metadata="not a dict"), "metadata must be a dict"),
-        (dict(metadata=["a"]), "metadata must be a dict"),
-        (dict(message_id="keep"), "already exists"),                 # duplicate message id
-        (dict(config_overrides="fast"), "config_overrides must be a dict"),
-        (dict(config_overrides={"max_message_chars": "lots"}), "max_message_chars"),
-        (dict(config_overrides={"timezone": 5}), "timezone"),
+        ({"message": "x" * 1_000_000}, "limit is 100000"),          # 1 MB message
+        ({"message": "a\x00b"}, "NUL"),
+        ({"message": 123}, "message must be a string"),
+        ({"message": b"bytes"}, "message must be a string"),
+        ({"message": None}, "message must be a string"),
+        ({"agent_id": ""}, "agent_id must be a non-empty string"),
+        ({"agent_id": "   "}, "agent_id must be a non-empty string"),
+        ({"agent_id": None}, "agent_id must be a non-empty string"),
+        ({"agent_id": "a" * 300}, "agent_id is 300 characters"),
+        ({"agent_id": "a\x00b"}, "agent_id contains a NUL"),
+        ({"speaker_name": None}, "speaker_name is required"),
+        ({"speaker_name": ""}, "speaker_name must be a non-empty string"),
+        ({"session_id": 42}, "session_id must be a non-empty string"),
+        ({"occurred_at": "garbage"}, "not an ISO-8601 timestamp"),
+        ({"occurred_at": "2024-13-45T99:00"}, "not an ISO-8601 timestamp"),
+        ({"occurred_at": 1700000000}, "occurred_at must be a datetime"),
+        ({"metadata": "not a dict"}, "metadata must be a dict"),
+        ({"metadata": ["a"]}, "metadata must be a dict"),
+        ({"message_id": "keep"}, "already exists"),                 # duplicate message id
+        ({"config_overrides": "fast"}, "config_overrides must be a dict"),
+        ({"config_overrides": {"max_message_chars": "lots"}}, "max_message_chars"),
+        ({"config_overrides": {"timezone": 5}}, "timezone"),
     ]
     for overrides, match in cases:
-        kwargs = dict(agent_id=AGENT, message="I have a dog.", speaker_name="Ana",
-                      occurred_at=T0 + timedelta(hours=1))
+        kwargs = {"agent_id": AGENT, "message": "I have a dog.", "speaker_name": "Ana",
+                      "occurred_at": T0 + timedelta(hours=1)}
         kwargs.update(overrides)
         with _raises(match):
             await memory.write(**kwargs)
@@ -175,7 +175,7 @@ def _good(i: int, **kw) -> dict:
 
 
 async def test_bad_import_rows_are_quarantined_with_reasons(memory, fresh_db_url, tmp_path: Path):
-    future = (datetime.now(timezone.utc) + timedelta(days=30)).isoformat()
+    future = (datetime.now(UTC) + timedelta(days=30)).isoformat()
     bad_rows = [
         ({"agent_id": AGENT, "text": "no session"}, "missing field(s)"),
         (_good(1001, text=""), "empty text"),
@@ -404,8 +404,8 @@ async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url)
     failures, outcomes, good = [], {"ok": 0, "refused": 0}, 0
     per_path: dict[str, dict[str, int]] = {}
     for i, (case, kw) in enumerate(_write_cases()):
-        kwargs = dict(agent_id=CORPUS_AGENT, message=f"Case {i}: I adopted a cat.", speaker_name="Ana",
-                      message_id=f"bad-{i}", occurred_at=T0 + timedelta(minutes=i))
+        kwargs = {"agent_id": CORPUS_AGENT, "message": f"Case {i}: I adopted a cat.", "speaker_name": "Ana",
+                      "message_id": f"bad-{i}", "occurred_at": T0 + timedelta(minutes=i)}
         kwargs.update(kw)
         got = await _outcome(memory.write(**kwargs))
         if got.startswith("RAW"):
@@ -418,7 +418,7 @@ async def test_generated_hostile_corpus_write_and_retrieve(memory, fresh_db_url)
                                  message_id=f"good-{i}", occurred_at=T0 + timedelta(minutes=i))
         good += bool(res.event_id)
     for case, kw in _retrieve_cases():
-        kwargs = dict(agent_id=CORPUS_AGENT, query="where do I live?")
+        kwargs = {"agent_id": CORPUS_AGENT, "query": "where do I live?"}
         kwargs.update(kw)
         got = await _outcome(memory.retrieve(**kwargs))
         if got.startswith("RAW"):

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from arandu_pipelines.client import MemoryClient
 from tests.conftest import rows
 
 AGENT = "agent-concurrent"
 WRITERS = 8
-T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
 
 # Every writer talks about the same people, so every writer races to create the same entities,
 # aliases and relationships.
@@ -119,7 +119,7 @@ async def test_concurrent_import_and_write_of_the_same_messages(fresh_db_url, em
     finally:
         for c in clients:
             await c.close()
-    assert sum(r.events_inserted for r in reports[:4]) == len(set(d["message_id"] for d in data))
+    assert sum(r.events_inserted for r in reports[:4]) == len({d["message_id"] for d in data})
     for name, sql in DUPLICATE_CHECKS.items():
         assert rows(fresh_db_url, sql) == [], f"duplicate {name}"
     assert rows(fresh_db_url, "SELECT source_event_id, fact_text FROM memory_facts "

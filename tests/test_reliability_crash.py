@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ from tests.conftest import rows
 
 TRIALS = int(os.environ.get("ARANDU_CRASH_TRIALS", "20"))
 MESSAGES = 30
-T0 = datetime(2024, 2, 1, 8, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 2, 1, 8, 0, tzinfo=UTC)
 LINES = [
     "My sister Maria lives in Lisbon.", "Maria works at Google.", "I adopted a dog named Bolt.",
     "My friend Bruno moved to Porto.", "Bruno is a doctor at the Santa Maria hospital.",

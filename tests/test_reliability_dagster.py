@@ -51,8 +51,8 @@ from arandu_pipelines.resources import (
     MemoryStoreResource,
 )
 from arandu_pipelines.sensors import import_sensor, pending_events_sensor
-from tests.test_reliability_crash import LINES, T0
 from tests.conftest import _admin_url, rows
+from tests.test_reliability_crash import LINES, T0
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIALS = int(os.environ.get("ARANDU_CRASH_TRIALS", "20"))
@@ -789,7 +789,9 @@ def test_dev_server_binds_the_webserver_to_loopback_by_default():
     # `-h` is dagster dev's webserver host option (not help), and run_dev launches this command
     host_opt = next(p for p in dev_command.params if "-h" in p.opts)
     assert host_opt.name == "host"
-    from dagster_dg_cli.cli.dev import dev_command as dg_dev_command   # `dg dev`, the same option
+    from dagster_dg_cli.cli.dev import (
+        dev_command as dg_dev_command,  # `dg dev`, the same option
+    )
 
     assert next(p for p in dg_dev_command.params if "-h" in p.opts).name == "host"
     assert "dagster_dev_command(workspace, host, port)" in inspect.getsource(run_dev)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import math
 import traceback
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import psycopg
 import pytest
@@ -18,7 +18,7 @@ from arandu_pipelines.errors import DatabaseError, RetrievalError, ValidationErr
 from tests.conftest import rows
 
 AGENT = "alice"
-T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 TABLES = ("memory_events", "memory_facts", "memory_entities", "memory_entity_aliases",
           "memory_fact_entity_links", "memory_quarantine")
 
@@ -29,52 +29,52 @@ def _counts(url: str) -> dict[str, int]:
 
 # (keyword overrides of a good write, field the message must name)
 BAD_WRITES = [
-    (dict(message="a\ud800b"), "message"),
-    (dict(metadata={"k": "a\x00b"}), "metadata"),
-    (dict(metadata={"k": "\udcff"}), "metadata"),
-    (dict(metadata={"a\x00": 1}), "metadata"),
-    (dict(metadata={"k": math.nan}), "metadata"),
-    (dict(metadata={"k": math.inf}), "metadata"),
-    (dict(metadata={"k": {1, 2}}), "metadata"),
-    (dict(metadata={1: "int key"}), "metadata"),
-    (dict(metadata={"k": object()}), "metadata"),
-    (dict(metadata={"x": {}}), None),
-    (dict(occurred_at=datetime(9999, 12, 31, 23, 0)), "occurred_at"),
-    (dict(occurred_at=datetime(1, 1, 1, 0, 30, tzinfo=timezone(timedelta(hours=5)))), "occurred_at"),
-    (dict(occurred_at="9999-12-31T23:59:59-10:00"), "occurred_at"),
-    (dict(occurred_at="2024-01-01T00:00\x00"), "occurred_at"),
-    (dict(config_overrides={"timezone": "Mars/Olympus"}), "timezone"),
-    (dict(config_overrides={"timezone": "UTC\x00"}), "timezone"),
-    (dict(config_overrides={"timezone": "../../etc/passwd"}), "timezone"),
-    (dict(config_overrides={"min_score": math.nan}), "min_score"),
-    (dict(config_overrides={"extraction_timeout_sec": -1.0}), "extraction_timeout_sec"),
-    (dict(config_overrides={"extraction_timeout_sec": math.inf}), "extraction_timeout_sec"),
-    (dict(config_overrides={"max_message_chars": -5}), "max_message_chars"),
-    (dict(config_overrides={"max_message_chars": 0}), "max_message_chars"),
-    (dict(config_overrides={"topk_facts": -1}), "topk_facts"),
-    (dict(config_overrides={"embed_batch_size": 0}), "embed_batch_size"),
-    (dict(config_overrides={"recency_half_life_days": 0}), "recency_half_life_days"),
-    (dict(config_overrides={"score_weights": {"semantic": math.nan}}), "score_weights"),
-    (dict(config_overrides={"score_weights": {"semantic": -1.0}}), "score_weights"),
-    (dict(config_overrides={"confidence_level_map": {"explicit": 7.0}}), "confidence_level_map"),
-    (dict(config_overrides={"fuzzy_threshold": 2.0}), "fuzzy_threshold"),
-    (dict(config_overrides={"extraction_mode": "bogus"}), "extraction_mode"),
-    (dict(config_overrides={"extraction_mode": "llm"}), "extraction_mode"),  # no LLM configured
-    (dict(config_overrides={"extra_namespaces": ["a\x00"]}), "extra_namespaces"),
-    (dict(config_overrides={"topk_fact": 3}), "topk_facts"),  # unknown key, with the suggestion
-    (dict(config_overrides={"max_mesage_chars": 10}), "max_message_chars"),
-    (dict(recent_messages="not a list"), "recent_messages"),
-    (dict(recent_messages=["ok", "nul\x00"]), "recent_messages"),
-    (dict(recent_messages=[1, 2]), "recent_messages"),
-    (dict(speaker_name="Ana\x00"), "speaker_name"),
-    (dict(speaker_name="Ana\nBruno"), "speaker_name"),
-    (dict(speaker_name="\ud800"), "speaker_name"),
-    (dict(session_id="s\ud800"), "session_id"),
-    (dict(session_id=" s1"), "session_id"),
-    (dict(message_id="m\t1"), "message_id"),
-    (dict(message_id="m1 "), "message_id"),
-    (dict(message_id="m\udc80"), "message_id"),
-    (dict(dry_run="yes"), "dry_run"),
+    ({"message": "a\ud800b"}, "message"),
+    ({"metadata": {"k": "a\x00b"}}, "metadata"),
+    ({"metadata": {"k": "\udcff"}}, "metadata"),
+    ({"metadata": {"a\x00": 1}}, "metadata"),
+    ({"metadata": {"k": math.nan}}, "metadata"),
+    ({"metadata": {"k": math.inf}}, "metadata"),
+    ({"metadata": {"k": {1, 2}}}, "metadata"),
+    ({"metadata": {1: "int key"}}, "metadata"),
+    ({"metadata": {"k": object()}}, "metadata"),
+    ({"metadata": {"x": {}}}, None),
+    ({"occurred_at": datetime(9999, 12, 31, 23, 0)}, "occurred_at"),
+    ({"occurred_at": datetime(1, 1, 1, 0, 30, tzinfo=timezone(timedelta(hours=5)))}, "occurred_at"),
+    ({"occurred_at": "9999-12-31T23:59:59-10:00"}, "occurred_at"),
+    ({"occurred_at": "2024-01-01T00:00\x00"}, "occurred_at"),
+    ({"config_overrides": {"timezone": "Mars/Olympus"}}, "timezone"),
+    ({"config_overrides": {"timezone": "UTC\x00"}}, "timezone"),
+    ({"config_overrides": {"timezone": "../../etc/passwd"}}, "timezone"),
+    ({"config_overrides": {"min_score": math.nan}}, "min_score"),
+    ({"config_overrides": {"extraction_timeout_sec": -1.0}}, "extraction_timeout_sec"),
+    ({"config_overrides": {"extraction_timeout_sec": math.inf}}, "extraction_timeout_sec"),
+    ({"config_overrides": {"max_message_chars": -5}}, "max_message_chars"),
+    ({"config_overrides": {"max_message_chars": 0}}, "max_message_chars"),
+    ({"config_overrides": {"topk_facts": -1}}, "topk_facts"),
+    ({"config_overrides": {"embed_batch_size": 0}}, "embed_batch_size"),
+    ({"config_overrides": {"recency_half_life_days": 0}}, "recency_half_life_days"),
+    ({"config_overrides": {"score_weights": {"semantic": math.nan}}}, "score_weights"),
+    ({"config_overrides": {"score_weights": {"semantic": -1.0}}}, "score_weights"),
+    ({"config_overrides": {"confidence_level_map": {"explicit": 7.0}}}, "confidence_level_map"),
+    ({"config_overrides": {"fuzzy_threshold": 2.0}}, "fuzzy_threshold"),
+    ({"config_overrides": {"extraction_mode": "bogus"}}, "extraction_mode"),
+    ({"config_overrides": {"extraction_mode": "llm"}}, "extraction_mode"),  # no LLM configured
+    ({"config_overrides": {"extra_namespaces": ["a\x00"]}}, "extra_namespaces"),
+    ({"config_overrides": {"topk_fact": 3}}, "topk_facts"),  # unknown key, with the suggestion
+    ({"config_overrides": {"max_mesage_chars": 10}}, "max_message_chars"),
+    ({"recent_messages": "not a list"}, "recent_messages"),
+    ({"recent_messages": ["ok", "nul\x00"]}, "recent_messages"),
+    ({"recent_messages": [1, 2]}, "recent_messages"),
+    ({"speaker_name": "Ana\x00"}, "speaker_name"),
+    ({"speaker_name": "Ana\nBruno"}, "speaker_name"),
+    ({"speaker_name": "\ud800"}, "speaker_name"),
+    ({"session_id": "s\ud800"}, "session_id"),
+    ({"session_id": " s1"}, "session_id"),
+    ({"message_id": "m\t1"}, "message_id"),
+    ({"message_id": "m1 "}, "message_id"),
+    ({"message_id": "m\udc80"}, "message_id"),
+    ({"dry_run": "yes"}, "dry_run"),
 ]
 
 
@@ -87,7 +87,7 @@ def _deep(n: int) -> dict:
     return d
 
 
-BAD_WRITES[9] = (dict(metadata=_deep(200)), "metadata")
+BAD_WRITES[9] = ({"metadata": _deep(200)}, "metadata")
 
 BAD_AGENT_IDS = ["alice ", " alice", "\talice", "alice\t", "alice\u00a0", "\u2003alice", "alice\n",
                  "al\x01ice", "al\u2028ice", "alice\x7f", "al\ud800ice", "al\x00ice", "", "   ",
@@ -99,8 +99,8 @@ async def test_bad_write_arguments_are_refused_before_anything_is_stored(memory,
                        message_id="keep")
     before = _counts(fresh_db_url)
     for overrides, field in BAD_WRITES:
-        kwargs = dict(agent_id=AGENT, message="I have a dog called Bolt.", speaker_name="Ana",
-                      occurred_at=T0 + timedelta(hours=1))
+        kwargs = {"agent_id": AGENT, "message": "I have a dog called Bolt.", "speaker_name": "Ana",
+                      "occurred_at": T0 + timedelta(hours=1)}
         kwargs.update(overrides)
         with pytest.raises(ValidationError) as info:
             await memory.write(**kwargs)

@@ -21,7 +21,11 @@ from pathlib import Path
 import pytest
 
 from arandu_pipelines.errors import DatabaseError
-from arandu_pipelines.store.embedded import postmaster_pid, start_server, stop_postmaster
+from arandu_pipelines.store.embedded import (
+    postmaster_pid,
+    start_server,
+    stop_postmaster,
+)
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ error column — checked against a server that refuses connections.
 from __future__ import annotations
 
 import traceback
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -18,7 +18,7 @@ from arandu_pipelines.client import MemoryClient
 from arandu_pipelines.providers.openai import OpenAIProvider
 from tests.conftest import rows
 
-T0 = datetime(2024, 4, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 4, 1, 9, 0, tzinfo=UTC)
 SECRET = "sk-test-SECRET-0123456789abcdefXYZ"
 
 

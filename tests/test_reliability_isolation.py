@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from arandu_pipelines.client import MemoryClient
 from tests.conftest import rows
 
-T0 = datetime(2024, 1, 10, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 1, 10, 10, 0, tzinfo=UTC)
 _n = itertools.count()
 
 agent_ids = st.text(alphabet=st.sampled_from("aAbB%_'\"\\ -:é🙂"), min_size=1, max_size=8).filter(

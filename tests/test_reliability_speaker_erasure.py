@@ -18,7 +18,7 @@ from both, `delete_messages(agent, speaker=...)` must leave:
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
@@ -32,7 +32,7 @@ from tests.conftest import rows
 AGENT = "household"
 OTHER_AGENT = "neighbour"
 ERASED, KEPT = "Zelda Quist", "Bruno"
-T0 = datetime(2024, 3, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 
 # (speaker, text). Shared: Maria, Lisbon, Google, Porto. Only the erased speaker says the
 # words in ERASED_WORDS; the kept speaker never names her.

@@ -142,13 +142,9 @@ class Checker:
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     bind(t, node.value)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None or isinstance(node, ast.NamedExpr):
                 bind(node.target, node.value)
-            elif isinstance(node, ast.NamedExpr):
-                bind(node.target, node.value)
-            elif isinstance(node, (ast.For, ast.AsyncFor)):
-                bind(node.target, _Iterated(node.iter))
-            elif isinstance(node, ast.comprehension):
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 bind(node.target, _Iterated(node.iter))
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 for item in node.items:

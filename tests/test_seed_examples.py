@@ -49,8 +49,8 @@ NOT_RUN: dict[str, str] = {
 
 #: Examples that must fail the way the specification itself says they do: {example: (error, why)}.
 EXPECTED_ERROR: dict[str, tuple[type[BaseException], str]] = {
-    "004:28": (ValueError, "the Quick Start calls write() without speaker_name, which the spec says is required "
-                           "and raises ValueError (seed 004, 'About speaker_name'); ours raises ValidationError"),
+    "004:28": (ValueError, ("the Quick Start calls write() without speaker_name, which the spec says is required "
+                           "and raises ValueError (seed 004, 'About speaker_name'); ours raises ValidationError")),
 }
 
 #: Examples that continue the one before them (they use its variables): run after it.
@@ -98,8 +98,8 @@ def test_example_counts() -> None:
 def scripted_extraction(body: dict[str, Any]) -> dict[str, Any]:
     """The informed extraction of any message: the speaker, and one fact with its first sentence."""
     user = str(body["messages"][-1]["content"])
-    speaker = re.search(r"^Speaker: (.+)$", user, re.M).group(1).strip()  # type: ignore[union-attr]
-    message = re.search(r"<<<MESSAGE\n(.*?)\nMESSAGE>>>", user, re.S).group(1).strip()  # type: ignore[union-attr]
+    speaker = re.search(r"^Speaker: (.+)$", user, re.MULTILINE).group(1).strip()  # type: ignore[union-attr]
+    message = re.search(r"<<<MESSAGE\n(.*?)\nMESSAGE>>>", user, re.DOTALL).group(1).strip()  # type: ignore[union-attr]
     sentence = re.split(r"(?<=[.!?])\s", message)[0]
     return {"entities": [{"name": speaker, "type": "person", "aliases": []}],
             "facts": [{"subject": speaker, "text": f"{speaker} said: {sentence}", "action": "NEW",
@@ -127,13 +127,17 @@ def llm_servers(monkeypatch):
 
 
 def _namespace(db_url: str, embeddings: Any, llm: Any) -> dict[str, Any]:
-    from arandu_pipelines import MemoryClient, MemoryConfig
-
     from datetime import UTC, datetime, timedelta, timezone
     from typing import Any as _Any
     from typing import Protocol, runtime_checkable
 
-    from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider, LLMResult, TokenUsage
+    from arandu_pipelines import MemoryClient, MemoryConfig
+    from arandu_pipelines.protocols import (
+        EmbeddingProvider,
+        LLMProvider,
+        LLMResult,
+        TokenUsage,
+    )
     from arandu_pipelines.providers.anthropic import AnthropicProvider
     from arandu_pipelines.providers.openai import OpenAIProvider
 
@@ -186,11 +190,11 @@ def test_seed_example_runs(example: Example, fresh_db_url, empty_db_url, embeddi
     before = set(ns)
     if example.id in EXPECTED_ERROR:
         with pytest.raises(EXPECTED_ERROR[example.id][0]):
-            result = eval(compiled, ns)  # noqa: S307 - the specification's own example
+            result = eval(compiled, ns)
             if asyncio.iscoroutine(result):
                 asyncio.run(run(result))
         return
-    result = eval(compiled, ns)  # noqa: S307 - the specification's own example
+    result = eval(compiled, ns)
     if asyncio.iscoroutine(result):
         asyncio.run(run(result))
     # An example that builds a provider and writes did talk to the scripted servers

@@ -7,7 +7,7 @@ import asyncio
 import multiprocessing as mp
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
@@ -16,9 +16,9 @@ import pytest
 from arandu_pipelines.client import MemoryClient
 from arandu_pipelines.config import MemoryConfig, apply_overrides
 from arandu_pipelines.errors import DatabaseError
+from arandu_pipelines.keys import entity_key, fold, normalize_rel_type, slugify
 from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
 from arandu_pipelines.store.embedded import default_home
-from arandu_pipelines.keys import entity_key, fold, normalize_rel_type, slugify
 from arandu_pipelines.store.engine import register_vectors
 from tests.conftest import rows
 
@@ -197,7 +197,7 @@ async def test_vectors_travel_binary_on_client_connections_and_as_text_elsewhere
     with register_vectors(psycopg.connect(empty_db_url)) as plain:   # a connection of our own
         as_text = plain.execute(sql.replace(":vs", "%(vs)s"), {"vs": vecs([values[0], None, values[2]])}).fetchone()[0]
     assert got[1] is None and as_text[1] is None and empty == 0
-    parse = lambda s: np.asarray([float(x) for x in s.strip("[]").split(",")], dtype=np.float32)  # noqa: E731
+    parse = lambda s: np.asarray([float(x) for x in s.strip("[]").split(",")], dtype=np.float32)
     for i in (0, 2):
         assert np.array_equal(parse(got[i]), values[i])  # binary: exactly the float32 sent
         assert np.allclose(parse(as_text[i]), values[i], rtol=1e-6)
@@ -214,8 +214,8 @@ async def test_big_agents_search_through_the_halfvec_hnsw_index_with_exact_simil
              "We adopted a cat named Miso.", "I run every morning by the river.",
              "Carlos lives in Curitiba.", "I am learning to play the cello.", "Guili is my brother."]
     for i, t in enumerate(texts):
-        await memory.write("big", t, speaker_name="Rafael", occurred_at=datetime(2023, 5, 1 + i, tzinfo=timezone.utc))
-        await memory.write("other", t, speaker_name="Bia", occurred_at=datetime(2023, 5, 1 + i, tzinfo=timezone.utc))
+        await memory.write("big", t, speaker_name="Rafael", occurred_at=datetime(2023, 5, 1 + i, tzinfo=UTC))
+        await memory.write("other", t, speaker_name="Bia", occurred_at=datetime(2023, 5, 1 + i, tzinfo=UTC))
     query = (await memory.embeddings.embed(["where does Rafael live?"]))[0]
     async with memory.engine.connect() as conn:
         exact = await semantic.search(conn, "f", "t.valid_to IS NULL", {"a": "big"}, query, 5, 10)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
 from arandu_pipelines.write.temporal import absolutize, find_relative_dates, render
 
 # Monday 8 May 2023, 13:56 UTC (LoCoMo conv-26 session 1)
-MON = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+MON = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
 def one(text: str, when: datetime = MON, tz: str = "UTC"):
@@ -88,7 +88,7 @@ def test_vague_quantities_are_approximate():
 
 
 def test_time_zone_changes_the_local_date():
-    late = datetime(2023, 5, 8, 2, 0, tzinfo=timezone.utc)  # still 7 May in São Paulo
+    late = datetime(2023, 5, 8, 2, 0, tzinfo=UTC)  # still 7 May in São Paulo
     assert one("yesterday", late, "America/Sao_Paulo").start.date() == date(2023, 5, 6)
     assert one("yesterday", late, "UTC").start.date() == date(2023, 5, 7)
     assert one("yesterday", late, "Not/AZone").start.date() == date(2023, 5, 7)  # unknown -> UTC

@@ -3,7 +3,7 @@ about resolution, reconciliation, versioning and upsert — not about the rules'
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,15 +11,21 @@ from arandu_pipelines.client import MemoryClient
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.write.types import (
     ExtractedEntity as E,
+)
+from arandu_pipelines.write.types import (
     ExtractedFact as F,
+)
+from arandu_pipelines.write.types import (
     ExtractedRelation as R,
+)
+from arandu_pipelines.write.types import (
     ExtractionResult,
 )
 from tests.conftest import rows
 
 
 def day(d: int, m: int = 5, y: int = 2023) -> datetime:
-    return datetime(y, m, d, 12, tzinfo=timezone.utc)
+    return datetime(y, m, d, 12, tzinfo=UTC)
 
 
 def ScriptedClient(*args, script: dict[str, ExtractionResult], **kwargs) -> MemoryClient:
@@ -123,10 +129,10 @@ async def test_move_is_an_update_chain_with_event_time_windows_and_cascade(mem, 
     assert old.invalidated_at is not None and old.invalidated_at.year >= 2026  # system time
     active = [f.fact_text for f in await mem.get_all("a")]
     assert active == ["Rafael moved to Rio de Janeiro"]
-    edges = dict(
-        ((t, active) for t, active in rows(
-            fresh_db_url, "SELECT target_entity_key, valid_to IS NULL FROM memory_entity_relationships"))
-    )
+    edges = {
+        t: active for t, active in rows(
+            fresh_db_url, "SELECT target_entity_key, valid_to IS NULL FROM memory_entity_relationships")
+    }
     assert edges == {"place:sao_paulo": False, "place:rio_de_janeiro": True}
 
 
@@ -193,7 +199,7 @@ async def test_alias_grouping_registration_and_later_exact_match(mem, fresh_db_u
     rels = rows(fresh_db_url, "SELECT source_entity_key, rel_type, target_entity_key FROM memory_entity_relationships")
     assert rels == [("person:rafael", "friend_of", "person:guilherme_maturana")]  # same_as dropped
     r2 = await mem.write("a", "Guili runs marathons.", "Rafael", occurred_at=day(2))
-    guili = [e for e in r2.entities_resolved if e.mention == "Guili"][0]
+    guili = next(e for e in r2.entities_resolved if e.mention == "Guili")
     assert (guili.canonical_key, guili.method) == ("person:guilherme_maturana", "alias")
     assert rows(fresh_db_url, "SELECT canonical_entity_key FROM memory_entity_aliases WHERE alias = 'guili'") == [
         ("person:guilherme_maturana",)]
@@ -202,7 +208,7 @@ async def test_alias_grouping_registration_and_later_exact_match(mem, fresh_db_u
 async def test_person_diminutive_resolves_but_short_names_do_not(mem):
     await mem.write("a", "Carolina is an architect.", "Rafael", occurred_at=day(1))
     r = await mem.write("a", "Carol got promoted.", "Rafael", occurred_at=day(2))
-    carol = [e for e in r.entities_resolved if e.mention == "Carol"][0]
+    carol = next(e for e in r.entities_resolved if e.mention == "Carol")
     assert (carol.canonical_key, carol.method) == ("person:carolina", "diminutive")
 
 

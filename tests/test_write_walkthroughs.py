@@ -4,13 +4,13 @@ not about exact wording."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from tests.conftest import rows
 
 
 def at(y: int, m: int, d: int) -> datetime:
-    return datetime(y, m, d, 12, tzinfo=timezone.utc)
+    return datetime(y, m, d, 12, tzinfo=UTC)
 
 
 async def test_rafael_moves_from_sao_paulo_to_rio(memory, fresh_db_url):
@@ -41,7 +41,7 @@ async def test_rafael_moves_from_sao_paulo_to_rio(memory, fresh_db_url):
                   "l.agent_id = e.agent_id AND l.entity_key = e.canonical_key AND f.valid_to IS NULL) "
                   "FROM memory_entities e WHERE e.agent_id = 'u1'")
     assert counts and all(stored == actual for _, stored, actual in counts), counts
-    assert dict((k, n) for k, n, _ in counts)["person:rafael"] == len(active)
+    assert {k: n for k, n, _ in counts}["person:rafael"] == len(active)
 
 
 async def test_clara_left_vertix_links_both_entities(memory, fresh_db_url):
@@ -104,13 +104,13 @@ async def test_portuguese_message_keeps_its_language(memory, fresh_db_url):
 
 async def test_relative_dates_resolve_against_occurred_at(memory, fresh_db_url):
     r = await memory.write("u1", "Yesterday I went to a LGBTQ support group.", speaker_name="Caroline",
-                           occurred_at=datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc))
+                           occurred_at=datetime(2023, 5, 8, 13, 56, tzinfo=UTC))
     # issue 19: the resolved date is the fact's event_date, not glued into its text
     assert [f.fact_text for f in r.facts_added] == ["Caroline went to a LGBTQ support group"]
     stored = rows(fresh_db_url, "SELECT event_date FROM memory_facts WHERE id = %s", (r.facts_added[0].fact_id,))
     assert stored[0][0].date() == datetime(2023, 5, 7).date()
     fact = await memory.get("u1", r.facts_added[0].fact_id)
-    assert fact.valid_from == datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # event time = message time
+    assert fact.valid_from == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # event time = message time
 
 
 async def test_retraction_in_words_closes_the_fact(memory):
@@ -128,8 +128,8 @@ async def test_a_new_job_keeps_the_old_one_as_history(memory, fresh_db_url):
     await memory.write("u1", "I joined Orion Tech.", speaker_name="Rafael", occurred_at=at(2023, 6, 1))
     active = [f.fact_text for f in await memory.get_all("u1")]
     assert any("Orion Tech" in t for t in active) and any("quit" in t and "Acme" in t for t in active)
-    edges = dict(((t, r), live) for t, r, live in rows(
-        fresh_db_url, "SELECT target_entity_key, rel_type, valid_to IS NULL FROM memory_entity_relationships"))
+    edges = {(t, r): live for t, r, live in rows(
+        fresh_db_url, "SELECT target_entity_key, rel_type, valid_to IS NULL FROM memory_entity_relationships")}
     assert edges[("organization:acme_corp", "former_employee_of")] is True
     assert edges[("organization:acme_corp", "works_at")] is False
     assert edges[("organization:orion_tech", "works_at")] is True

@@ -2,7 +2,7 @@
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any
 
 from dagster import (
     AssetKey,
@@ -13,12 +13,13 @@ from dagster import (
     TableColumnLineage,
     TableSchema,
 )
+
 from arandu_pipelines.store import status
 
 RETRY_DELAY_SECONDS = 10
 
 
-def md_table(rows: Sequence[Mapping[str, Any]], columns: Optional[Sequence[str]] = None,
+def md_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None,
              limit: int = 10, width: int = 90) -> MetadataValue:
     """A small markdown table (the first `limit` rows, cells cut at `width` characters)."""
     if not rows:
@@ -43,7 +44,7 @@ def counts(added: int = 0, updated: int = 0, invalidated: int = 0) -> dict[str, 
 
 
 def result_metadata(result: Any, added: int = 0, updated: int = 0, invalidated: int = 0,
-                    extra: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+                    extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Standard metadata of a background-job result: counts, tokens, duration.
 
     The library's `result.preview` rows quote entity names, summaries, fact text and titles:
@@ -84,5 +85,5 @@ def column_lineage(mapping: Mapping[str, Sequence[tuple[str, str]]]) -> TableCol
     })
 
 
-def materialize(asset_key: Optional[str], metadata: Mapping[str, Any]) -> MaterializeResult:
+def materialize(asset_key: str | None, metadata: Mapping[str, Any]) -> MaterializeResult:
     return MaterializeResult(asset_key=asset_key, metadata=dict(metadata))

@@ -24,7 +24,11 @@ from dagster import (
 
 from arandu_pipelines.background import health
 from arandu_pipelines.partitions import agents_partitions
-from arandu_pipelines.resources import EmbeddingsResource, MemoryStoreResource, run_async
+from arandu_pipelines.resources import (
+    EmbeddingsResource,
+    MemoryStoreResource,
+    run_async,
+)
 from arandu_pipelines.settings import settings
 
 PARTITION_TAG = "dagster/partition"

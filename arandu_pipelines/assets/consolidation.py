@@ -18,9 +18,9 @@ and reports what it changed; every one of them is idempotent.
 from typing import Any
 
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
-from arandu_pipelines.store import status
 
 from arandu_pipelines import background as bg
+from arandu_pipelines.assets._metadata import result_metadata, table_schema
 from arandu_pipelines.assets.common import (
     CONSOLIDATION,
     CONSOLIDATION_FRESHNESS,
@@ -30,7 +30,6 @@ from arandu_pipelines.assets.common import (
     consolidation_condition,
     table_meta,
 )
-from arandu_pipelines.assets._metadata import result_metadata, table_schema
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (
     EmbeddingsResource,
@@ -38,6 +37,7 @@ from arandu_pipelines.resources import (
     MemoryStoreResource,
     run_async,
 )
+from arandu_pipelines.store import status
 
 COMMON: dict[str, Any] = {
     "partitions_def": agents_partitions,

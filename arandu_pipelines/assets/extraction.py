@@ -14,7 +14,7 @@ and rebuilt from the immutable events (the whole agent, or from `since` on) — 
 
 import time
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any
 
 from dagster import (
     AssetDep,
@@ -28,8 +28,19 @@ from dagster import (
 )
 from pydantic import Field
 
-from arandu_pipelines.assets.common import EXTRACTION, EXTRACTION_RETRY, KINDS, LLM_POOL, table_meta
-from arandu_pipelines.assets._metadata import column_lineage, counts, md_table, table_schema
+from arandu_pipelines.assets._metadata import (
+    column_lineage,
+    counts,
+    md_table,
+    table_schema,
+)
+from arandu_pipelines.assets.common import (
+    EXTRACTION,
+    EXTRACTION_RETRY,
+    KINDS,
+    LLM_POOL,
+    table_meta,
+)
 from arandu_pipelines.partitions import agents_partitions
 from arandu_pipelines.resources import (
     EmbeddingsResource,
@@ -92,7 +103,7 @@ class ExtractionConfig(Config):
         default=False,
         description="Re-extraction: invalidate what earlier extractions derived and rebuild it "
                     "from the events (after a change of extraction model or rules).")
-    since: Optional[str] = Field(
+    since: str | None = Field(
         default=None,
         description="With rebuild: only events from this ISO timestamp on (and everything after "
                     "them). Unset: the whole agent.")
@@ -150,7 +161,7 @@ async def _extract(context: AssetExecutionContext, agent: str, config: Extractio
         tokens = 0
         if config.rebuild:
             try:
-                since = (datetime.fromisoformat(config.since.replace("Z", "+00:00"))
+                since = (datetime.fromisoformat(config.since)
                          if config.since else None)
             except ValueError:
                 raise Failure(f"since={config.since!r} is not an ISO timestamp "

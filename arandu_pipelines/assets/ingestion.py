@@ -9,7 +9,7 @@ on (agent_id, message_id).
 
 import hashlib
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dagster import (
     AssetExecutionContext,
@@ -20,12 +20,12 @@ from dagster import (
     asset,
 )
 from pydantic import Field
-from arandu_pipelines.store import run_previews, status
 
-from arandu_pipelines.assets.common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.assets._metadata import counts, md_table, table_schema
+from arandu_pipelines.assets.common import INGESTION, KINDS, RETRY, table_meta
 from arandu_pipelines.errors import ImportFileError
 from arandu_pipelines.resources import MemoryStoreResource, run_async
+from arandu_pipelines.store import run_previews, status
 
 IMPORT_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".tsv", ".parquet", ".pq")
 
@@ -49,9 +49,9 @@ def import_files(directory: Path) -> list[Path]:
 
 
 class ImportConfig(Config):
-    path: Optional[str] = Field(
+    path: str | None = Field(
         default=None, description="File to import. Unset: every file of the drop directory.")
-    sha256: Optional[str] = Field(
+    sha256: str | None = Field(
         default=None, description="Content hash the sensor saw (recorded; a mismatch is reported).")
 
 

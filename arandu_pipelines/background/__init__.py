@@ -47,6 +47,7 @@ from arandu_pipelines.background.results import (
     ReextractionResult,
     SummaryRefreshResult,
 )
+
 __all__ = [
     "ClusteringResult",
     "CommunityDetectionResult",

@@ -8,7 +8,7 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -48,7 +48,7 @@ async def agent_clock(conn: AsyncConnection, agent_id: str, now: datetime | None
     no events uses the database clock.
     """
     if now is not None:
-        return now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        return now if now.tzinfo else now.replace(tzinfo=UTC)
     row = (
         await conn.execute(
             text(

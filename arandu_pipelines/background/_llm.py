@@ -18,10 +18,8 @@ ENGLISH_RULE = "Always write in English, whatever the language of the facts. Ans
 
 # Frequent function words of the other languages the agents talk in (PT, ES): a "summary" made of
 # them was not written in English.
-_FOREIGN = frozenset("""que não nao é uma um com para por está estão foi são seu sua dos das
-    pelo pela muito também tambem el los las del por una está están pero como más""".split())
-_ENGLISH = frozenset("""the a an and of to in is was are has have with for on at by from as his her
-    their who which that he she they it its be been""".split())
+_FOREIGN = frozenset(["que", "não", "nao", "é", "uma", "um", "com", "para", "por", "está", "estão", "foi", "são", "seu", "sua", "dos", "das", "pelo", "pela", "muito", "também", "tambem", "el", "los", "las", "del", "por", "una", "está", "están", "pero", "como", "más"])
+_ENGLISH = frozenset(["the", "a", "an", "and", "of", "to", "in", "is", "was", "are", "has", "have", "with", "for", "on", "at", "by", "from", "as", "his", "her", "their", "who", "which", "that", "he", "she", "they", "it", "its", "be", "been"])
 
 
 def estimate_tokens(text: str) -> int:
@@ -59,4 +57,4 @@ def error_note(where: str, exc: BaseException) -> str:
     return f"{where}: {kind}: {str(exc)[:200]}"
 
 
-__all__ = ["ask", "english_text", "estimate_tokens", "error_note", "LLM_TIMEOUT_SEC", "LLMCallError"]
+__all__ = ["LLM_TIMEOUT_SEC", "LLMCallError", "ask", "english_text", "error_note", "estimate_tokens"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from arandu_pipelines.store.targets import DatabaseTarget, one_of, target_of
+from arandu_pipelines import validate
 from arandu_pipelines.background import clustering as _clustering
 from arandu_pipelines.background import communities as _communities
 from arandu_pipelines.background import consolidation as _consolidation
@@ -40,10 +40,10 @@ from arandu_pipelines.background.results import (
     ProfileConsolidationResult,
     SummaryRefreshResult,
 )
-from arandu_pipelines import validate
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.errors import ValidationError
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
+from arandu_pipelines.store.targets import DatabaseTarget, one_of, target_of
 
 
 def _agent(agent_id: str) -> str:

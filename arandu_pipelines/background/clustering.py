@@ -36,7 +36,10 @@ from arandu_pipelines.background._common import (
     fingerprint,
     upsert_observations,
 )
-from arandu_pipelines.background.results import ClusteringResult, CommunityDetectionResult
+from arandu_pipelines.background.results import (
+    ClusteringResult,
+    CommunityDetectionResult,
+)
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.store.engine import vecs
 
@@ -239,7 +242,12 @@ _CLUSTER_SYSTEM = ("Write a 2-3 sentence summary of this group of related facts 
 async def _llm_cluster_summaries(eng: Any, agent_id: str, llm: Any, pending: list[tuple[str, str]],
                                  tokens: Any, errors: list[str]) -> int:
     """One LLM call per new or changed cluster; a failure keeps the summary it has."""
-    from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
+    from arandu_pipelines.background._llm import (
+        LLMCallError,
+        ask,
+        english_text,
+        error_note,
+    )
 
     if not pending:
         return 0

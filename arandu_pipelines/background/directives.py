@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -54,11 +54,11 @@ class ContradictionResult:
 
 
 def effective_confidence(base_confidence: float, created_at: datetime, now: datetime | None = None) -> float:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if created_at.tzinfo is None:
-        created_at = created_at.replace(tzinfo=timezone.utc)
+        created_at = created_at.replace(tzinfo=UTC)
     if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
+        now = now.replace(tzinfo=UTC)
     weeks = max(0.0, (now - created_at).total_seconds() / (7 * 86400))
     return max(CONFIDENCE_FLOOR, float(base_confidence) * DECAY_PER_WEEK ** weeks)
 
@@ -165,5 +165,12 @@ async def check_directive_contradiction(
         return ContradictionResult()
 
 
-__all__ = ["DirectiveBlock", "ContradictionResult", "effective_confidence", "generate_optimized_directives",
-           "check_directive_contradiction", "invalidate_directive_cache", "DIRECTIVE_TYPE"]
+__all__ = [
+    "DIRECTIVE_TYPE",
+    "ContradictionResult",
+    "DirectiveBlock",
+    "check_directive_contradiction",
+    "effective_confidence",
+    "generate_optimized_directives",
+    "invalidate_directive_cache",
+]

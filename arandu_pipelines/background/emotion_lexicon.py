@@ -92,8 +92,7 @@ EMOTIONS: dict[str, tuple[str, float]] = {
 }
 
 INTENSIFIERS = frozenset(
-    "very so really extremely super totally incredibly absolutely truly deeply "
-    "muito muita demais bem tao super extremamente totalmente realmente".split()
+    ["very", "so", "really", "extremely", "super", "totally", "incredibly", "absolutely", "truly", "deeply", "muito", "muita", "demais", "bem", "tao", "super", "extremamente", "totalmente", "realmente"]
 )
 
 HIGH_ENERGY = frozenset({"excitement", "anger", "surprise", "fear"})

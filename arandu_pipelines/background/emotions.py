@@ -47,9 +47,9 @@ from arandu_pipelines.background.emotion_lexicon import (
 )
 from arandu_pipelines.background.results import EmotionalTrendsResult
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import fold
 from arandu_pipelines.store.targets import HasEngine
 from arandu_pipelines.vocab import NEGATIONS
-from arandu_pipelines.keys import fold
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -62,12 +62,7 @@ TREND_DELTA = 0.1
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _MAX_PHRASE = max(len(k.split()) for k in EMOTIONS)
 _STOP = frozenset(
-    """that this with have just about what when where from they them their there were been
-    being would could should really very much more some time today yesterday tomorrow because
-    then than also into over after before again your yours mine ours still even only other
-    para pela pelo como mais muito muita quando onde isso isto esse essa este esta estou estava
-    tenho tinha hoje ontem amanha porque entao tambem ainda depois antes sobre minha meu nosso
-    nossa voce voces eles elas dele dela""".split()
+    ["that", "this", "with", "have", "just", "about", "what", "when", "where", "from", "they", "them", "their", "there", "were", "been", "being", "would", "could", "should", "really", "very", "much", "more", "some", "time", "today", "yesterday", "tomorrow", "because", "then", "than", "also", "into", "over", "after", "before", "again", "your", "yours", "mine", "ours", "still", "even", "only", "other", "para", "pela", "pelo", "como", "mais", "muito", "muita", "quando", "onde", "isso", "isto", "esse", "essa", "este", "esta", "estou", "estava", "tenho", "tinha", "hoje", "ontem", "amanha", "porque", "entao", "tambem", "ainda", "depois", "antes", "sobre", "minha", "meu", "nosso", "nossa", "voce", "voces", "eles", "elas", "dele", "dela"]
 )
 
 
@@ -111,7 +106,7 @@ def tag_emotion(body: str) -> EmotionTag:
             hits.append(phrase)
     if not scores:
         return EmotionTag(NEUTRAL, 0.0, _energy(toks, NEUTRAL, 0.0))
-    emotion = sorted(scores, key=lambda e: (-round(scores[e], 6), -best[e], e))[0]
+    emotion = min(scores, key=lambda e: (-round(scores[e], 6), -best[e], e))
     exclaim = min(0.15, 0.05 * body.count("!"))
     intensity = round(min(1.0, best[emotion] + exclaim), 2)
     return EmotionTag(emotion, intensity, _energy(toks, emotion, intensity), tuple(hits))
@@ -192,7 +187,7 @@ async def materialize_emotional_trends(
             result.duration_ms = timer.ms
             return result
         mean = {e: sum(float(r.intensity) for r in rows if r.emotion == e) / c for e, c in counts.items()}
-        dominant = sorted(counts, key=lambda e: (-counts[e], -round(mean[e], 6), e))[0]
+        dominant = min(counts, key=lambda e: (-counts[e], -round(mean[e], 6), e))
         energies = Counter(r.energy for r in rows)
         half = len(rows) // 2
         early = [float(r.intensity) for r in rows[:half]] or [0.0]
@@ -201,7 +196,7 @@ async def materialize_emotional_trends(
         result.dominant_emotion = dominant
         result.avg_intensity = round(sum(float(r.intensity) for r in rows) / len(rows), 3)
         result.dominant_intensity = round(mean[dominant], 3)
-        result.dominant_energy = sorted(energies, key=lambda e: (-energies[e], e))[0]
+        result.dominant_energy = min(energies, key=lambda e: (-energies[e], e))
         result.trend_direction = ("increasing" if delta > TREND_DELTA
                                   else "decreasing" if delta < -TREND_DELTA else "stable")
         result.trigger_keywords = _triggers(r.text for r in rows if float(r.intensity) >= TRIGGER_MIN_INTENSITY)

@@ -99,7 +99,9 @@ async def compute_entity_importance(
                  **{f"w_{k}": v for k, v in WEIGHTS.items()}},
             )
         ).one()
-        from arandu_pipelines.read.importance import refresh_fact_importance  # read imports background
+        from arandu_pipelines.read.importance import (
+            refresh_fact_importance,  # read imports background
+        )
 
         _, facts_updated = await refresh_fact_importance(conn, agent_id, clock)
         tops = (

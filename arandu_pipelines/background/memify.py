@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -54,7 +54,7 @@ def compute_vitality(fact: Mapping[str, object] | object, now: datetime | None =
     """Vitality of one fact (an object or dict with the memory_facts columns), 0.0 to 0.90."""
     if _get(fact, "valid_to") is not None:
         return 0.0
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     retrieved = int(_get(fact, "times_retrieved", 0) or 0)
     last = (_get(fact, "last_retrieved_at") or _get(fact, "last_confirmed_at")
             or _get(fact, "valid_from") or now)
@@ -147,8 +147,18 @@ _DISTILL_SYSTEM = (
 
 
 async def _distill(engine: Any, agent_id: str, llm: Any, result: MemifyResult) -> None:
-    from arandu_pipelines.background._common import Observation, engine_of, fingerprint, upsert_observations
-    from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
+    from arandu_pipelines.background._common import (
+        Observation,
+        engine_of,
+        fingerprint,
+        upsert_observations,
+    )
+    from arandu_pipelines.background._llm import (
+        LLMCallError,
+        ask,
+        english_text,
+        error_note,
+    )
 
     async with engine_of(engine).connect() as conn:
         rows = (await conn.execute(text(
@@ -216,8 +226,18 @@ async def _learn_directives(
     Every new directive is checked against the active ones first (embedding pre-filter, then the
     LLM judge); when it contradicts one, the newer statement wins and the older directive is
     deactivated. Idempotent: a directive's fingerprint is its folded title."""
-    from arandu_pipelines.background._common import Observation, engine_of, fingerprint, upsert_observations
-    from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
+    from arandu_pipelines.background._common import (
+        Observation,
+        engine_of,
+        fingerprint,
+        upsert_observations,
+    )
+    from arandu_pipelines.background._llm import (
+        LLMCallError,
+        ask,
+        english_text,
+        error_note,
+    )
     from arandu_pipelines.background.directives import (
         DIRECTIVE_TYPE,
         check_directive_contradiction,

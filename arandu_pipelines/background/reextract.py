@@ -25,7 +25,7 @@ agent interleaves with the invalidation; the rebuild itself goes through the ord
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import text
@@ -77,7 +77,7 @@ async def reextract(
     await client.initialize()
     engine = client.engine
     if since is not None and since.tzinfo is None:
-        since = since.replace(tzinfo=timezone.utc)
+        since = since.replace(tzinfo=UTC)
     result = ReextractionResult(agent_id=agent_id, since=since)
     result.before = await _active_counts(engine, agent_id)
     async with agent_transaction(engine, agent_id) as conn:

@@ -24,7 +24,10 @@ from sqlalchemy import text
 
 from arandu_pipelines.background._common import Timer, agent_transaction, engine_of
 from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
-from arandu_pipelines.background.results import ProfileConsolidationResult, SummaryRefreshResult
+from arandu_pipelines.background.results import (
+    ProfileConsolidationResult,
+    SummaryRefreshResult,
+)
 from arandu_pipelines.config import MemoryConfig
 
 SUMMARY_FACTS = 3

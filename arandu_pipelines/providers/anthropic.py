@@ -26,8 +26,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.errors import ProviderError
+from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.openai import JSON_INSTRUCTION, _clean_json_text
 from arandu_pipelines.providers.retry import RETRY_STATUSES as _BASE_STATUSES
 from arandu_pipelines.providers.retry import RetryPolicy, SdkErrors, with_retries
@@ -166,4 +166,4 @@ def _split(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, str]]]:
     return "\n\n".join(s for s in system if s), turns
 
 
-__all__ = ["AnthropicProvider", "DEFAULT_MODEL", "ProviderError"]
+__all__ = ["DEFAULT_MODEL", "AnthropicProvider", "ProviderError"]

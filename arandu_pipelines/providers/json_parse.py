@@ -29,14 +29,14 @@ __all__ = [
     "JSONParseError",
     "JSONShapeError",
     "LLMCallError",
+    "as_bool",
+    "as_float",
+    "as_list",
+    "as_str",
+    "as_str_list",
+    "complete_json",
     "parse_json",
     "parse_json_object",
-    "as_str",
-    "as_float",
-    "as_bool",
-    "as_str_list",
-    "as_list",
-    "complete_json",
 ]
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|json5|javascript|js)?[ \t]*\r?\n?(.*?)(?:```|\Z)", re.DOTALL)
@@ -301,7 +301,7 @@ async def complete_json(
         coro = llm.complete(messages, temperature=temperature, response_format={"type": "json_object"},
                             max_tokens=max_tokens)
         result = await (asyncio.wait_for(coro, timeout) if timeout else coro)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise LLMCallError("timeout", f"no answer within {timeout:g}s") from None
     except asyncio.CancelledError:
         raise

@@ -278,7 +278,6 @@ def _frozen_trace(module: Any, example: tuple[Any, ...]) -> Any:
     import warnings
 
     import torch
-
     from transformers.utils import logging as hf_logging
 
     verbosity = hf_logging.get_verbosity()
@@ -416,8 +415,9 @@ def _encode_pool(threads: int) -> Any:
     pool = _POOLS.get(threads)
     if pool is not None:
         return pool
-    import torch
     from concurrent.futures import ThreadPoolExecutor
+
+    import torch
 
     with _ENCODE_LOCK:
         pool = _POOLS.get(threads)

@@ -35,7 +35,12 @@ from urllib.parse import urlsplit
 from arandu_pipelines.errors import ProviderError
 from arandu_pipelines.protocols import LLMResult, LLMUsage
 from arandu_pipelines.providers.json_parse import JSONParseError, parse_json
-from arandu_pipelines.providers.retry import RETRY_STATUSES, RetryPolicy, SdkErrors, with_retries
+from arandu_pipelines.providers.retry import (
+    RETRY_STATUSES,
+    RetryPolicy,
+    SdkErrors,
+    with_retries,
+)
 from arandu_pipelines.settings import settings
 
 if TYPE_CHECKING:
@@ -294,4 +299,4 @@ def _clean_json_text(text: str) -> str:
         return text
 
 
-__all__ = ["OpenAIProvider", "ProviderError", "KNOWN_EMBEDDING_DIMENSIONS", "JSON_INSTRUCTION"]
+__all__ = ["JSON_INSTRUCTION", "KNOWN_EMBEDDING_DIMENSIONS", "OpenAIProvider", "ProviderError"]

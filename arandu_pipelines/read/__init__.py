@@ -30,9 +30,18 @@ from arandu_pipelines.read.api import (
     spread_activation,
 )
 from arandu_pipelines.read.candidate import RetrievalCandidate, compute_pattern_signal
-from arandu_pipelines.read.compress import CompressedContext, compress_broad_context, compress_context
+from arandu_pipelines.read.compress import (
+    CompressedContext,
+    compress_broad_context,
+    compress_context,
+)
 from arandu_pipelines.read.importance import compute_dynamic_importance
-from arandu_pipelines.read.types import RetrieveResult, ScoredEvent, ScoredFact, SourceRef
+from arandu_pipelines.read.types import (
+    RetrieveResult,
+    ScoredEvent,
+    ScoredFact,
+    SourceRef,
+)
 
 #: The specification's name for what `run_read_pipeline` returns.
 ReadResult = RetrieveResult

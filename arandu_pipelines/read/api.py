@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -79,7 +79,7 @@ def plan_retrieval(
     if not isinstance(query_text, str):
         raise ValidationError(f"query_text must be a string, got {type(query_text).__name__}")
     return _planner.plan_retrieval(query_text, schema_prefixes,
-                                   reference or datetime.now(timezone.utc), timezone_name)
+                                   reference or datetime.now(UTC), timezone_name)
 
 
 @dataclass
@@ -177,7 +177,7 @@ async def retrieve_graph_facts(
             "WHERE agent_id = :a AND canonical_key = ANY(CAST(:k AS text[]))"),
             {"a": agent_id, "k": list(entity_keys)})).all())
         found = await _graph.retrieve_graph_facts(
-            conn, scope, list(entity_keys), names, query_text, as_of_end or datetime.now(timezone.utc),
+            conn, scope, list(entity_keys), names, query_text, as_of_end or datetime.now(UTC),
             min_edge_strength, broad_query, max_facts)
         rows = await _facts(conn, agent_id, list(found.facts))
     for fid, score in found.facts.items():
@@ -289,7 +289,7 @@ async def get_emotional_summary_for_context(
     """The active `emotional_trend` observation (written by materialize_emotional_trends) as one
     line for a prompt, or None when none was refreshed in the 7 days before `now` (default: the
     wall clock, the clock `last_reinforced_at` is written in)."""
-    since = (now or datetime.now(timezone.utc)) - timedelta(days=EMOTION_RECENT_DAYS)
+    since = (now or datetime.now(UTC)) - timedelta(days=EMOTION_RECENT_DAYS)
     async with engine_from(session).connect() as conn:
         row = (await conn.execute(text(
             "SELECT title, text FROM memory_meta_observations WHERE agent_id = :a "

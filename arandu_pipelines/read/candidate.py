@@ -8,7 +8,7 @@ boost); these are for callers composing the stages themselves (spread_activation
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 #: The largest additive boost (a fact confirmed just now).
 MAX_PATTERN_BOOST = 0.10
@@ -34,11 +34,11 @@ def compute_pattern_signal(
     """Add `0.10 * 2 ** (-days since last_confirmed_at / 7)` to each confirmed candidate's score
     (as `final_score`, so applying it twice does not add twice) and sort by final_score, best
     first (ties by fact id)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     for c in candidates:
         boost = 0.0
         if c.last_confirmed_at is not None:
-            when = c.last_confirmed_at if c.last_confirmed_at.tzinfo else c.last_confirmed_at.replace(tzinfo=timezone.utc)
+            when = c.last_confirmed_at if c.last_confirmed_at.tzinfo else c.last_confirmed_at.replace(tzinfo=UTC)
             days = max(0.0, (now - when).total_seconds() / 86400.0)
             boost = MAX_PATTERN_BOOST * 2.0 ** (-days / PATTERN_HALF_LIFE_DAYS)
         if boost:

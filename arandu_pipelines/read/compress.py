@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
-from arandu_pipelines.store.targets import field_of
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read import format as _format
 from arandu_pipelines.read.types import ScoredEvent, ScoredFact
+from arandu_pipelines.store.targets import field_of
 
 FactDict = Mapping[str, object]
 
@@ -32,7 +32,7 @@ class CompressedContext:
 
 def _dt(v: object) -> datetime | None:
     if isinstance(v, datetime):
-        return v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+        return v if v.tzinfo else v.replace(tzinfo=UTC)
     if isinstance(v, str) and v:
         try:
             return _dt(datetime.fromisoformat(v))
@@ -64,7 +64,7 @@ def _event(d: FactDict) -> ScoredEvent:
         event_id=str(field_of(d, "event_id", "id") or ""), message_id=None, metadata={},
         session_id=str(field_of(d, "session_id") or ""), speaker=_opt(field_of(d, "speaker")),
         text=str(field_of(d, "text") or ""),
-        occurred_at=_dt(field_of(d, "occurred_at", "date")) or datetime.now(timezone.utc),
+        occurred_at=_dt(field_of(d, "occurred_at", "date")) or datetime.now(UTC),
         score=_num(field_of(d, "score"), 0.0))
 
 
@@ -94,7 +94,7 @@ async def compress_context(
     cluster summaries: cold), then conversation snippets, within `config.context_max_tokens`.
     Facts whose entity is in `stale_keys` and that are older than `stale_threshold_days` are
     left out. Facts keep the order given (sort them by score first)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     cutoff = now - timedelta(days=stale_threshold_days)
     scored = [_fact(f) for f in facts]
     if stale_keys:

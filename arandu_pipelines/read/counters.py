@@ -58,7 +58,7 @@ class RetrievalCounters:
     async def _flush_later(self, engine: Any) -> None:
         try:
             await asyncio.wait_for(self._wake.wait(), self.delay)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         await self.flush(engine)
 

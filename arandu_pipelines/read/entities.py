@@ -20,23 +20,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from arandu_pipelines.read.name_match import NICKNAMES, NOT_NAMES, Candidate, best_match
-from arandu_pipelines.read.sql import fetch, fetch_one
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.keys import fold, slugify
+from arandu_pipelines.read.name_match import NICKNAMES, NOT_NAMES, Candidate, best_match
+from arandu_pipelines.read.sql import fetch, fetch_one
 
 _WORD = re.compile(r"[\w][\w'\-\.]*", re.UNICODE)
 # Single words that are never names on their own, even when some alias happens to equal them.
 _STOP = frozenset(
-    """a an the i me my we our you your he she it they them his her their this that these those
-    what when where who whom which why how is are was were be been do does did have has had of in
-    on at to for from with about and or not no yes all any some more most very can could would
-    should will shall may might must just also there here then than so if as by into out up down
-    o os as um uma uns umas de do da dos das no na nos nas em por para com sem que qual quais quem
-    onde quando como porque se e ou nao não sim eu ele ela eles elas meu minha seu sua nosso nossa
-    isso isto aquilo esse essa este esta aquele aquela tem ter foi era sao são ser estar está mais
-    muito pouco tudo nada algum alguma sobre""".split()
+    ["a", "an", "the", "i", "me", "my", "we", "our", "you", "your", "he", "she", "it", "they", "them", "his", "her", "their", "this", "that", "these", "those", "what", "when", "where", "who", "whom", "which", "why", "how", "is", "are", "was", "were", "be", "been", "do", "does", "did", "have", "has", "had", "of", "in", "on", "at", "to", "for", "from", "with", "about", "and", "or", "not", "no", "yes", "all", "any", "some", "more", "most", "very", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "just", "also", "there", "here", "then", "than", "so", "if", "as", "by", "into", "out", "up", "down", "o", "os", "as", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "no", "na", "nos", "nas", "em", "por", "para", "com", "sem", "que", "qual", "quais", "quem", "onde", "quando", "como", "porque", "se", "e", "ou", "nao", "não", "sim", "eu", "ele", "ela", "eles", "elas", "meu", "minha", "seu", "sua", "nosso", "nossa", "isso", "isto", "aquilo", "esse", "essa", "este", "esta", "aquele", "aquela", "tem", "ter", "foi", "era", "sao", "são", "ser", "estar", "está", "mais", "muito", "pouco", "tudo", "nada", "algum", "alguma", "sobre"]
 )
 
 
@@ -68,7 +61,7 @@ def query_grams(query: str, max_n: int = 4) -> list[tuple[int, int, str]]:
     words = [w[:-2] if w.lower().endswith("'s") else w for w in words][:MAX_WORDS]
     out: list[tuple[int, int, str]] = []
     for n in range(max_n, 0, -1):
-        for i in range(0, len(words) - n + 1):
+        for i in range(len(words) - n + 1):
             gram = " ".join(words[i:i + n]).strip()
             if not gram:
                 continue

@@ -44,8 +44,20 @@ from typing import Any, Protocol
 
 from arandu_pipelines.read.plan import PlanStep, QueryPlan, RetrievalPlan, jsonable
 
-__all__ = ["PlanExecutor", "PlanStep", "QueryPlan", "RetrievalPlan", "ExecutionResult", "StepResult", "Hit",
-           "Candidate", "fuse", "fuse_scores", "step_weight", "RRF_K"]
+__all__ = [
+    "RRF_K",
+    "Candidate",
+    "ExecutionResult",
+    "Hit",
+    "PlanExecutor",
+    "PlanStep",
+    "QueryPlan",
+    "RetrievalPlan",
+    "StepResult",
+    "fuse",
+    "fuse_scores",
+    "step_weight",
+]
 
 RRF_K = 60
 RANK_DIGITS = 3

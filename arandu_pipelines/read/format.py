@@ -30,7 +30,7 @@ from arandu_pipelines.read.types import ScoredEvent, ScoredFact, SourceRef
 MIN_FACTS = 5
 HOT_MAX = 8
 WARM_WORDS = 8
-_LEAD_IN = re.compile(r"^.{0,60}?\b(?:mentioned|said|noted|shared|told \w+) that\s+", re.I)
+_LEAD_IN = re.compile(r"^.{0,60}?\b(?:mentioned|said|noted|shared|told \w+) that\s+", re.IGNORECASE)
 MAX_PATTERNS = 3
 SNIPPET_CHARS = 300
 EVENT_OVERFLOW_TOKENS = 400

@@ -24,9 +24,9 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from arandu_pipelines.keys import fold
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.sql import fetch
-from arandu_pipelines.keys import fold
 
 HOP_DECAY = {0: 1.0, 1: 1.0, 2: 0.5, 3: 0.25}
 # An entity with more facts than this is a hub (the user, a chat's speaker): every fact is about

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -53,7 +53,7 @@ def compute_dynamic_importance(
     now: datetime | None = None,
 ) -> float:
     """Importance after use (module docstring), in [0.05, 3.0]."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     value = max(float(base_importance), 0.0)
     value *= 1.0 + RETRIEVAL_WEIGHT * math.log1p(max(int(times_retrieved or 0), 0))
     if last_retrieved_at is not None:

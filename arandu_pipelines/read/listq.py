@@ -18,9 +18,9 @@ import re
 _PLURAL = r"[a-z]{3,}(?<!ss)(?<!us)(?<!is)(?<!'s)s"
 _PLURAL_HEAD = re.compile(
     r"^\s*(?:what|which)\s+(?:(?:kinds|types|sorts)\s+of\s+)?(?:[\w+/'-]+\s+){0,2}?"
-    rf"({_PLURAL})\s+(?:has|have|had|does|do|did|is|are|were|was)\b", re.I)
+    rf"({_PLURAL})\s+(?:has|have|had|does|do|did|is|are|were|was)\b", re.IGNORECASE)
 _SEVERAL = re.compile(r"\b(?:how many|all (?:the |of (?:the |her |his |their )?)?\w+s|(?:kinds|types|sorts) of)\b",
-                      re.I)
+                      re.IGNORECASE)
 
 
 def is_list_question(query: str) -> bool:

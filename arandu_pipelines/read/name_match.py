@@ -84,10 +84,7 @@ for _line in _GROUPS:
 
 # Capitalised words that are never a person in a question, however close they are to a name.
 NOT_NAMES = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april may
-    june july august september october november december tell give list name describe summarize
-    summarise remind show please did does do was were has have had is are will would could should
-    what when where who whom which why how""".split()
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "tell", "give", "list", "name", "describe", "summarize", "summarise", "remind", "show", "please", "did", "does", "do", "was", "were", "has", "have", "had", "is", "are", "will", "would", "could", "should", "what", "when", "where", "who", "whom", "which", "why", "how"]
 )
 
 _LETTERS = re.compile(r"[^a-z]")

@@ -29,12 +29,13 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import fold
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
@@ -45,12 +46,17 @@ from arandu_pipelines.read.format import (
     compress_context,
     conversation_snippets,
 )
-from arandu_pipelines.read.listq import is_list_question
 from arandu_pipelines.read.graph import score_links
+from arandu_pipelines.read.listq import is_list_question
 from arandu_pipelines.read.plan import PatternQuery, RetrievalPlan
 from arandu_pipelines.read.planner import plan_retrieval
 from arandu_pipelines.read.planning import plan_and_execute
-from arandu_pipelines.read.rank import FactCandidate, load_candidates, order, score_facts
+from arandu_pipelines.read.rank import (
+    FactCandidate,
+    load_candidates,
+    order,
+    score_facts,
+)
 from arandu_pipelines.read.registry import (
     DEFAULT_REGISTRY,
     ExecContext,
@@ -62,10 +68,14 @@ from arandu_pipelines.read.rerank import rerank
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.spreading import spread_activation
 from arandu_pipelines.read.sql import fetch
-from arandu_pipelines.read.types import RetrieveResult, ScoredEvent, ScoredFact, SourceRef
+from arandu_pipelines.read.types import (
+    RetrieveResult,
+    ScoredEvent,
+    ScoredFact,
+    SourceRef,
+)
 from arandu_pipelines.store.lookup import resolve_entity_keys
 from arandu_pipelines.types import PipelineTrace
-from arandu_pipelines.keys import fold
 from arandu_pipelines.write.contradicts import load_edges
 
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
@@ -116,7 +126,7 @@ _NO_TRACE = _NoTrace()
 def _reference(as_of: datetime | None) -> datetime:
     if as_of is not None:
         return as_of
-    return datetime.now(timezone.utc).replace(second=0, microsecond=0)
+    return datetime.now(UTC).replace(second=0, microsecond=0)
 
 
 async def retrieve(
@@ -444,8 +454,8 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
     for eid, ref in refs.items():
         s = sorted(scores[eid], reverse=True)
         ref.score = round(s[0] + SOURCE_SUPPORT_BONUS * min(len(s) - 1, 4), 6)
-    return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=timezone.utc),
+    return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=UTC),
                                                 r.event_id))
 
 
-__all__ = ["retrieve", "RetrieveResult", "EntityResolution"]
+__all__ = ["EntityResolution", "RetrieveResult", "retrieve"]

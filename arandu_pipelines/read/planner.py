@@ -32,25 +32,25 @@ _GREETING = re.compile(
     r"(?:\s+(?:there|everyone|all|pessoal|gente|again|de novo|você|voce|vc|man|mate|buddy|amigo|amiga))?"
     r"[\s!.,?;:)(\-~*]*)+"
     r"(?:[\U0001F300-\U0001FAFF\u2600-\u27BF]\s*)*$",
-    re.I,
+    re.IGNORECASE,
 )
 _BROAD = re.compile(
     r"\b(?:tell me (?:everything|all)|everything (?:about|you know)|all (?:about|you know)|"
     r"what do you know about|summar(?:y|ize|ise)|overview|full picture|"
     r"tudo (?:sobre|que voc[eê] sabe)|me (?:conte|fale|diga) tudo|o que voc[eê] sabe sobre|resum[oa])\b",
-    re.I,
+    re.IGNORECASE,
 )
 # The query asks about the present state ("where does Rafael work now?"): the newest fact of a
 # topic is the answer, older ones of the same topic are treated as superseded (rank.py).
 _PRESENT = re.compile(
     r"\b(?:now|right now|currently|current|these days|nowadays|at the moment|at present|still|"
     r"atualmente|agora|hoje em dia|no momento|ainda|atual|atuais)\b",
-    re.I,
+    re.IGNORECASE,
 )
 _AGG_CUE = re.compile(
     r"\b(?:who are|which (?:are|of)|list|all (?:of )?my|name (?:all|my)|how many|quais s[aã]o|"
     r"quem s[aã]o|liste|listar|todos os meus|todas as minhas|quantos|quantas|meus|minhas)\b",
-    re.I,
+    re.IGNORECASE,
 )
 # Category words (plural, EN + PT) -> entity-type prefix.
 _AGG_NOUNS: dict[str, str] = {

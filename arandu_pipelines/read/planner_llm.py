@@ -35,11 +35,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arandu_pipelines.providers.json_parse import LLMCallError, as_bool, as_float, as_str, as_str_list, complete_json
+from arandu_pipelines.keys import fold
+from arandu_pipelines.providers.json_parse import (
+    LLMCallError,
+    as_bool,
+    as_float,
+    as_str,
+    as_str_list,
+    complete_json,
+)
 from arandu_pipelines.read.executor import ExecutionResult
 from arandu_pipelines.read.plan import PlanStep, RetrievalPlan
 from arandu_pipelines.read.sql import fetch
-from arandu_pipelines.keys import fold
 
 TIMEOUT_SEC = 8.0  # per LLM call (planner, evaluator, replanner)
 MAX_REPLANS = 2  # replanning rounds after the first plan: at most 1 + MAX_REPLANS executions
@@ -86,7 +93,7 @@ _EVAL_SYSTEM = (
 )
 
 
-from arandu_pipelines.errors import PlanValidationError  # noqa: E402 - kept importable from here
+from arandu_pipelines.errors import PlanValidationError
 
 
 @dataclass
@@ -548,7 +555,7 @@ class LLMPlanner:
     ) -> tuple[RetrievalPlan, ExecutionResult, Any, str]:
         """Evaluate the executed plan; while insufficient (at most MAX_REPLANS times) replan,
         validate and `execute` the revision. Ends with the last executed (valid) plan."""
-        for rnd in range(0, MAX_REPLANS + 1):
+        for rnd in range(MAX_REPLANS + 1):
             t = time.perf_counter()
             try:
                 steps_txt, preview = await _results_summary(ctx, execution)
@@ -595,5 +602,15 @@ def _ms(t: float) -> float:
     return round((time.perf_counter() - t) * 1000, 3)
 
 
-__all__ = ["LLMPlanner", "validate_plan", "query_shape", "PlanCache", "PlanValidationError",
-           "Evaluation", "Usage", "MAX_REPLANS", "MAX_TOP_K", "TIMEOUT_SEC"]
+__all__ = [
+    "MAX_REPLANS",
+    "MAX_TOP_K",
+    "TIMEOUT_SEC",
+    "Evaluation",
+    "LLMPlanner",
+    "PlanCache",
+    "PlanValidationError",
+    "Usage",
+    "query_shape",
+    "validate_plan",
+]

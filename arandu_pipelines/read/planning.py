@@ -26,7 +26,12 @@ from typing import Any
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.read.executor import ExecutionResult, PlanExecutor
 from arandu_pipelines.read.plan import RetrievalPlan
-from arandu_pipelines.read.planner_llm import MAX_TOP_K, LLMPlanner, Usage, validate_plan
+from arandu_pipelines.read.planner_llm import (
+    MAX_TOP_K,
+    LLMPlanner,
+    Usage,
+    validate_plan,
+)
 from arandu_pipelines.read.registry import anchor_params, build_plan, heuristic_analysis
 
 

@@ -44,6 +44,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
 from arandu_pipelines.read.executor import fuse_scores
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.plan import PlanStep, RetrievalPlan
@@ -51,7 +52,6 @@ from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.temporal import TimeWindow
-from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, normalize_fact_text
 from arandu_pipelines.write.contradicts import is_negated, polarity_key
 
 DEFAULT_KEYWORD_SHARE = 0.35
@@ -64,11 +64,11 @@ TOPIC_OF_ATTRIBUTE = {"employer": "work", "occupation": "work", "school": "work"
                       "location": "home", "partner": "partner", "relationship_status": "partner"}
 _TOPIC_CUES = [  # (topic, words in a fact stored without an attribute), EN + PT
     ("work", re.compile(r"\b(?:work(?:s|ed|ing)?|job|employ\w*|hired|company|engineer|developer|"
-                        r"trabalh\w*|emprego|empresa|contratad[oa])\b", re.I)),
+                        r"trabalh\w*|emprego|empresa|contratad[oa])\b", re.IGNORECASE)),
     ("home", re.compile(r"\b(?:lives?|lived|living|moved (?:to|into)|relocated|mora\w*|mudou|"
-                        r"reside\w*)\b", re.I)),
+                        r"reside\w*)\b", re.IGNORECASE)),
     ("partner", re.compile(r"\b(?:girlfriend|boyfriend|wife|husband|married|partner|namorad[oa]|"
-                           r"casad[oa]|esposa|marido)\b", re.I)),
+                           r"casad[oa]|esposa|marido)\b", re.IGNORECASE)),
 ]
 MAX_PATTERN_BOOST = 0.10
 

@@ -37,7 +37,7 @@ class RerankOutcome:
 
 
 def _parse(raw: str, n: int) -> dict[int, float]:
-    m = re.search(r"\{.*\}", raw, re.S)
+    m = re.search(r"\{.*\}", raw, re.DOTALL)
     data = json.loads(m.group(0) if m else raw)
     items = data.get("scores", data) if isinstance(data, dict) else data
     out: dict[int, float] = {}
@@ -71,7 +71,7 @@ async def rerank(llm: Any, query: str, pool: list[FactCandidate], config: Memory
         scores = _parse(getattr(result, "text", str(result)), len(pool))
         usage = getattr(result, "usage", None)
         outcome.tokens = int(getattr(usage, "total_tokens", 0) or 0) if usage else 0
-    except asyncio.TimeoutError:
+    except TimeoutError:
         outcome.error = f"timeout after {config.reranker_timeout_sec}s"
         return outcome
     except Exception as exc:  # noqa: BLE001 - optional reranker, fail-safe: formula ranking kept, error recorded

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 _MONTH_NAMES = (
     ("january", "jan", "janeiro"), ("february", "feb", "fevereiro", "fev"), ("march", "mar", "março", "marco"),
@@ -75,7 +75,7 @@ class TimeAnchor:
 
 
 def _utc(d: date) -> datetime:
-    return datetime(d.year, d.month, d.day, tzinfo=timezone.utc)
+    return datetime(d.year, d.month, d.day, tzinfo=UTC)
 
 
 def _month_window(year: int, month: int) -> tuple[datetime, datetime]:
@@ -92,18 +92,18 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
 
 
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|º)?\s+(?:de\s+)?({_MONTH_RE})\.?,?\s+(?:de\s+)?(\d{{4}})\b", re.I)
-_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
-_MY = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:de\s+|of\s+)?(\d{{4}})\b", re.I)
-_YEAR = re.compile(r"\b(?:in|during|of|since|em|no ano de|durante|de)\s+((?:19|20)\d\d)\b", re.I)
-_LAST_MONTH = re.compile(rf"\b(?:last|in|this past|past)\s+({_MONTH_RE})\b|\b(?:em\s+)?({_MONTH_RE})\s+passado\b", re.I)
+_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|º)?\s+(?:de\s+)?({_MONTH_RE})\.?,?\s+(?:de\s+)?(\d{{4}})\b", re.IGNORECASE)
+_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE)
+_MY = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(?:de\s+|of\s+)?(\d{{4}})\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:in|during|of|since|em|no ano de|durante|de)\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+_LAST_MONTH = re.compile(rf"\b(?:last|in|this past|past)\s+({_MONTH_RE})\b|\b(?:em\s+)?({_MONTH_RE})\s+passado\b", re.IGNORECASE)
 _ANCHOR = re.compile(
     r"\b(\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|um|uma|dois|"
     r"duas|tr[eê]s|quatro|cinco|seis|sete|oito|nove|dez)\s+(days?|weeks?|months?|years?|dias?|"
     r"semanas?|m[eê]s|meses|anos?)\s+(before|after|antes d[aoe]s?|depois d[aoe]s?)\s+"
     r"((?:the|my|our|his|her|their|a|o|os|as|meu|minha|nosso|nossa)\s+)?([\w'\- ]{2,40}?)"
     r"(?=[?.!,;]|$|\s+(?:and|e|when|quando)\b)",
-    re.I,
+    re.IGNORECASE,
 )
 
 
@@ -138,7 +138,7 @@ def parse_time(query: str, reference: datetime, tz: str = "UTC") -> tuple[list[T
     for m in _YEAR.finditer(query):
         y = int(m.group(1))
         add(m.span(), _utc(date(y, 1, 1)), _utc(date(y + 1, 1, 1)), m.group(0), "absolute")
-    ref = reference.astimezone(timezone.utc)
+    ref = reference.astimezone(UTC)
     for m in _LAST_MONTH.finditer(query):
         name = (m.group(1) or m.group(2)).lower()
         if name == "may" and not m.group(0).lower().startswith(("last", "past", "this")):
@@ -151,7 +151,7 @@ def parse_time(query: str, reference: datetime, tz: str = "UTC") -> tuple[list[T
         from arandu_pipelines.write.temporal import find_relative_dates
 
         for rm in find_relative_dates(query, reference, tz):
-            add(rm.span, rm.start.astimezone(timezone.utc), rm.end.astimezone(timezone.utc),
+            add(rm.span, rm.start.astimezone(UTC), rm.end.astimezone(UTC),
                 rm.phrase, "relative")
     except Exception:  # noqa: BLE001, S110 - optional resolver here: absolute dates still work
         pass
@@ -171,4 +171,4 @@ def parse_time(query: str, reference: datetime, tz: str = "UTC") -> tuple[list[T
 def has_temporal_intent(query: str) -> bool:
     """'When ...?' questions want dates shown next to facts."""
     return bool(re.match(r"\s*(when|what (?:date|time|year|month|day)|how long|quando|que dia|em que (?:ano|dia|m[eê]s))\b",
-                         query, re.I))
+                         query, re.IGNORECASE))

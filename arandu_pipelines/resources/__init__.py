@@ -49,7 +49,9 @@ class EmbeddingsResource(ConfigurableResource):
 
                 _EMBEDDERS[key] = LocalEmbeddings()
             elif self.provider == "hashing":
-                from arandu_pipelines.providers.hashing_embeddings import HashingEmbeddings
+                from arandu_pipelines.providers.hashing_embeddings import (
+                    HashingEmbeddings,
+                )
 
                 _EMBEDDERS[key] = HashingEmbeddings(self.dimensions)
             else:

@@ -14,7 +14,7 @@ A plain `dagster.yaml` cannot do this (it has no `${VAR}` defaults and cannot st
 class is a thin `DagsterPostgresStorage` whose URL is resolved when Dagster loads the instance.
 """
 
-from typing import Any, Optional
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from dagster_postgres import DagsterPostgresStorage
@@ -86,7 +86,7 @@ class AranduPostgresStorage(DagsterPostgresStorage):
         return {}
 
     @classmethod
-    def from_config_value(cls, inst_data: Optional[Any], config_value: Any) -> "AranduPostgresStorage":
+    def from_config_value(cls, inst_data: Any | None, config_value: Any) -> "AranduPostgresStorage":
         return cls(postgres_url=dagster_storage_url(), inst_data=inst_data)
 
 

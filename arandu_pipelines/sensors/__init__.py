@@ -28,21 +28,21 @@ from dagster import (
     AssetSelection,
     AutomationConditionSensorDefinition,
     DagsterRunStatus,
-    RunsFilter,
     DefaultSensorStatus,
     RunRequest,
+    RunsFilter,
     SensorEvaluationContext,
     SensorResult,
     SkipReason,
     sensor,
 )
 
-from arandu_pipelines.assets.ingestion import file_sha256, import_files
 from arandu_pipelines.assets.common import CONSOLIDATION
+from arandu_pipelines.assets.ingestion import file_sha256, import_files
 from arandu_pipelines.jobs import extraction_job, import_job
 from arandu_pipelines.partitions import AGENTS, agents_partitions, valid_partition_key
-from arandu_pipelines.sensors.agents import agent_partitions_sensor
 from arandu_pipelines.resources import MemoryStoreResource, run_async
+from arandu_pipelines.sensors.agents import agent_partitions_sensor
 from arandu_pipelines.settings import settings
 
 SENSOR_INTERVAL = settings.sensor_interval_seconds

@@ -20,7 +20,7 @@ the sensor only gathers its inputs and turns the plan into a `SensorResult`.
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from dagster import (
     DefaultSensorStatus,
@@ -50,7 +50,7 @@ class AgentsCursor:
                            "removed_total": self.removed_total}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, raw: Optional[str]) -> "AgentsCursor":
+    def from_json(cls, raw: str | None) -> "AgentsCursor":
         """The cursor of the previous tick; an absent or unreadable one starts afresh."""
         try:
             data = json.loads(raw) if raw else {}
@@ -91,7 +91,7 @@ def agent_partitions_sensor(context: SensorEvaluationContext, memory: MemoryStor
     from arandu_pipelines.store.migrate import current_revision
     from arandu_pipelines.store.status import agent_ids
 
-    async def fetch() -> Optional[list[str]]:
+    async def fetch() -> list[str] | None:
         async with memory.engine() as engine:
             if await current_revision(engine) is None:
                 return None

@@ -136,7 +136,7 @@ def _ensure_watchdog(home: Path, data: Path) -> None:
             return
     except (OSError, ValueError):
         pass
-    proc = subprocess.Popen(  # noqa: S603 - our own script, fixed arguments
+    proc = subprocess.Popen(
         [sys.executable, str(_WATCHDOG), str(home), str(data), str(settings.server_watch_sec)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         close_fds=True, start_new_session=True, cwd="/",

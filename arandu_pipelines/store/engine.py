@@ -31,10 +31,14 @@ from psycopg.adapt import Dumper, PyFormat
 from psycopg.pq import Format
 from sqlalchemy import event, text
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from arandu_pipelines.settings import settings
-
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' of the URL token, since a
 # mistyped URL may carry an unescaped '@' or '/' inside it.

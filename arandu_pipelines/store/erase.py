@@ -198,13 +198,13 @@ async def erase_messages(
                           AND s.attribute_key IS NOT DISTINCT FROM o.attribute_key
                           AND s.id NOT IN (SELECT id FROM _erase_facts))
         ON CONFLICT DO NOTHING"""), p)
-    upd["facts_reactivated"] = _n(await conn.execute(text((
+    upd["facts_reactivated"] = _n(await conn.execute(text(
         "UPDATE memory_facts f SET valid_to = NULL, invalidated_at = NULL "
-        "WHERE f.agent_id = :a AND f.id IN (SELECT id FROM _erase_reopened)")), p))
-    upd["relationships_reopened"] = _n(await conn.execute(text((
+        "WHERE f.agent_id = :a AND f.id IN (SELECT id FROM _erase_reopened)"), p))
+    upd["relationships_reopened"] = _n(await conn.execute(text(
         "UPDATE memory_entity_relationships r SET valid_to = NULL, invalidated_at = NULL, "
         "updated_at = now() FROM _erase_reopened o WHERE r.agent_id = :a "
-        "AND r.evidence_fact_id = o.id AND r.valid_to = GREATEST(o.old_valid_to, r.valid_from)")), p))
+        "AND r.evidence_fact_id = o.id AND r.valid_to = GREATEST(o.old_valid_to, r.valid_from)"), p))
 
     # ---- relationships: re-point to surviving evidence, or delete -------------------------------
     await conn.execute(text(
@@ -223,10 +223,10 @@ async def erase_messages(
               OR (f.entity_key = x.t AND EXISTS (SELECT 1 FROM memory_fact_entity_links l
                   WHERE l.agent_id = :a AND l.fact_id = f.id AND l.entity_key = x.s)))
         ORDER BY x.id, (f.id = x.ef) DESC, (f.valid_to IS NULL) DESC, f.valid_from DESC, f.id"""), p)
-    upd["relationships_repointed"] = _n(await conn.execute(text((
+    upd["relationships_repointed"] = _n(await conn.execute(text(
         "UPDATE memory_entity_relationships r SET evidence_fact_id = s.fact_id, "
         "evidence_event_id = s.source_event_id, updated_at = now() FROM _erase_support s "
-        "WHERE r.agent_id = :a AND r.id = s.id")), p))
+        "WHERE r.agent_id = :a AND r.id = s.id"), p))
     await conn.execute(text(
         "CREATE TEMP TABLE _erase_keys ON COMMIT DROP AS "
         "SELECT entity_key AS k FROM _erase_facts UNION "
@@ -243,9 +243,9 @@ async def erase_messages(
         "SELECT en.canonical_key FROM memory_entities en WHERE en.agent_id = :a AND ("
         "en.first_seen_at IN (SELECT occurred_at FROM _erase_events) OR "
         "en.last_seen_at IN (SELECT occurred_at FROM _erase_events))"), p)
-    rows["memory_entity_relationships"] = _n(await conn.execute(text((
+    rows["memory_entity_relationships"] = _n(await conn.execute(text(
         "DELETE FROM memory_entity_relationships WHERE agent_id = :a "
-        "AND id IN (SELECT id FROM _erase_edges) AND id NOT IN (SELECT id FROM _erase_support)")), p))
+        "AND id IN (SELECT id FROM _erase_edges) AND id NOT IN (SELECT id FROM _erase_support)"), p))
 
     # ---- consolidation outputs ------------------------------------------------------------------
     await conn.execute(text(
@@ -260,32 +260,32 @@ async def erase_messages(
              WHERE c.entity_key IS NULL OR m.entity_keys ? c.entity_key))
          OR (m.observation_type = 'emotional_trend' AND EXISTS (SELECT 1 FROM _erase_events e
              WHERE e.emotion_primary IS NOT NULL AND e.emotion_primary <> :neutral)))"""), p))
-    rows["memory_clusters"] = _n(await conn.execute(text((
-        "DELETE FROM memory_clusters WHERE agent_id = :a AND id IN (SELECT id FROM _erase_clusters)")), p))
-    rows["session_observations"] = _n(await conn.execute(text((
+    rows["memory_clusters"] = _n(await conn.execute(text(
+        "DELETE FROM memory_clusters WHERE agent_id = :a AND id IN (SELECT id FROM _erase_clusters)"), p))
+    rows["session_observations"] = _n(await conn.execute(text(
         "DELETE FROM session_observations o WHERE o.agent_id = :a AND o.source_message_ids ?| ("
         "SELECT coalesce(array_agg(x), '{}') FROM (SELECT id::text AS x FROM _erase_events "
-        "UNION SELECT message_id FROM _erase_events WHERE message_id IS NOT NULL) ids)")), p))
-    rows["memory_intentions"] = _n(await conn.execute(text((
+        "UNION SELECT message_id FROM _erase_events WHERE message_id IS NOT NULL) ids)"), p))
+    rows["memory_intentions"] = _n(await conn.execute(text(
         "DELETE FROM memory_intentions WHERE agent_id = :a "
-        "AND source_event_id IN (SELECT id FROM _erase_events)")), p))
+        "AND source_event_id IN (SELECT id FROM _erase_events)"), p))
 
     # ---- facts, then events -------------------------------------------------------------------
-    rows["memory_fact_entity_links"] = _n(await conn.execute(text((
+    rows["memory_fact_entity_links"] = _n(await conn.execute(text(
         "DELETE FROM memory_fact_entity_links WHERE agent_id = :a "
-        "AND fact_id IN (SELECT id FROM _erase_facts)")), p))
-    rows["memory_facts"] = _n(await conn.execute(text((
-        "DELETE FROM memory_facts WHERE agent_id = :a AND id IN (SELECT id FROM _erase_facts)")), p))
+        "AND fact_id IN (SELECT id FROM _erase_facts)"), p))
+    rows["memory_facts"] = _n(await conn.execute(text(
+        "DELETE FROM memory_facts WHERE agent_id = :a AND id IN (SELECT id FROM _erase_facts)"), p))
     # context lists: `trace_json.recent_messages` (MemoryClient.write) and, on events stored
     # before that, `metadata._recent_messages`
     upd["events_context_scrubbed"] = sum([
         _n(await conn.execute(text(_SCRUB_CONTEXT_TRACE), p)),
         _n(await conn.execute(text(_SCRUB_CONTEXT_METADATA), p))])
-    rows["memory_events"] = _n(await conn.execute(text((
-        "DELETE FROM memory_events WHERE agent_id = :a AND id IN (SELECT id FROM _erase_events)")), p))
-    rows["memory_quarantine"] = _n(await conn.execute(text((
+    rows["memory_events"] = _n(await conn.execute(text(
+        "DELETE FROM memory_events WHERE agent_id = :a AND id IN (SELECT id FROM _erase_events)"), p))
+    rows["memory_quarantine"] = _n(await conn.execute(text(
         "DELETE FROM memory_quarantine q WHERE q.agent_id = :a AND "
-        + " AND ".join(_QUARANTINE_SELECTORS[name] for name in chosen))), p))
+        + " AND ".join(_QUARANTINE_SELECTORS[name] for name in chosen)), p))
 
     # ---- entities and aliases nothing surviving refers to -------------------------------------
     orphan = """
@@ -314,9 +314,9 @@ async def erase_messages(
              AND NOT EXISTS (SELECT 1 FROM memory_facts f WHERE f.agent_id = :a
                              AND (strpos(lower(f.fact_text), lower({alias_surface})) > 0
                                   OR lower(f.entity_name) = lower({alias_surface})))))"""), p))
-    rows["memory_entities"] = _n(await conn.execute(text((
+    rows["memory_entities"] = _n(await conn.execute(text(
         "DELETE FROM memory_entities WHERE agent_id = :a "
-        "AND canonical_key IN (SELECT k FROM _erase_orphans)")), p))
+        "AND canonical_key IN (SELECT k FROM _erase_orphans)"), p))
     upd["entities_refreshed"] = _n(await conn.execute(text("""
         UPDATE memory_entities e SET
             fact_count = (SELECT count(*) FROM memory_fact_entity_links l

@@ -22,7 +22,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from arandu_pipelines.errors import ValidationError
 
 
-
 @runtime_checkable
 class HasEngine(Protocol):
     """Anything that runs on an engine: a MemoryClient, as the layers below it see one."""

@@ -130,7 +130,7 @@ def validate_proposed_key(key: str, extra_namespaces: set[str] | frozenset[str] 
 def _singular(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith("ses") or word.endswith("xes"):
+    if word.endswith(("ses", "xes")):
         return word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         return word[:-1]
@@ -281,13 +281,13 @@ async def canonicalize_attribute_key(
 
 
 __all__ = [
-    "CATALOG",
     "ALIASES",
+    "CATALOG",
     "NAMESPACES",
-    "normalize_key",
-    "validate_proposed_key",
-    "canonicalize_key_local",
     "canonicalize_attribute_key",
+    "canonicalize_key_local",
     "load_registry",
+    "normalize_key",
     "record_attribute_keys",
+    "validate_proposed_key",
 ]

@@ -33,9 +33,9 @@ from arandu_pipelines.keys import normalize_fact_text
 
 _NEGATION = re.compile(
     r"\b(?:not|never|no longer|doesn't|don't|didn't|isn't|wasn't|aren't|won't|can't|cannot|hates?|"
-    r"dislikes?|n[aã]o|nunca|jamais|odeia)\b|n't\b", re.I)
+    r"dislikes?|n[aã]o|nunca|jamais|odeia)\b|n't\b", re.IGNORECASE)
 _POLAR_STOP = re.compile(r"\b(?:does|do|did|is|was|are|will|can|likes?|loves?|enjoys?|gosta|ama|adora|"
-                         r"de|of|the|a|an|any|anymore|mais|more)\b", re.I)
+                         r"de|of|the|a|an|any|anymore|mais|more)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1 << 16)

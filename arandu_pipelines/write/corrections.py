@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from arandu_pipelines.store.targets import DatabaseTarget, connection_for, field_of
 from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
+from arandu_pipelines.store.targets import DatabaseTarget, connection_for, field_of
 from arandu_pipelines.write.reconcile import same_value
 
 _MARKER = (  # not a bare "sorry" ("Sorry to hear that") nor "wait" ("Wait till you see")
@@ -92,8 +92,7 @@ def bare_correction(sentence: str) -> BareCorrection | None:
 
 
 _NOT_VALUES = frozenset(
-    "i it its it's that this yes no not ok okay sure thanks thank you eu isso sim não nao obrigado "
-    "obrigada".split()
+    ["i", "it", "its", "it's", "that", "this", "yes", "no", "not", "ok", "okay", "sure", "thanks", "thank", "you", "eu", "isso", "sim", "não", "nao", "obrigado", "obrigada"]
 )
 
 
@@ -216,6 +215,16 @@ async def detect_and_record_corrections(
     return CorrectionResult(len(rows), sorted({r.attribute_key for r in rows}), [r.id for r in rows])
 
 
-__all__ = ["is_correction", "bare_correction", "BareCorrection", "Target", "speaker_targets",
-           "pick_target", "corrected_text", "ATTRIBUTE_RELATION",
-           "CorrectionResult", "detect_and_record_corrections", "is_user_correction"]
+__all__ = [
+    "ATTRIBUTE_RELATION",
+    "BareCorrection",
+    "CorrectionResult",
+    "Target",
+    "bare_correction",
+    "corrected_text",
+    "detect_and_record_corrections",
+    "is_correction",
+    "is_user_correction",
+    "pick_target",
+    "speaker_targets",
+]

@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import Row
 
-from arandu_pipelines.store.targets import DatabaseTarget, connection_for
 from arandu_pipelines.errors import ValidationError
-from arandu_pipelines.types import EntityDetail
 from arandu_pipelines.keys import normalize_type
+from arandu_pipelines.store.targets import DatabaseTarget, connection_for
+from arandu_pipelines.types import EntityDetail
 
 _COLS = ("id::text AS entity_id, canonical_key, COALESCE(display_name, canonical_key) AS display_name, "
          "entity_type, summary_text, fact_count, importance_score, first_seen_at, last_seen_at, profile_text")

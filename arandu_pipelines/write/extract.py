@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING
 from arandu_pipelines.write.types import ExtractionContext, ExtractionResult
 
 if TYPE_CHECKING:  # types only: at run time this module does not import the pipeline (no cycle)
-    from arandu_pipelines.write.pipeline import EmotionTagger, Extractor, KnowledgeLoader
+    from arandu_pipelines.write.pipeline import (
+        EmotionTagger,
+        Extractor,
+        KnowledgeLoader,
+    )
     from arandu_pipelines.write.reconcile import LLMDecider
     from arandu_pipelines.write.resolve import Resolved
 

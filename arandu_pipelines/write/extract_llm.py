@@ -28,10 +28,11 @@ import asyncio
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.providers.json_parse import (
     JSONShapeError,
     LLMCallError,
@@ -44,7 +45,6 @@ from arandu_pipelines.providers.json_parse import (
 )
 from arandu_pipelines.write import llm_prompts as prompts
 from arandu_pipelines.write.attributes import canonicalize_key_local
-from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold
 from arandu_pipelines.write.strategy import (
     ExtractionMode,
     classify_input,
@@ -169,7 +169,7 @@ def _event_date(value: Any) -> datetime | None:
     if not s:
         return None
     try:
-        d = datetime.fromisoformat(s.replace("Z", "+00:00"))
+        d = datetime.fromisoformat(s)
     except ValueError:
         m = re.match(r"^(\d{4})-(\d{2})-(\d{2})", s)
         if not m:
@@ -180,7 +180,7 @@ def _event_date(value: Any) -> datetime | None:
             return None
     if not 1 <= d.year <= 9999:
         return None
-    return d if d.tzinfo else d.replace(tzinfo=timezone.utc)
+    return d if d.tzinfo else d.replace(tzinfo=UTC)
 
 
 def retraction_allowed(message: str, value: str | None) -> bool:
@@ -512,5 +512,12 @@ def _merge(results: list[ExtractionResult]) -> ExtractionResult:
     return out
 
 
-__all__ = ["LLMExtractor", "CallStats", "parse_entities", "parse_facts", "parse_relations",
-           "parse_profiles", "retraction_allowed"]
+__all__ = [
+    "CallStats",
+    "LLMExtractor",
+    "parse_entities",
+    "parse_facts",
+    "parse_profiles",
+    "parse_relations",
+    "retraction_allowed",
+]

@@ -82,14 +82,19 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.keys import fold as _fold_uncached
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
 from arandu_pipelines.write.language import cap_like as _cap_like
 from arandu_pipelines.write.language import conj_en as _conj_en
 from arandu_pipelines.write.language import detect_language
-from arandu_pipelines.write.temporal import TemporalMention, absolutize_with_spans, find_relative_dates, render
+from arandu_pipelines.write.temporal import (
+    TemporalMention,
+    absolutize_with_spans,
+    find_relative_dates,
+    render,
+)
 from arandu_pipelines.write.types import (
     ExtractedEntity,
     ExtractedFact,
@@ -138,7 +143,7 @@ def _alt(words) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in uniq)
 
 
-_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|\s+|.", re.S)
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|\s+|.", re.DOTALL)
 _EMOJI_RE = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d\u2b50\u2b55\u231a-\u23ff]+")
 _SPACES_RE = re.compile(r"[ \t\r\n]+")
 
@@ -151,52 +156,37 @@ _REL_TERMS = {**L.REL_TERMS_EN, **L.REL_TERMS_PT}
 _DISCOURSE_WORDS = frozenset(L.DISCOURSE_MARKERS)
 _PET_TERMS = frozenset(L.PET_TERMS_EN) | frozenset(L.PET_TERMS_PT)
 _PLURAL_TERMS = frozenset(
-    """kids children parents sons daughters brothers sisters friends colleagues coworkers
-    filhos pais irmãos amigos amigas colegas""".split()
+    ["kids", "children", "parents", "sons", "daughters", "brothers", "sisters", "friends", "colleagues", "coworkers", "filhos", "pais", "irmãos", "amigos", "amigas", "colegas"]
 )
 _EX_ADJ = frozenset({"ex", "former", "late", "antiga", "antigo", "falecida", "falecido"})
 _NONCONTENT = (
     L.STOPWORDS_EN | L.STOPWORDS_PT | L.EVALUATIVES | L.CONTENT_STOP
     | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
     | frozenset(
-        """i'm i've i'd i'll it's that's what's there's here's let's don't can't won't didn't isn't
-        doesn't wasn't aren't you've you'd you'll he's she's we've we'd they've gotta wanna gonna
-        get got gets getting make made thing things something anything everything nothing one
-        ones lot lots kind kinda sort bit little day days time times now today yesterday
-        tomorrow week month year years ago last next still even ever much many well going
-        glad hope hoping wish wishing think thought know knew mean guess sure totally feel
-        feels feeling felt see saw hear heard tell told say said mind cause 'cause ya yeah
-        pra tá tô né aí coisa coisas hoje ontem amanhã dia semana mês ano vez vezes acho sei
-        bem muito pouco tudo nada algo gente news big update novidade novidades notícia""".split()
+        ["i'm", "i've", "i'd", "i'll", "it's", "that's", "what's", "there's", "here's", "let's", "don't", "can't", "won't", "didn't", "isn't", "doesn't", "wasn't", "aren't", "you've", "you'd", "you'll", "he's", "she's", "we've", "we'd", "they've", "gotta", "wanna", "gonna", "get", "got", "gets", "getting", "make", "made", "thing", "things", "something", "anything", "everything", "nothing", "one", "ones", "lot", "lots", "kind", "kinda", "sort", "bit", "little", "day", "days", "time", "times", "now", "today", "yesterday", "tomorrow", "week", "month", "year", "years", "ago", "last", "next", "still", "even", "ever", "much", "many", "well", "going", "glad", "hope", "hoping", "wish", "wishing", "think", "thought", "know", "knew", "mean", "guess", "sure", "totally", "feel", "feels", "feeling", "felt", "see", "saw", "hear", "heard", "tell", "told", "say", "said", "mind", "cause", "'cause", "ya", "yeah", "pra", "tá", "tô", "né", "aí", "coisa", "coisas", "hoje", "ontem", "amanhã", "dia", "semana", "mês", "ano", "vez", "vezes", "acho", "sei", "bem", "muito", "pouco", "tudo", "nada", "algo", "gente", "news", "big", "update", "novidade", "novidades", "notícia"]
     )
 )
 _TIME_WORDS = frozenset(
-    """yesterday today tonight tomorrow recently lately finally just then now also last this
-    next week month year weekend ago morning afternoon evening night earlier later soon
-    ontem hoje amanhã recentemente finalmente então agora também semana passada passado mês
-    ano fim de que vem depois antes cedo noite tarde manhã já ainda""".split()
+    ["yesterday", "today", "tonight", "tomorrow", "recently", "lately", "finally", "just", "then", "now", "also", "last", "this", "next", "week", "month", "year", "weekend", "ago", "morning", "afternoon", "evening", "night", "earlier", "later", "soon", "ontem", "hoje", "amanhã", "recentemente", "finalmente", "então", "agora", "também", "semana", "passada", "passado", "mês", "ano", "fim", "de", "que", "vem", "depois", "antes", "cedo", "noite", "tarde", "manhã", "já", "ainda"]
 )
 _IGNORABLE_PREFIX = (
     _TIME_WORDS
     | frozenset(w for m in L.DISCOURSE_MARKERS for w in m.split())
     | frozenset(
-        """and but so or then also just actually finally recently officially totally really
-        e mas então aí daí também já ainda não nao nunca mais me se eu no longer not never""".split()
+        ["and", "but", "so", "or", "then", "also", "just", "actually", "finally", "recently", "officially", "totally", "really", "e", "mas", "então", "aí", "daí", "também", "já", "ainda", "não", "nao", "nunca", "mais", "me", "se", "eu", "no", "longer", "not", "never"]
     )
 )
 _EN_SKIP_AFTER_I = (
     L.ADVERBS_EN
-    | frozenset("no longer not kinda sorta totally def still both all".split())
+    | frozenset(["no", "longer", "not", "kinda", "sorta", "totally", "def", "still", "both", "all"])
 )
 _EN_COORD_VERBS = frozenset(
-    """live work study love like want need go have play teach run write enjoy hate prefer miss visit
-    manage sing dance cook get make take feel think know try plan hope volunteer paint read watch help
-    spend keep use own swim hike travel draw bake practice attend join lead coach believe care do""".split()
+    ["live", "work", "study", "love", "like", "want", "need", "go", "have", "play", "teach", "run", "write", "enjoy", "hate", "prefer", "miss", "visit", "manage", "sing", "dance", "cook", "get", "make", "take", "feel", "think", "know", "try", "plan", "hope", "volunteer", "paint", "read", "watch", "help", "spend", "keep", "use", "own", "swim", "hike", "travel", "draw", "bake", "practice", "attend", "join", "lead", "coach", "believe", "care", "do"]
 )
 _EN_PAST_AUX = frozenset({"been", "got", "had", "gone", "done", "become", "seen"})
 
 _PT_ARTICLES = frozenset(
-    "o a os as do da dos das no na nos nas pelo pela pelos pelas ao à aos às num numa um uma".split()
+    ["o", "a", "os", "as", "do", "da", "dos", "das", "no", "na", "nos", "nas", "pelo", "pela", "pelos", "pelas", "ao", "à", "aos", "às", "num", "numa", "um", "uma"]
 )
 _PT_POSS = {
     "meu": "o", "minha": "a", "meus": "os", "minhas": "as",
@@ -205,8 +195,7 @@ _PT_POSS = {
 _PT_NOT_DROPPED = frozenset({"como", "sei", "vi", "li", "dei", "era", "ia", "sai"})
 _PT_ADV = L.ADVERBS_PT | frozenset({"não", "nao", "mais"})
 _LEAD_ADV = frozenset(
-    """não nao nunca também tambem já ja ainda me se not never no longer don't didn't just also finally
-    recently officially still already actually really""".split()
+    ["não", "nao", "nunca", "também", "tambem", "já", "ja", "ainda", "me", "se", "not", "never", "no", "longer", "don't", "didn't", "just", "also", "finally", "recently", "officially", "still", "already", "actually", "really"]
 )
 
 # =============================================================================================
@@ -219,7 +208,7 @@ _LEAD_ADV = frozenset(
 # "!" cost ~40 s of the event loop.
 _SENT_BOUND_RE = re.compile(r"(?<![.!?…])[.!?…]++[\"'”’)\]]*+(?=\s)|\n+")
 _ABBREV = frozenset(
-    "mr mrs ms dr prof sr sra srta st jr vs etc e.g i.e a.k.a aka no dept approx av fig p.s".split()
+    ["mr", "mrs", "ms", "dr", "prof", "sr", "sra", "srta", "st", "jr", "vs", "etc", "e.g", "i.e", "a.k.a", "aka", "no", "dept", "approx", "av", "fig", "p.s"]
 )
 _ABBREV_LOOKBACK = 16  # longer than any abbreviation (with its opening quote or bracket)
 # The longest sentence the rules see. Rules run per sentence and some regexes backtrack within
@@ -302,7 +291,7 @@ _GREET_STRIP = (
     r"|oi|olá|ola|e\s+aí|eae|bom\s+dia|boa\s+tarde|boa\s+noite|tudo\s+bem|tudo\s+bom|beleza"
 )
 _DISC = _alt([m for m in L.DISCOURSE_MARKERS]) + "|" + _GREET_STRIP
-_LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.I)
+_LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.IGNORECASE)
 _AND_I_RE = re.compile(r"(?<!\s)(?:\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w]))")  # run starts: linear
 _PERSON_CTX_RE = re.compile(
     r"(?i)(?<![\w'’])(?:with|met|meet|meeting|told|tell|asked|texted|called|hugged|thanked|married|dating|visiting\s+my"
@@ -324,7 +313,7 @@ _DROP_RE = re.compile(
     r"|here'?s\s+(?:a|the|my)\s+(?:pic|photo|picture)\s*[!.:]*\s*$|here\s+is\s+(?:a|the|my)\s+(?:pic|photo|picture)\s*[!.:]*\s*$|obrigad[oa]|valeu|brigad[oa]|tchau|até\s+mais|ate\s+mais"
     r"|até\s+logo|até\s+amanhã|parabéns|parabens|boa\s+sorte|que\s+pena|sinto\s+muito|vamos|olha\s+(?:isso|só)"
     r"|bjs|beijos|abraços)(?![\w'’])",
-    re.I,
+    re.IGNORECASE,
 )
 _FIRST_PERSON_CLAUSE_RE = re.compile(
     r"(?:,|;|\s[-–—]|[-–—]\s)\s*(?=(?:I|I['’]m|I['’]ve|we|We|we['’]ve|my|My|our|Our|eu|Eu|meu|Meu|minha|Minha|a\s+gente)\b)"
@@ -332,7 +321,7 @@ _FIRST_PERSON_CLAUSE_RE = re.compile(
 _FILLER_ONLY_RE = re.compile(
     r"^(?:me\s+too|same\s+here|same|no\s+way|of\s+course|for\s+sure|sure\s+thing|you\s+bet|no\s+problem"
     r"|my\s+pleasure|eu\s+também|eu\s+tambem|com\s+certeza|claro|totally\s+agree|i\s+agree|agreed)\b[\s!.,]*$",
-    re.I,
+    re.IGNORECASE,
 )
 _THANKS_VOC_RE = re.compile(
     rf"^(?:(?i:thanks|thank\s+you|thx|congrats|congratulations|hey|hi|hello|wow|yeah|yes|oh|aw+|obrigad[oa]|valeu|parabéns|oi|olá)"
@@ -342,21 +331,21 @@ _EXCLAM_RE = re.compile(
     r"^(?:what\s+an?|how|so|such\s+an?|que|muito)\s+(?:\w+\s+){0,2}?"
     r"(?:cool|nice|great|awesome|amazing|lovely|sweet|fun|beautiful|wonderful|cute|gorgeous|adorable|incredible"
     r"|fantastic|sad|bad|exciting|inspiring|brave|lucky|legal|lindo|linda|bom|boa|massa|incrível)\b[^.]*[!.]?$",
-    re.I,
+    re.IGNORECASE,
 )
 _IMPERATIVE = frozenset(w for w in L.IMPERATIVE_STARTS_EN + L.IMPERATIVE_STARTS_PT if " " not in w) - {"have"}
 _QUESTION_WORDS = frozenset(
-    "what why how who whom whose where which o que por quem onde quando qual quais".split()
+    ["what", "why", "how", "who", "whom", "whose", "where", "which", "o", "que", "por", "quem", "onde", "quando", "qual", "quais"]
 )
 _HEDGE_PREFIX_RE = re.compile(
-    rf"^(?:{_alt(L.HEDGE_PREFIX_EN + L.HEDGE_PREFIX_PT)})(?![\w'’])\s*,?\s*", re.I
+    rf"^(?:{_alt(L.HEDGE_PREFIX_EN + L.HEDGE_PREFIX_PT)})(?![\w'’])\s*,?\s*", re.IGNORECASE
 )
-_HEDGE_WEAK_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_WEAK_EN + L.HEDGE_WEAK_PT)})(?![\w'’])", re.I)
-_HEDGE_MID_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_MID_EN + L.HEDGE_MID_PT)})(?![\w'’])", re.I)
+_HEDGE_WEAK_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_WEAK_EN + L.HEDGE_WEAK_PT)})(?![\w'’])", re.IGNORECASE)
+_HEDGE_MID_RE = re.compile(rf"(?<![\w'’])(?:{_alt(L.HEDGE_MID_EN + L.HEDGE_MID_PT)})(?![\w'’])", re.IGNORECASE)
 _TRAIL_RE = re.compile(r"(?<![\s.!…;:,~\-–—])[\s.!…;:,~\-–—]++$")  # run starts only: linear
 
 _IMPORTANCE_RES = tuple(
-    (cat, re.compile(rf"(?<![\w'’])(?:{_alt(cues)})(?![\w'’])", re.I)) for cat, cues in L.IMPORTANCE_CUES
+    (cat, re.compile(rf"(?<![\w'’])(?:{_alt(cues)})(?![\w'’])", re.IGNORECASE)) for cat, cues in L.IMPORTANCE_CUES
 )
 _PLAN_RE = re.compile(
     r"(?<![\w'’])(?:will|['’]ll|going\s+to|gonna|plan(?:ning)?\s+(?:to|on)|plans\s+to|want(?:s)?\s+to|wanna"
@@ -364,7 +353,7 @@ _PLAN_RE = re.compile(
     r"|would\s+love\s+to|thinking\s+(?:of|about)|considering|looking\s+forward\s+to|can['’]?t\s+wait\s+to"
     r"|next\s+(?:week|month|year|weekend)|vou|vai|vamos|pretend[oe]|planej[oa]|quero|gostaria\s+de"
     r"|pens[oa]\s+em|pensando\s+em|espero)(?![\w'’])",
-    re.I,
+    re.IGNORECASE,
 )
 _PREF_RE = re.compile(
     r"(?<![\w'’])(?:(?:(?i:i|we|he|she|they)|(?!(?:It|That|This|What|There|Here|Their|They|Our|Your|His|Her|My|The|And|But|So|Sounds|Looks|Seems|Feels)\b)[A-Z][a-z]+)"
@@ -373,7 +362,7 @@ _PREF_RE = re.compile(
     r"|(?i:am|['’]m|is|['’]s|are|['’]re)\s+(?i:really\s+|so\s+)?(?i:into|passionate\s+about|keen\s+on|a\s+(?:big\s+|huge\s+)?fan\s+of)"
     r"|(?i:favou?rite|gost[oa]|gostava|ador[oa]|amo|ama|prefir[oa]|prefere|curt[oe]|odei[oa]|favorit[oa]))(?![\w'’])"
 )
-_PREF_START_RE = re.compile(r"^(?:really\s+|totally\s+|absolutely\s+)?(?:love|loved|like|enjoy|adore)\b", re.I)
+_PREF_START_RE = re.compile(r"^(?:really\s+|totally\s+|absolutely\s+)?(?:love|loved|like|enjoy|adore)\b", re.IGNORECASE)
 _PAST_EN_RE = re.compile(
     rf"(?<![\w'’])(?:I|i|[Ww]e|[Hh]e|[Ss]he|[Tt]hey|[A-Z][\w'’]+)(?:\s+(?i:just|also|finally|really|actually|recently|then|[a-z]+ly))?"
     rf"\s+(?i:{'|'.join(sorted(L.IRREGULAR_PAST_EN))}|[a-z]{{2,}}ed)(?![\w'’])"
@@ -481,9 +470,9 @@ def _r(kind: str, pattern: str) -> _Rule:
     return _Rule(kind, re.compile(pattern), _RULE_GATES[kind] if not isinstance(_RULE_GATES[kind], dict) else ())
 
 
-_OCC_GATE_EN = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_EN)})(?![\w'’])", re.I)
-_OCC_GATE_PT = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_PT)})(?![\w'’])", re.I)
-_STATUS_GATE = re.compile(rf"(?<![\w'’])(?:{_alt(L.STATUS_ATTR)})(?![\w'’])", re.I)
+_OCC_GATE_EN = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_EN)})(?![\w'’])", re.IGNORECASE)
+_OCC_GATE_PT = re.compile(rf"(?<![\w'’])(?:{_alt(L.OCCUPATIONS_PT)})(?![\w'’])", re.IGNORECASE)
+_STATUS_GATE = re.compile(rf"(?<![\w'’])(?:{_alt(L.STATUS_ATTR)})(?![\w'’])", re.IGNORECASE)
 _DIGIT_GATE = re.compile(r"\d")
 _RULE_GATES: dict = {
     "move": ("mov", "reloc", "mud"), "lives": ("liv", "resid", "based", "settled", "mor", "viv", "resid"),
@@ -646,10 +635,10 @@ _EN_NEG = re.compile(r"(?i:no\s+longer|not|never|n['’]t)")
 _PT_FUTURE_AUX = re.compile(r"(?i:vai|vou|vamos|quer|quero|queria|pretende|pretendo|planeja|planejo|gostaria|pode|posso|deve|devo|precisa|preciso)")
 _PT_NEG = re.compile(r"(?i:não|nao|nunca)")
 _EN_PAST_VERBS = frozenset(
-    "lived worked studied attended attended went grew played volunteered managed supervised reported born raised".split()
+    ["lived", "worked", "studied", "attended", "attended", "went", "grew", "played", "volunteered", "managed", "supervised", "reported", "born", "raised"]
 )
 _PT_PAST_VERBS = frozenset(
-    "morava morei morou vivia trabalhava trabalhei trabalhou estudava estudei estudou jogava jogou".split()
+    ["morava", "morei", "morou", "vivia", "trabalhava", "trabalhei", "trabalhou", "estudava", "estudei", "estudou", "jogava", "jogou"]
 )
 
 # =============================================================================================
@@ -1045,9 +1034,7 @@ class _EnRewrite:
 
 
 _PT_LEAD_SKIP = frozenset(
-    """ontem hoje anteontem amanhã depois então aí daí semana passada passado mês ano fim de no na que vem
-    à a noite tarde manhã cedo domingo segunda terça quarta quinta sexta sábado feira finalmente
-    recentemente agora enfim bom bem olha cara gente pois é""".split()
+    ["ontem", "hoje", "anteontem", "amanhã", "depois", "então", "aí", "daí", "semana", "passada", "passado", "mês", "ano", "fim", "de", "no", "na", "que", "vem", "à", "a", "noite", "tarde", "manhã", "cedo", "domingo", "segunda", "terça", "quarta", "quinta", "sexta", "sábado", "feira", "finalmente", "recentemente", "agora", "enfim", "bom", "bem", "olha", "cara", "gente", "pois", "é"]
 )
 _PT_NEAR_VERB = ("não", "nao", "também", "tambem", "já", "ja", "ainda", "me", "só", "nunca")
 
@@ -1296,8 +1283,7 @@ def _content_words(text: str) -> int:
     n = 0
     for w in _WORD_RE.findall(text):
         low = w.lower().replace("’", "'")
-        if low.endswith("'s"):
-            low = low[:-2]
+        low = low.removesuffix("'s")
         if low in _NONCONTENT or low.isdigit():
             continue
         if len(low) >= 3 or _CL_RE.search(low):
@@ -1318,7 +1304,7 @@ class _SpanSet:
     (an empty span inside a query counts, as there). A sentence with thousands of names made the
     list scan quadratic."""
 
-    __slots__ = ("starts", "ends")
+    __slots__ = ("ends", "starts")
 
     def __init__(self) -> None:
         self.starts: list[int] = []
@@ -1460,8 +1446,7 @@ _THING_SUBJ_RE = re.compile(
     r"(?:is|are|was|were|has|have|had|helps?|helped|brings?|brought|gives?|gave|makes?|made|keeps?|kept|lets?"
     r"|represents?|means?|meant|reminds?|reminded|taught|teaches|shows?|showed|gets?|got)\b")
 _IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|They['’]ve|They)(?=\s)")
-_NOT_THING = frozenset("i it this that these those there here he she they we you what which who how why when "
-                       "my our the nothing everything something everyone someone".split())
+_NOT_THING = frozenset(["i", "it", "this", "that", "these", "those", "there", "here", "he", "she", "they", "we", "you", "what", "which", "who", "how", "why", "when", "my", "our", "the", "nothing", "everything", "something", "everyone", "someone"])
 
 
 def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
@@ -2430,7 +2415,7 @@ _BELIEF_PT_RE = re.compile(
 _GENERIC_YOU_RE = re.compile(r"(?i)\b(?:you|your|yourself|yourselves|ourselves|oneself|você|voce|vc)\b")
 # "Networking really pays off": a gerund followed by an adverb is the sentence's subject,
 # not a first-person sentence with its "I'm" dropped
-_GERUND_SUBJECT_NEXT = frozenset("really just always truly definitely sure totally actually also".split())
+_GERUND_SUBJECT_NEXT = frozenset(["really", "just", "always", "truly", "definitely", "sure", "totally", "actually", "also"])
 _FIRST_CLAUSE_RE = re.compile(r"\s*(?:[,;:–—]|\s-\s)\s*")
 _PRONOUN_START_RE = re.compile(r"(?i)^(?:that|this|these|those|which|what|i|i'm|we|he|she|they|you"
                                r"|isso|isto|aquilo|eu|nós|ele|ela|eles|elas)\b")
@@ -2568,4 +2553,4 @@ def _mentions_in(ms: _Msg, s: _Sent, fact_text: str, subject: str) -> list[str]:
     return out
 
 
-__all__ = ["extract_offline", "split_sentences", "detect_language", "rewrite_en", "rewrite_pt"]
+__all__ = ["detect_language", "extract_offline", "rewrite_en", "rewrite_pt", "split_sentences"]

@@ -48,14 +48,17 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from arandu_pipelines.write import lexicon as L
-
-from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
+from arandu_pipelines.write.types import (
+    ExtractedFact,
+    ExtractionContext,
+    ExtractionResult,
+)
 
 MAX_WORDS = 22
 MAX_FREE_FACTS = 2  # free-text facts (restated sentences) per subject per message
 
-_CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b|\bimage:", re.I)
-_YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|você|voce|vc|seu|sua)\b", re.I)
+_CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b|\bimage:", re.IGNORECASE)
+_YOU_RE = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|você|voce|vc|seu|sua)\b", re.IGNORECASE)
 _ISO_DATE_RE = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)")
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december"
            "|janeiro|fevereiro|março|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro")
@@ -81,9 +84,7 @@ _WORD_RE = re.compile(r"[\w'’-]+")
 _SUBORDINATE_RE = re.compile(r"(?i)^(?:whenever|when|if|because|while|although|though|since|as|after|before|once"
                              r"|until|unless|quando|se|porque|enquanto|embora)\b")
 _STOP = frozenset(
-    "a an the and or but of to in on at by for with from as is are was were be been am it its this that "
-    "has have had do does did so very really just also too not no her his their them they he she we our "
-    "e o os as um uma de da do das dos em no na nos nas para pra com que é foi".split()
+    ["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "am", "it", "its", "this", "that", "has", "have", "had", "do", "does", "did", "so", "very", "really", "just", "also", "too", "not", "no", "her", "his", "their", "them", "they", "he", "she", "we", "our", "e", "o", "os", "as", "um", "uma", "de", "da", "do", "das", "dos", "em", "no", "na", "nos", "nas", "para", "pra", "com", "que", "é", "foi"]
 )
 
 
@@ -318,8 +319,7 @@ def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
 
 _EMPTY_WORDS = frozenset(
-    "it that this them those these one thing things stuff others lot much way something everything "
-    "anything isso isto coisa".split()
+    ["it", "that", "this", "them", "those", "these", "one", "thing", "things", "stuff", "others", "lot", "much", "way", "something", "everything", "anything", "isso", "isto", "coisa"]
 )
 
 

@@ -9,7 +9,6 @@ reconciliation slow path and emotion tagging — all fail-safe back to the offli
 
 from __future__ import annotations
 
-
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.protocols import EmbeddingProvider, LLMProvider
 from arandu_pipelines.types import TokenUsage

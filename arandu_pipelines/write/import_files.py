@@ -17,7 +17,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,7 @@ def guess_format(p: Path) -> str:
 
 
 # ---- JSON values of any depth -------------------------------------------------------------------
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 
 
 def loads_bounded(text: str) -> Any:
@@ -293,7 +293,7 @@ def _column_values(column: Any) -> list[Any]:
 # ---- LoCoMo --------------------------------------------------------------------------------------
 def parse_locomo_time(value: str) -> datetime:
     """'1:56 pm on 8 May, 2023' -> aware UTC datetime."""
-    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def locomo_rows(path: str | Path, agent_id: str | None = None) -> list[dict[str, Any]]:

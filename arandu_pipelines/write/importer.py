@@ -19,7 +19,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import exc as sa_exc
@@ -146,7 +146,7 @@ def _time(value: Any, tz: str) -> datetime:
              and value.bit_length() > 128 else readable(str(value)[:40]))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
-            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+            return datetime.fromtimestamp(float(value), tz=UTC)
         except (OverflowError, OSError, ValueError):
             raise ValueError(f"occurred_at {shown} (epoch seconds) is out of range "
                              "(years 1 to 9999)") from None
@@ -181,7 +181,7 @@ def to_event(row: dict[str, Any], config: MemoryConfig, source: str) -> EventInp
     if len(body) > config.max_message_chars:
         raise ValueError(f"text is {len(body)} characters (limit {config.max_message_chars})")
     occurred = _time(row["occurred_at"], config.timezone)
-    if occurred > datetime.now(timezone.utc) + timedelta(days=1):
+    if occurred > datetime.now(UTC) + timedelta(days=1):
         raise ValueError(f"occurred_at {occurred.isoformat()} is in the future")
     meta = _clean(row.get("metadata"))
     if isinstance(meta, str):
@@ -500,9 +500,9 @@ async def _find_conflicts(client: HasEngine, events: list[EventInput]
             kept = stored.get((e.agent_id, e.message_id or ""))
             if kept is not None and kept[1] != e.text:
                 out.append((e, kept[0],
-                            f"conflict: message_id {e.message_id!r} is already stored for agent "
+                            (f"conflict: message_id {e.message_id!r} is already stored for agent "
                             f"{e.agent_id!r} with a different text; the stored message is kept "
-                            "(events are immutable)"))
+                            "(events are immutable)")))
     return out
 
 

@@ -26,8 +26,8 @@ from typing import Any
 from sqlalchemy import text as sql
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.store.engine import vec
 from arandu_pipelines.keys import fold
+from arandu_pipelines.store.engine import vec
 from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write.types import ExtractionContext
 
@@ -199,4 +199,4 @@ class KnowledgeLoader:
         return [e for e in entities if e.profile or e.facts]
 
 
-__all__ = ["KnowledgeLoader", "KnownEntity", "scan_aliases", "format_knowledge", "speaks_in_first_person"]
+__all__ = ["KnowledgeLoader", "KnownEntity", "format_knowledge", "scan_aliases", "speaks_in_first_person"]

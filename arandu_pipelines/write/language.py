@@ -11,16 +11,15 @@ import re
 from arandu_pipelines.write import lexicon as L
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-PT_CHARS_RE = re.compile(r"[ãõçâêôáéíóúà]", re.I)
+PT_CHARS_RE = re.compile(r"[ãõçâêôáéíóúà]", re.IGNORECASE)
 
 EN_NOT_VERB = frozenset(
-    """both all guys two three everyone each alone together myself yourself ourselves only even
-    like as too first last once again still""".split()
+    ["both", "all", "guys", "two", "three", "everyone", "each", "alone", "together", "myself", "yourself", "ourselves", "only", "even", "like", "as", "too", "first", "last", "once", "again", "still"]
 )
 
 PT_VERB_WORDS = (
     frozenset(L.PT_1SG_TO_3SG) | frozenset(L.PT_1SG_TO_3SG.values()) | L.PERSON_VERBS_PT
-    | frozenset("sou somos são estão fomos temos vamos moram trabalham".split())
+    | frozenset(["sou", "somos", "são", "estão", "fomos", "temos", "vamos", "moram", "trabalham"])
 ) - L.STOPWORDS_EN - frozenset({"como", "a"})
 
 
@@ -29,13 +28,9 @@ def detect_language(text: str) -> str:
     en = pt = 0
     for w in WORD_RE.findall(text.lower()):
         w = w.replace("’", "'")
-        if w in L.STOPWORDS_EN:
+        if w in L.STOPWORDS_EN or w in L.PERSON_VERBS_EN:
             en += 1
-        elif w in L.PERSON_VERBS_EN:
-            en += 1
-        if w in L.STOPWORDS_PT:
-            pt += 1
-        elif w in PT_VERB_WORDS:
+        if w in L.STOPWORDS_PT or w in PT_VERB_WORDS:
             pt += 1
     if pt > en:
         return "pt"
@@ -72,4 +67,4 @@ def conj_en(word: str) -> str:
     return word + "s"
 
 
-__all__ = ["WORD_RE", "detect_language", "cap_like", "conj_en"]
+__all__ = ["WORD_RE", "cap_like", "conj_en", "detect_language"]

@@ -12,21 +12,11 @@ from __future__ import annotations
 # --------------------------------------------------------------------------------------------
 
 STOPWORDS_EN: frozenset[str] = frozenset(
-    """the a an and or but of to in on at for with from by is are was were be been being am
-    i you he she it we they me my your his her its our their this that these those what which
-    who whom how when where why not no yes do does did have has had will would can could should
-    just so very really too also than then there here about out up down over if because as
-    i'm i've i'd i'll it's that's don't didn't can't won't isn't wasn't you're we're they're
-    gonna wanna got get going been went some any all more most much many""".split()
+    ["the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from", "by", "is", "are", "was", "were", "be", "been", "being", "am", "i", "you", "he", "she", "it", "we", "they", "me", "my", "your", "his", "her", "its", "our", "their", "this", "that", "these", "those", "what", "which", "who", "whom", "how", "when", "where", "why", "not", "no", "yes", "do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "just", "so", "very", "really", "too", "also", "than", "then", "there", "here", "about", "out", "up", "down", "over", "if", "because", "as", "i'm", "i've", "i'd", "i'll", "it's", "that's", "don't", "didn't", "can't", "won't", "isn't", "wasn't", "you're", "we're", "they're", "gonna", "wanna", "got", "get", "going", "been", "went", "some", "any", "all", "more", "most", "much", "many"]
 )
 
 STOPWORDS_PT: frozenset[str] = frozenset(
-    """o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela pelos pelas
-    para pra pro com sem e ou mas que se não nao sim eu tu ele ela nós nos vocês você voce vc
-    eles elas meu minha meus minhas seu sua seus suas nosso nossa dele dela isso isto aquilo
-    esse essa este esta é foi era são estou está estava tenho tem tinha vou vai muito muita
-    mais também tambem já ja ainda quando onde como porque porquê então entao aqui lá ao à aos
-    às me te lhe mim comigo hoje ontem amanhã""".split()
+    ["o", "a", "os", "as", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "por", "pelo", "pela", "pelos", "pelas", "para", "pra", "pro", "com", "sem", "e", "ou", "mas", "que", "se", "não", "nao", "sim", "eu", "tu", "ele", "ela", "nós", "nos", "vocês", "você", "voce", "vc", "eles", "elas", "meu", "minha", "meus", "minhas", "seu", "sua", "seus", "suas", "nosso", "nossa", "dele", "dela", "isso", "isto", "aquilo", "esse", "essa", "este", "esta", "é", "foi", "era", "são", "estou", "está", "estava", "tenho", "tem", "tinha", "vou", "vai", "muito", "muita", "mais", "também", "tambem", "já", "ja", "ainda", "quando", "onde", "como", "porque", "porquê", "então", "entao", "aqui", "lá", "ao", "à", "aos", "às", "me", "te", "lhe", "mim", "comigo", "hoje", "ontem", "amanhã"]
 )
 
 # --------------------------------------------------------------------------------------------
@@ -157,8 +147,7 @@ OCCUPATIONS_PT: tuple[str, ...] = (
 
 # Adjectives dropped from an occupation value ("a great nurse" -> "nurse").
 ROLE_NOISE: frozenset[str] = frozenset(
-    """great good amazing awesome single proud new big little real true full-time part-time
-    bom boa ótimo ótima grande novo nova""".split()
+    ["great", "good", "amazing", "awesome", "single", "proud", "new", "big", "little", "real", "true", "full-time", "part-time", "bom", "boa", "ótimo", "ótima", "grande", "novo", "nova"]
 )
 
 # Predicate adjectives that have a single-valued attribute (so "not X anymore" can retract them).
@@ -184,16 +173,11 @@ STATUS_ATTR: dict[str, str] = {
 # --------------------------------------------------------------------------------------------
 
 MODALS_EN: frozenset[str] = frozenset(
-    "can could will would shall should may might must ought".split()
+    ["can", "could", "will", "would", "shall", "should", "may", "might", "must", "ought"]
 )
 
 IRREGULAR_PAST_EN: frozenset[str] = frozenset(
-    """went was were had did got made took saw came gave found felt thought told said knew left
-    lost met ran bought brought began became chose drew drove ate fell flew forgot held kept led
-    meant paid sent sat slept spent spoke stood taught understood won wrote built caught sold
-    heard hung rode rose sang swam threw wore woke grew hid fought fed dug broke froze shook
-    stole struck bent lent lit slid spun stuck stung swung tore wept wound put read cut hit let
-    set quit hurt cost shut spread burst cast split bet""".split()
+    ["went", "was", "were", "had", "did", "got", "made", "took", "saw", "came", "gave", "found", "felt", "thought", "told", "said", "knew", "left", "lost", "met", "ran", "bought", "brought", "began", "became", "chose", "drew", "drove", "ate", "fell", "flew", "forgot", "held", "kept", "led", "meant", "paid", "sent", "sat", "slept", "spent", "spoke", "stood", "taught", "understood", "won", "wrote", "built", "caught", "sold", "heard", "hung", "rode", "rose", "sang", "swam", "threw", "wore", "woke", "grew", "hid", "fought", "fed", "dug", "broke", "froze", "shook", "stole", "struck", "bent", "lent", "lit", "slid", "spun", "stuck", "stung", "swung", "tore", "wept", "wound", "put", "read", "cut", "hit", "let", "set", "quit", "hurt", "cost", "shut", "spread", "burst", "cast", "split", "bet"]
 )
 
 # Present-tense 3rd person of irregular/base forms.
@@ -205,29 +189,16 @@ THIRD_PERSON_EN_VERBS: dict[str, str] = {
 
 # Words after "I" that are not verbs to conjugate (the next word may be).
 ADVERBS_EN: frozenset[str] = frozenset(
-    """really also just still always usually never often sometimes actually truly definitely
-    kinda sorta even only already finally recently now then personally honestly seriously
-    absolutely completely mostly rarely hardly literally basically generally normally
-    occasionally totally probably maybe certainly surely ever constantly simply barely
-    def def. officially first last once again too currently definitely""".split()
+    ["really", "also", "just", "still", "always", "usually", "never", "often", "sometimes", "actually", "truly", "definitely", "kinda", "sorta", "even", "only", "already", "finally", "recently", "now", "then", "personally", "honestly", "seriously", "absolutely", "completely", "mostly", "rarely", "hardly", "literally", "basically", "generally", "normally", "occasionally", "totally", "probably", "maybe", "certainly", "surely", "ever", "constantly", "simply", "barely", "def", "def.", "officially", "first", "last", "once", "again", "too", "currently", "definitely"]
 )
 
 # Verbs that make a capitalised sentence-initial word a person's name ("Carlos lives ...").
 PERSON_VERBS_EN: frozenset[str] = frozenset(
-    """lives lived works worked moved left quit joined said says told tells went goes married
-    studies studied started starts hired visited loves loved likes liked wants wanted thinks
-    thought feels felt met called texted asked knows knew gave bought adopted graduated
-    dated divorced travelled traveled retired plays played teaches taught runs ran wrote writes
-    has had got gets was does did decided died passed broke loves hates hated enjoys enjoyed
-    prefers preferred introduced helped invited misses missed visits manages managed
-    sings sang dances danced cooked cooks lost won quit relocated came comes""".split()
+    ["lives", "lived", "works", "worked", "moved", "left", "quit", "joined", "said", "says", "told", "tells", "went", "goes", "married", "studies", "studied", "started", "starts", "hired", "visited", "loves", "loved", "likes", "liked", "wants", "wanted", "thinks", "thought", "feels", "felt", "met", "called", "texted", "asked", "knows", "knew", "gave", "bought", "adopted", "graduated", "dated", "divorced", "travelled", "traveled", "retired", "plays", "played", "teaches", "taught", "runs", "ran", "wrote", "writes", "has", "had", "got", "gets", "was", "does", "did", "decided", "died", "passed", "broke", "loves", "hates", "hated", "enjoys", "enjoyed", "prefers", "preferred", "introduced", "helped", "invited", "misses", "missed", "visits", "manages", "managed", "sings", "sang", "dances", "danced", "cooked", "cooks", "lost", "won", "quit", "relocated", "came", "comes"]
 )
 
 PERSON_VERBS_PT: frozenset[str] = frozenset(
-    """mora morava morou trabalha trabalhava trabalhou saiu entrou casou estuda estudava
-    estudou foi vai disse diz falou contou gosta gostou ama amou adora quer queria mudou
-    começou conheceu ligou mandou comprou adotou contratou viajou voltou tem teve está estava
-    era joga jogou pediu terminou namora namorou nasceu formou faleceu morreu visitou""".split()
+    ["mora", "morava", "morou", "trabalha", "trabalhava", "trabalhou", "saiu", "entrou", "casou", "estuda", "estudava", "estudou", "foi", "vai", "disse", "diz", "falou", "contou", "gosta", "gostou", "ama", "amou", "adora", "quer", "queria", "mudou", "começou", "conheceu", "ligou", "mandou", "comprou", "adotou", "contratou", "viajou", "voltou", "tem", "teve", "está", "estava", "era", "joga", "jogou", "pediu", "terminou", "namora", "namorou", "nasceu", "formou", "faleceu", "morreu", "visitou"]
 )
 
 # --------------------------------------------------------------------------------------------
@@ -266,17 +237,15 @@ PT_1SG_TO_3SG: dict[str, str] = {
 }
 
 # Sentence-initial words that are *not* a dropped-subject verb although they end in -ei.
-PT_NOT_VERB_EI: frozenset[str] = frozenset("lei rei sei dei".split())
+PT_NOT_VERB_EI: frozenset[str] = frozenset(["lei", "rei", "sei", "dei"])
 
 # Clitic object "me" -> "para X" for dative verbs, plain "X" otherwise.
 PT_DATIVE_VERBS: frozenset[str] = frozenset(
-    """ligou ligava disse diz deu dá mandou manda contou conta falou fala escreveu pediu pede
-    perguntou pergunta emprestou ensinou mostrou enviou envia explicou ofereceu""".split()
+    ["ligou", "ligava", "disse", "diz", "deu", "dá", "mandou", "manda", "contou", "conta", "falou", "fala", "escreveu", "pediu", "pede", "perguntou", "pergunta", "emprestou", "ensinou", "mostrou", "enviou", "envia", "explicou", "ofereceu"]
 )
 
 ADVERBS_PT: frozenset[str] = frozenset(
-    """também tambem já ja ainda não nao nunca sempre só so realmente até mesmo agora
-    finalmente recentemente acabei quase provavelmente talvez certamente hoje ontem""".split()
+    ["também", "tambem", "já", "ja", "ainda", "não", "nao", "nunca", "sempre", "só", "so", "realmente", "até", "mesmo", "agora", "finalmente", "recentemente", "acabei", "quase", "provavelmente", "talvez", "certamente", "hoje", "ontem"]
 )
 
 # --------------------------------------------------------------------------------------------
@@ -339,20 +308,11 @@ GREETING_PATTERNS: tuple[str, ...] = (
 
 # Adjectives/words that carry no memorable content on their own.
 EVALUATIVES: frozenset[str] = frozenset(
-    """great awesome amazing cool nice lovely wonderful fantastic incredible beautiful gorgeous
-    good bad sweet cute fun funny crazy wild perfect impressive inspiring inspired powerful
-    special important vital crucial key necessary interesting exciting excited happy glad
-    proud sad sorry tough hard easy true right wrong best better worse worst super so really
-    very totally absolutely definitely such much pretty quite kinda lot lots thing things
-    stuff way ways awesome! rad epic brilliant terrific superb stunning legit sick dope
-    legal massa top demais incrível incrivel lindo linda ótimo otimo ótima otima bonito bonita
-    maravilhoso maravilhosa bacana show sensacional fantástico""".split()
+    ["great", "awesome", "amazing", "cool", "nice", "lovely", "wonderful", "fantastic", "incredible", "beautiful", "gorgeous", "good", "bad", "sweet", "cute", "fun", "funny", "crazy", "wild", "perfect", "impressive", "inspiring", "inspired", "powerful", "special", "important", "vital", "crucial", "key", "necessary", "interesting", "exciting", "excited", "happy", "glad", "proud", "sad", "sorry", "tough", "hard", "easy", "true", "right", "wrong", "best", "better", "worse", "worst", "super", "so", "really", "very", "totally", "absolutely", "definitely", "such", "much", "pretty", "quite", "kinda", "lot", "lots", "thing", "things", "stuff", "way", "ways", "awesome!", "rad", "epic", "brilliant", "terrific", "superb", "stunning", "legit", "sick", "dope", "legal", "massa", "top", "demais", "incrível", "incrivel", "lindo", "linda", "ótimo", "otimo", "ótima", "otima", "bonito", "bonita", "maravilhoso", "maravilhosa", "bacana", "show", "sensacional", "fantástico"]
 )
 
 CONTENT_STOP: frozenset[str] = frozenset(
-    """it's that's this that these those it its there here they them their what which who
-    sounds sound looks look seems seem feels feel like just thanks thank you your you're
-    yours wow yeah yes oh hey haha lol omg aww ah me too also can can't wait agree love""".split()
+    ["it's", "that's", "this", "that", "these", "those", "it", "its", "there", "here", "they", "them", "their", "what", "which", "who", "sounds", "sound", "looks", "look", "seems", "seem", "feels", "feel", "like", "just", "thanks", "thank", "you", "your", "you're", "yours", "wow", "yeah", "yes", "oh", "hey", "haha", "lol", "omg", "aww", "ah", "me", "too", "also", "can", "can't", "wait", "agree", "love"]
 )
 
 # Sentence-initial imperatives that make a sentence an instruction rather than a statement.
@@ -382,40 +342,16 @@ QUESTION_STARTS_PT: tuple[str, ...] = (
 # --------------------------------------------------------------------------------------------
 
 WEEKDAYS_MONTHS: frozenset[str] = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur
-    thurs fri sat sun january february march april may june july august september october
-    november december jan feb mar apr jun jul aug sep sept oct nov dec
-    segunda terça terca quarta quinta sexta sábado sabado domingo segunda-feira terça-feira
-    quarta-feira quinta-feira sexta-feira janeiro fevereiro março marco abril maio junho
-    julho agosto setembro outubro novembro dezembro""".split()
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "segunda", "terça", "terca", "quarta", "quinta", "sexta", "sábado", "sabado", "domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "janeiro", "fevereiro", "março", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"]
 )
 
 NON_NAME_CAPS: frozenset[str] = frozenset(
-    """i i'm i've i'd i'll im the a an this that these those there here it it's its he she
-    they we you he's she's they're we're you're my your his her our their me us them what
-    why how who where when which yesterday today tomorrow tonight hey hi hello wow thanks
-    thank yes yeah yep no nope ok okay oh ah omg lol haha hmm well so but and or also just
-    still anyway anyways actually honestly sorry please congrats congratulations good great
-    nice cool awesome amazing happy merry dear mr mrs ms dr sir madam mom mum dad grandma
-    grandpa maybe perhaps probably sure absolutely definitely totally whoa woah aww
-    ontem hoje amanhã amanha oi olá ola obrigado obrigada valeu nossa olha então entao bom
-    boa eu ele ela nós vocês você voce vc meu minha meus minhas seu sua isso isto esse essa
-    este esta aquele aquela o os as um uma uns umas de do da dos das no na nos nas em por
-    para pra com sem mas porque quando onde como quem qual sim não nao tipo cara mano enfim
-    aliás alias talvez acho if because after before since while until though although
-    once then now lately recently finally last next every each all some any many much more
-    most other another such both either neither not never always sometimes often usually
-    gonna wanna gotta let's lets let speaking talking thinking going being having getting
-    feeling looking lgbtq lgbtq+ lgbt ps btw fyi imo tbh idk irl asap diy tv pc ai
-    family life work school home love god mother father sister brother daughter son wife
-    husband friend friends kids everyone everybody someone somebody anyone anybody nobody
-    nothing everything something anything people guys folks todos todo alguém ninguém gente
-    galera pessoal""".split()
+    ["i", "i'm", "i've", "i'd", "i'll", "im", "the", "a", "an", "this", "that", "these", "those", "there", "here", "it", "it's", "its", "he", "she", "they", "we", "you", "he's", "she's", "they're", "we're", "you're", "my", "your", "his", "her", "our", "their", "me", "us", "them", "what", "why", "how", "who", "where", "when", "which", "yesterday", "today", "tomorrow", "tonight", "hey", "hi", "hello", "wow", "thanks", "thank", "yes", "yeah", "yep", "no", "nope", "ok", "okay", "oh", "ah", "omg", "lol", "haha", "hmm", "well", "so", "but", "and", "or", "also", "just", "still", "anyway", "anyways", "actually", "honestly", "sorry", "please", "congrats", "congratulations", "good", "great", "nice", "cool", "awesome", "amazing", "happy", "merry", "dear", "mr", "mrs", "ms", "dr", "sir", "madam", "mom", "mum", "dad", "grandma", "grandpa", "maybe", "perhaps", "probably", "sure", "absolutely", "definitely", "totally", "whoa", "woah", "aww", "ontem", "hoje", "amanhã", "amanha", "oi", "olá", "ola", "obrigado", "obrigada", "valeu", "nossa", "olha", "então", "entao", "bom", "boa", "eu", "ele", "ela", "nós", "vocês", "você", "voce", "vc", "meu", "minha", "meus", "minhas", "seu", "sua", "isso", "isto", "esse", "essa", "este", "esta", "aquele", "aquela", "o", "os", "as", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "no", "na", "nos", "nas", "em", "por", "para", "pra", "com", "sem", "mas", "porque", "quando", "onde", "como", "quem", "qual", "sim", "não", "nao", "tipo", "cara", "mano", "enfim", "aliás", "alias", "talvez", "acho", "if", "because", "after", "before", "since", "while", "until", "though", "although", "once", "then", "now", "lately", "recently", "finally", "last", "next", "every", "each", "all", "some", "any", "many", "much", "more", "most", "other", "another", "such", "both", "either", "neither", "not", "never", "always", "sometimes", "often", "usually", "gonna", "wanna", "gotta", "let's", "lets", "let", "speaking", "talking", "thinking", "going", "being", "having", "getting", "feeling", "looking", "lgbtq", "lgbtq+", "lgbt", "ps", "btw", "fyi", "imo", "tbh", "idk", "irl", "asap", "diy", "tv", "pc", "ai", "family", "life", "work", "school", "home", "love", "god", "mother", "father", "sister", "brother", "daughter", "son", "wife", "husband", "friend", "friends", "kids", "everyone", "everybody", "someone", "somebody", "anyone", "anybody", "nobody", "nothing", "everything", "something", "anything", "people", "guys", "folks", "todos", "todo", "alguém", "ninguém", "gente", "galera", "pessoal"]
 ) | WEEKDAYS_MONTHS
 
 # Lower-case words allowed inside a multi-word proper name ("Rio de Janeiro").
 NAME_CONNECTORS: frozenset[str] = frozenset(
-    "de da do dos das del della di du van von der den la le of e y".split()
+    ["de", "da", "do", "dos", "das", "del", "della", "di", "du", "van", "von", "der", "den", "la", "le", "of", "e", "y"]
 )
 
 # --------------------------------------------------------------------------------------------
@@ -491,24 +427,19 @@ MONTHS_PT: tuple[str, ...] = (
 # be kind"): said by a speaker with no person as its subject, such a sentence is the speaker's
 # belief, and is kept as "<speaker> believes <statement>" (extract_rules._belief).
 VALUE_WORDS_EN: frozenset[str] = frozenset(
-    "crucial important essential key vital necessary everything powerful worth".split()
+    ["crucial", "important", "essential", "key", "vital", "necessary", "everything", "powerful", "worth"]
 )
 VALUE_WORDS_PT: frozenset[str] = frozenset(
-    "crucial importante essencial fundamental vital necessário necessaria necessária tudo".split()
+    ["crucial", "importante", "essencial", "fundamental", "vital", "necessário", "necessaria", "necessária", "tudo"]
 )
 
 # Moods: "<person> is excited and kinda nervous", "Jon is hanging in there" say how someone felt
 # at one moment, with no cause or object; fact_quality._mood drops such free-text facts.
 MOOD_WORDS_EN: frozenset[str] = frozenset(
-    """excited nervous hopeful optimistic thankful grateful happy sad ok okay fine good great well
-    stoked thrilled pumped scared afraid anxious stressed tired exhausted relieved liberated
-    empowered amazing awesome blessed proud overwhelmed calm bummed upset down hyped
-    feliz triste animado animada nervoso nervosa cansado cansada ansioso ansiosa bem""".split()
+    ["excited", "nervous", "hopeful", "optimistic", "thankful", "grateful", "happy", "sad", "ok", "okay", "fine", "good", "great", "well", "stoked", "thrilled", "pumped", "scared", "afraid", "anxious", "stressed", "tired", "exhausted", "relieved", "liberated", "empowered", "amazing", "awesome", "blessed", "proud", "overwhelmed", "calm", "bummed", "upset", "down", "hyped", "feliz", "triste", "animado", "animada", "nervoso", "nervosa", "cansado", "cansada", "ansioso", "ansiosa", "bem"]
 )
 MOOD_FILLERS: frozenset[str] = frozenset(
-    """is am are was were feels feel felt feeling be been being so really very super totally kinda
-    kind of sort pretty quite a bit little mix and but also too still just all staying stays doing
-    está esta estou estava ficou muito meio e mas""".split()
+    ["is", "am", "are", "was", "were", "feels", "feel", "felt", "feeling", "be", "been", "being", "so", "really", "very", "super", "totally", "kinda", "kind", "of", "sort", "pretty", "quite", "a", "bit", "little", "mix", "and", "but", "also", "too", "still", "just", "all", "staying", "stays", "doing", "está", "esta", "estou", "estava", "ficou", "muito", "meio", "e", "mas"]
 )
 MOOD_PHRASES_EN: tuple[str, ...] = ("over the moon", "hanging in there", "the same way", "on cloud nine")
 
@@ -520,8 +451,5 @@ FEELING_HEADS_EN: tuple[str, ...] = (
     "looking forward", "eager", "a great time", "a blast", "a good time", "so much fun", "fun",
 )
 VAGUE_OBJECT_WORDS_EN: frozenset[str] = frozenset(
-    """future chapter new next years year memories memory moments moment time times it this that
-    these those part see where takes take how far come came more cool happy great good awesome all
-    what comes ahead things stuff start begin watch hear happen happens journey one ones again
-    everything something wait day days whole lot bit""".split()
+    ["future", "chapter", "new", "next", "years", "year", "memories", "memory", "moments", "moment", "time", "times", "it", "this", "that", "these", "those", "part", "see", "where", "takes", "take", "how", "far", "come", "came", "more", "cool", "happy", "great", "good", "awesome", "all", "what", "comes", "ahead", "things", "stuff", "start", "begin", "watch", "hear", "happen", "happens", "journey", "one", "ones", "again", "everything", "something", "wait", "day", "days", "whole", "lot", "bit"]
 )

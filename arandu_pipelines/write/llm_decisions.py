@@ -22,9 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.providers.json_parse import LLMCallError, as_float, as_str, complete_json
-from arandu_pipelines.write import llm_prompts as prompts
 from arandu_pipelines.keys import fold
+from arandu_pipelines.providers.json_parse import (
+    LLMCallError,
+    as_float,
+    as_str,
+    complete_json,
+)
+from arandu_pipelines.write import llm_prompts as prompts
 
 ACTIONS = ("ADD", "UPDATE", "NOOP", "DELETE")
 EMOTIONS = frozenset(
@@ -174,4 +179,4 @@ async def tag_event_emotion(
     return normalize_emotion(obj)
 
 
-__all__ = ["LLMDecider", "LLMEntityPicker", "tag_event_emotion", "normalize_emotion", "EMOTIONS"]
+__all__ = ["EMOTIONS", "LLMDecider", "LLMEntityPicker", "normalize_emotion", "tag_event_emotion"]

@@ -27,7 +27,11 @@ from arandu_pipelines.write.attributes import load_registry
 from arandu_pipelines.write.extract import StageHooks
 from arandu_pipelines.write.extract_llm import LLMExtractor
 from arandu_pipelines.write.knowledge import KnowledgeLoader
-from arandu_pipelines.write.llm_decisions import LLMDecider, LLMEntityPicker, tag_event_emotion
+from arandu_pipelines.write.llm_decisions import (
+    LLMDecider,
+    LLMEntityPicker,
+    tag_event_emotion,
+)
 from arandu_pipelines.write.strategy import split_sentences
 
 
@@ -78,4 +82,4 @@ def build_llm_hooks(
     return LLMStages(llm, config, usage, embeddings).hooks()
 
 
-__all__ = ["build_llm_hooks", "LLMStages"]
+__all__ = ["LLMStages", "build_llm_hooks"]

@@ -24,8 +24,8 @@ import re
 import threading
 from typing import Any
 
-from arandu_pipelines.write.types import ExtractionResult
 from arandu_pipelines.settings import settings
+from arandu_pipelines.write.types import ExtractionResult
 
 log = logging.getLogger(__name__)
 

@@ -26,13 +26,18 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import (
+    SINGLE_VALUED_ATTRIBUTES,
+    fold,
+    normalize_attribute_key,
+    normalize_rel_type,
+)
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
-from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.contradicts import Edge, store_edges
 from arandu_pipelines.write.corrections import (
     ATTRIBUTE_RELATION,
@@ -44,12 +49,7 @@ from arandu_pipelines.write.corrections import (
     pick_target,
     speaker_targets,
 )
-from arandu_pipelines.keys import (
-    SINGLE_VALUED_ATTRIBUTES,
-    fold,
-    normalize_attribute_key,
-    normalize_rel_type,
-)
+from arandu_pipelines.write.events import EventInput, mark_failed
 from arandu_pipelines.write.nlp import ner_labels
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
 from arandu_pipelines.write.reconcile import (
@@ -1363,4 +1363,4 @@ async def _flush_per_fact(
     return errors, lost
 
 
-__all__ = ["WritePipeline", "ChunkOutcome", "MessageOutcome", "entity_refs", "IMPORTANCE_CATEGORY_MAP"]
+__all__ = ["IMPORTANCE_CATEGORY_MAP", "ChunkOutcome", "MessageOutcome", "WritePipeline", "entity_refs"]

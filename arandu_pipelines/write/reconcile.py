@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from functools import cached_property
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -44,8 +44,13 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import (
+    SINGLE_VALUED_ATTRIBUTES,
+    fold,
+    normalize_fact_text,
+    org_core,
+)
 from arandu_pipelines.store.engine import vecs
-from arandu_pipelines.keys import SINGLE_VALUED_ATTRIBUTES, fold, normalize_fact_text, org_core
 from arandu_pipelines.write.contradicts import negates
 from arandu_pipelines.write.types import ExtractedFact
 

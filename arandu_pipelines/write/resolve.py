@@ -24,10 +24,17 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.config import MemoryConfig
+from arandu_pipelines.keys import (
+    entity_key,
+    fold,
+    normalize_type,
+    org_core,
+    slugify,
+    split_key,
+)
 from arandu_pipelines.store.engine import vecs
 from arandu_pipelines.vocab import RELATIONSHIP_TERMS, SELF_REFERENCES
 from arandu_pipelines.write.aliases import AgentAliases
-from arandu_pipelines.keys import entity_key, fold, normalize_type, org_core, slugify, split_key
 
 SPEAKER_PRONOUNS = SELF_REFERENCES  # the names this module exported before vocab.py
 
@@ -294,13 +301,13 @@ def string_candidates(aliases: AgentAliases, name: str) -> list[_Candidate]:
 
 
 __all__ = [
+    "RELATIONSHIP_TERMS",
+    "SPEAKER_PRONOUNS",
     "ChunkResolver",
     "Mention",
     "Resolved",
-    "SPEAKER_PRONOUNS",
-    "RELATIONSHIP_TERMS",
     "slugify",
     "speaker_key",
-    "strip_relational_hint",
     "string_candidates",
+    "strip_relational_hint",
 ]

@@ -211,7 +211,7 @@ def _birthday(result: ExtractionResult, m: re.Match[str], speaker: str, text: st
                                     source_text=_sentence_of(text, m.start())))
 
 
-_VAGUE_NOUNS = frozenset("one thing stuff something piece pic photo picture".split())
+_VAGUE_NOUNS = frozenset(["one", "thing", "stuff", "something", "piece", "pic", "photo", "picture"])
 
 
 def _shown_work(result: ExtractionResult, m: re.Match[str], speaker: str, text: str) -> None:
@@ -265,20 +265,13 @@ def apply(result: ExtractionResult, text: str, speaker: str,
 
 
 # ---- entity repairs ---------------------------------------------------------------------------------
-_WEEKDAYS = ("monday tuesday wednesday thursday friday saturday sunday segunda terça terca quarta quinta "
-             "sexta sábado sabado domingo").split()
-_MONTHS = ("january february march april may june july august september october november december janeiro "
-           "fevereiro março marco abril maio junho julho agosto setembro outubro novembro dezembro").split()
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "segunda", "terça", "terca", "quarta", "quinta", "sexta", "sábado", "sabado", "domingo"]
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "janeiro", "fevereiro", "março", "marco", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"]
 _DEMONYM_RE = re.compile(
     r"(?i)^(?:\w+(?:ian|ean|ese|ish|ic|an|ino|ina|ano|ana|ês|esa|eiro|eira)s?)$")
-_NOT_DEMONYM = frozenset("ana juliana mariana adrian brian ryan susan morgan jordan christian ian dean sebastian "
-                         "vivian lillian bryan logan megan dylan stan jonathan ethan nathan evan duncan".split())
+_NOT_DEMONYM = frozenset(["ana", "juliana", "mariana", "adrian", "brian", "ryan", "susan", "morgan", "jordan", "christian", "ian", "dean", "sebastian", "vivian", "lillian", "bryan", "logan", "megan", "dylan", "stan", "jonathan", "ethan", "nathan", "evan", "duncan"])
 _KNOWN_DEMONYMS = frozenset(
-    "brazilian american british english french german italian spanish portuguese mexican canadian "
-    "chinese japanese korean indian russian argentinian argentine chilean colombian peruvian irish "
-    "scottish dutch swedish norwegian danish finnish polish greek turkish african european asian latino "
-    "latina brasileiro brasileira americano americana inglês francês alemão italiano espanhol "
-    "português mexicano".split())
+    ["brazilian", "american", "british", "english", "french", "german", "italian", "spanish", "portuguese", "mexican", "canadian", "chinese", "japanese", "korean", "indian", "russian", "argentinian", "argentine", "chilean", "colombian", "peruvian", "irish", "scottish", "dutch", "swedish", "norwegian", "danish", "finnish", "polish", "greek", "turkish", "african", "european", "asian", "latino", "latina", "brasileiro", "brasileira", "americano", "americana", "inglês", "francês", "alemão", "italiano", "espanhol", "português", "mexicano"])
 
 
 def _not_an_entity(name: str, etype: str) -> bool:

@@ -38,7 +38,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from arandu_pipelines.write.language import detect_language
-from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
+from arandu_pipelines.write.types import (
+    ExtractedFact,
+    ExtractionContext,
+    ExtractionResult,
+)
 
 # (sentence, speaker, addressee) -> the sentence in the third person: extract_rules' rewriter,
 # passed in by extract_rules (the two modules do not import each other).
@@ -62,7 +66,7 @@ class StanceRule:
 
 
 def _rule(kind: str, pattern: str, template: str) -> StanceRule:
-    return StanceRule(kind, re.compile(pattern, re.I), template)
+    return StanceRule(kind, re.compile(pattern, re.IGNORECASE), template)
 
 
 RULES: tuple[StanceRule, ...] = (
@@ -110,9 +114,7 @@ def _rewrite(x: str, speaker: str, addressee: str, rewrite: Rewriter) -> str:
     return out
 
 
-_STOP = frozenset("""a an the and or of to in on at by for with from as is are was were be been it its this that
-these those them they so very really just also too all up out about how what his her their our my your me
-him she he we us i""".split())
+_STOP = frozenset(["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "them", "they", "so", "very", "really", "just", "also", "too", "all", "up", "out", "about", "how", "what", "his", "her", "their", "our", "my", "your", "me", "him", "she", "he", "we", "us", "i"])
 
 
 def _content(text: str, *names: str) -> int:

@@ -257,10 +257,10 @@ def split_into_chunks(text: str, max_chars: int = CHUNK_CHARS) -> list[str]:
 
 
 __all__ = [
-    "InputType",
     "ExtractionMode",
-    "InputClassification",
     "ExtractionStrategy",
+    "InputClassification",
+    "InputType",
     "classify_input",
     "select_strategy",
     "split_into_chunks",

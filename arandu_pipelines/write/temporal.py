@@ -24,10 +24,10 @@ to the message date ("a few days before 8 May 2023").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from functools import lru_cache
-from typing import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from arandu_pipelines.write.lexicon import MONTHS_EN, MONTHS_PT

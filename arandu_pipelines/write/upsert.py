@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.store.engine import vecs
 
-
 NAME_COLUMN_CHARS = 256  # display_name, alias, alias_text, entity_name: varchar(256)
 
 
