@@ -368,7 +368,14 @@ async def _extract_chunk(
     report.events_extracted_elsewhere += outcome.skipped_already_done
     # an item of the chunk's upsert that failed (its savepoint rolled back; its message is marked
     # failed and retried), or a message whose extraction failed: reported, never dropped silently
-    report.extraction_errors.extend(f"{agent_id}: {e}"[:500] for e in outcome.errors)
+    # once per distinct failure: extract_pending may retry a failed message within one call, and
+    # the same failure twice would count as two errors
+    seen = set(report.extraction_errors)
+    for e in outcome.errors:
+        line = f"{agent_id}: {e}"[:500]
+        if line not in seen:
+            seen.add(line)
+            report.extraction_errors.append(line)
     report.tokens_used.add(outcome.tokens.input_tokens, outcome.tokens.output_tokens)
     for step in outcome.trace.steps:
         report.stage_ms[step.name] = report.stage_ms.get(step.name, 0.0) + step.duration_ms
