@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import fresh_database, percentile, server_admin_url, with_database
 
 DB_NAME = "arandu_bench_scale"
+DIM = 384  # MiniLM; the synthetic vectors below are built at this size
 VOCAB = 6000
 BASES = 1000
 ENTITIES_PER_AGENT = 2000
@@ -137,10 +138,12 @@ def _sql_build(total_facts: int, agent_facts: int, n_agents: int) -> list[tuple[
             UPDATE memory_entities e SET fact_count = c.n FROM (
                 SELECT agent_id, entity_key, count(*) AS n FROM memory_facts GROUP BY 1, 2) c
             WHERE e.agent_id = c.agent_id AND e.canonical_key = c.entity_key"""),
+        # the same definition as migration 0005 (over the vectors cast to halfvec), which is what
+        # read/semantic.py orders by: an index on the plain vector column would never be used
         ("HNSW index on messages", ("CREATE INDEX ix_events_embedding ON memory_events "
-                                   "USING hnsw (embedding_vec vector_cosine_ops)")),
+                                   f"USING hnsw ((embedding_vec::halfvec({DIM})) halfvec_cosine_ops)")),
         ("HNSW index on facts", ("CREATE INDEX ix_facts_embedding ON memory_facts "
-                                "USING hnsw (embedding_vec vector_cosine_ops)")),
+                                f"USING hnsw ((embedding_vec::halfvec({DIM})) halfvec_cosine_ops)")),
         ("analyze", "ANALYZE"),
     ]
 
