@@ -33,7 +33,16 @@ from typing import Any
 
 from sqlalchemy import text
 
-from arandu_pipelines.background._common import Timer, agent_clock, agent_transaction
+from arandu_pipelines.background._common import (
+    Observation,
+    Timer,
+    agent_clock,
+    agent_transaction,
+    engine_of,
+    fingerprint,
+    upsert_observations,
+)
+from arandu_pipelines.background._llm import LLMCallError, ask, english_text, error_note
 from arandu_pipelines.background.results import MemifyResult
 from arandu_pipelines.config import MemoryConfig
 
@@ -147,18 +156,6 @@ _DISTILL_SYSTEM = (
 
 
 async def _distill(engine: Any, agent_id: str, llm: Any, result: MemifyResult) -> None:
-    from arandu_pipelines.background._common import (
-        Observation,
-        engine_of,
-        fingerprint,
-        upsert_observations,
-    )
-    from arandu_pipelines.background._llm import (
-        LLMCallError,
-        ask,
-        english_text,
-        error_note,
-    )
 
     async with engine_of(engine).connect() as conn:
         rows = (await conn.execute(text(
@@ -226,18 +223,6 @@ async def _learn_directives(
     Every new directive is checked against the active ones first (embedding pre-filter, then the
     LLM judge); when it contradicts one, the newer statement wins and the older directive is
     deactivated. Idempotent: a directive's fingerprint is its folded title."""
-    from arandu_pipelines.background._common import (
-        Observation,
-        engine_of,
-        fingerprint,
-        upsert_observations,
-    )
-    from arandu_pipelines.background._llm import (
-        LLMCallError,
-        ask,
-        english_text,
-        error_note,
-    )
     from arandu_pipelines.background.directives import (
         DIRECTIVE_TYPE,
         check_directive_contradiction,
