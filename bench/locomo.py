@@ -2,6 +2,7 @@
 
     python bench/locomo.py ../shared/data/locomo-dev/conv-26.json [more.json ...]
         [--topk-events 20] [--no-extract] [--json out.json] [--keep] [--baseline bm25]
+        [--questions per-question.jsonl]
 
 Each conversation is imported (message_id = the turn's dia_id) into a database of its own,
 `arandu_bench_locomo` (or $ARANDU_BENCH_LOCOMO_DB), dropped and created again on every run, on DATABASE_URL's server when set,
@@ -256,7 +257,8 @@ def questions(path: Path) -> list[dict[str, Any]]:
 
 
 async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
-              embedding_mode: str = "packed", baseline: str | None = None) -> dict[str, Any]:
+              embedding_mode: str = "packed", baseline: str | None = None,
+              per_question: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.write.importer import locomo_rows
 
@@ -290,7 +292,15 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
                     r = recall_at(mids, q["evidence"], k)
                     per_k[k].append(r)
                     per_cat[q["category"]][k].append(r)
-                in_ctx[q["category"]].append(float(answer_in_context(q.get("answer", ""), res.context)))
+                hit = answer_in_context(q.get("answer", ""), res.context)
+                in_ctx[q["category"]].append(float(hit))
+                if per_question is not None:
+                    per_question.append({
+                        "conversation": path.stem, "question": q["question"],
+                        "category": CATEGORIES[q["category"]], "answer": q.get("answer", ""),
+                        "evidence": q["evidence"], "top": mids[:max(KS)],
+                        "evidence_rank": {e: (mids.index(e) + 1 if e in mids else None) for e in q["evidence"]},
+                        "in_context": hit})
             report["conversations"][path.stem] = {
                 "questions": len(qs),
                 "events": imp.events_inserted, "facts_added": imp.facts_added,
@@ -365,14 +375,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="MemoryConfig.embedding_mode used to import the messages")
     ap.add_argument("--baseline", choices=["bm25"],
                     help="also rank the turns with this baseline and print the margin over it")
+    ap.add_argument("--questions", type=Path,
+                    help="also write one JSON line per question here (top sources, each evidence "
+                         "turn's rank, answer-in-context), to study misses")
     args = ap.parse_args(argv)
     missing = [p for p in args.paths if not p.exists()]
     if missing:
         print(f"not found: {', '.join(map(str, missing))}", file=sys.stderr)
         return 2
+    per_question: list[dict[str, Any]] | None = [] if args.questions else None
     report = asyncio.run(run(args.paths, args.topk_events, not args.no_extract, args.keep,
-                             args.embedding_mode, args.baseline))
+                             args.embedding_mode, args.baseline, per_question))
     print_report(report)
+    if args.questions and per_question is not None:
+        args.questions.write_text("".join(json.dumps(q, default=str) + "\n" for q in per_question))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str))
     return 0
