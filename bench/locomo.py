@@ -253,7 +253,13 @@ def bm25_recall(path: Path) -> dict[str, Any]:
 def questions(path: Path) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     qa = data.get("qa", [])
-    return [q for q in qa if q.get("category") in CATEGORIES and q.get("evidence")]
+    out = []
+    for q in qa:
+        if q.get("category") in CATEGORIES and q.get("evidence"):
+            # One label in the dev data names two turns in one string ("D8:6; D9:17"): split it.
+            evidence = [e.strip() for label in q["evidence"] for e in str(label).split(";") if e.strip()]
+            out.append({**q, "evidence": evidence})
+    return out
 
 
 async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
