@@ -54,3 +54,16 @@ def test_bm25_ranks_the_turn_with_the_rare_words_first() -> None:
     assert index.rank("What is the name of the beagle?", 3) == ["D1:2"]
     assert index.rank("Which pets?", 3) == ["D1:3"]  # plural folded onto the singular
     assert index.rank("What is it?", 3) == []  # nothing but stop words
+
+
+def test_an_evidence_label_naming_two_turns_counts_as_two(tmp_path: Path) -> None:
+    locomo = _load("locomo")
+    conv = tmp_path / "c.json"
+    conv.write_text(json.dumps({"qa": [
+        {"question": "What did Mel paint?", "answer": "sunset", "category": 1,
+         "evidence": ["D8:6; D9:17", "D1:2"]},
+        {"question": "no evidence", "answer": "x", "category": 1, "evidence": []},
+        {"question": "adversarial", "answer": "x", "category": 5, "evidence": ["D1:1"]}]}))
+    qs = locomo.questions(conv)
+    assert [q["evidence"] for q in qs] == [["D8:6", "D9:17", "D1:2"]]
+    assert locomo.recall_at(["D9:17", "D8:6"], qs[0]["evidence"], 2) == 2 / 3
