@@ -1434,6 +1434,11 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
 
         apply_labels(result, ctx.ner)
     refine(result, ctx, generic=ms.generic)
+    if lang == "en" and not result.facts:  # only a turn with no other fact gets a speech act
+        from arandu_pipelines.write import speech_acts
+
+        speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
+                          rewrite=_rewrite_for_stance)
     return result
 
 
