@@ -1438,7 +1438,7 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
         from arandu_pipelines.write import speech_acts
 
         speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
-                          rewrite=_rewrite_for_stance)
+                          rewrite=_rewrite_for_stance, model=ctx.spacy_model)
     return result
 
 

@@ -87,17 +87,7 @@ def parser(name: str) -> Any:
 _LEAD_RE = re.compile(
     r"(?i)^(?:(?:wow|woah|whoa|hey|hi|hello|oh|aw+|yeah|yes|yep|so|and|but|also|plus|honestly|totally"
     r"|definitely|ok|okay|well|just|now|no\s+prob(?:lem)?|no\s+worries|you['’]re\s+welcome|congrats"
-    r"|(?:thanks(?:\s+a\s+(?:lot|bunch|ton))?|thank\s+you(?:\s+so\s+much)?)(?!\s+for\b))\b[\s,!.…:-]*)+")
-# Conversation management and dropped-subject first person, not an act of encouragement:
-# "Tell me more", "Check out this pic", "Have fun", "(I) love the colors", "(I) hope so".
-_NOT_IMPERATIVE = frozenset(
-    "tell show send check look see watch take have enjoy thank thanks congrats love like miss hope guess think bet "
-    "agree mean wish imagine picture feel need want got get gotta say share drop catch talk chat keep stay count "
-    "excuse pardon let give come go sounds glad know spill fill ask call text message shoot hit appreciate "
-    "reckon suppose".split())
-# ... unless followed by what makes them encouragement: "keep going", "take it easy" is talk,
-# "take breaks", "go for it" ... decided by the content check, not here
-_ENCOURAGING = frozenset({"keep", "stay", "take", "go", "let", "give", "come"})
+    r"|(?>thanks(?:\s+(?:a\s+(?:lot|bunch|ton)|so\s+much))?|thank\s+you(?:\s+so\s+much)?)(?!\s+for\b))\b[\s,!.…:-]*)+")
 # Words of the encouragement formula: a VP made only of these names nothing ("Keep it up",
 # "Hang in there", "Never give up", "Keep on pushing", "Believe in yourself", "Rock on").
 _FORMULA = frozenset(
@@ -109,16 +99,18 @@ _FORMULA = frozenset(
     "em 'em them rocking take taking motivated focused determined hopeful optimistic strong buddy pal man "
     "dude girl bro mate friend dear hun stay staying".split())
 # Verbs of persisting and believing: their imperative is encouragement ("Keep going after your
-# dreams"); any other verb's is advice ("Do your research and find an agency").
+# dreams"); any other verb's is advice or talk ("Do your research", "Try the pasta", "Tell me
+# more", "(I) love the colors" -- a dropped subject parses as an imperative too), left out.
 _PERSIST = frozenset("keep stay believe go chase push hang follow remember trust tackle pursue fight dream "
-                     "reach aim embrace focus continue carry shine never".split())
+                     "reach aim embrace focus continue carry shine".split())
+# ... and of giving up, negated: "Don't give up / quit / let anything stop you / forget X"
+_NEG_PERSIST = frozenset("give quit let stop forget lose doubt underestimate settle".split())
 # "Thanks for X" with an empty X: thanks for the talk, not for something done
 _EMPTY_THANKS = frozenset(
     "asking sharing the chat chatting talking listening kind words compliment compliments checking in "
     "understanding it that this all everything letting me know saying so much reaching out support "
     "encouragement help advice tips tip words friendship motivation time input feedback kindness "
     "suggestion suggestions offer concern being there for me".split())
-# Predicates of "You're X" that say nothing in particular
 # "You're X" with X only these says nothing in particular ("You're awesome", "You're the best")
 _GENERIC_PRAISE = frozenset(
     "awesome amazing great best sweet kind nice cool right welcome lucky one star rock legend "
@@ -198,8 +190,6 @@ def _offer_help(t: _Turn, s: str, doc: Any) -> str | None:
     x = t.third(_cut(m.group("x")))
     if _content(x, frozenset({"with", "out", "on"}), (t.speaker, t.addressee)) < 1:
         return None
-    if x.lower().startswith(("with ", "on ", "out with ")):
-        return f"{t.speaker} offered to help {t.addressee} {x}"
     return f"{t.speaker} offered to help {t.addressee} {x}"
 
 
@@ -243,9 +233,9 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
            for w in before):
         return None  # something before the verb: not an imperative opening ("Love the colors" is VB too)
     verb = root.lower_
+    if verb not in (_NEG_PERSIST if neg else _PERSIST):
+        return None  # advice or talk: "Create those memories!", "Don't tell anyone"
     nxt = toks[root.i - toks[0].i + 1].lower_ if root.i - toks[0].i + 1 < len(toks) else ""
-    if verb in _NOT_IMPERATIVE and not neg and verb not in _ENCOURAGING:
-        return None
     if verb in ("let", "give", "keep", "tell", "show") and nxt in ("me", "us", "'s", "you", "ya"):
         return None  # "Let me know", "Let's ...", "Keep me posted", "(I'll) keep you posted": talk
     if any(w.dep_ in ("nsubj", "nsubjpass") and w.lower_ in ("i", "we") for w in root.subtree):
@@ -253,8 +243,11 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
     # the VP: the root's subtree without a coordinated clause that has its own subject
     # ("Hang in there and you'll find it soon" -> "hang in there")
     drop: set[int] = set()
+    promise = ""  # "... and you'll find it soon": what the speaker promises for doing it
     for c in root.children:
         if c.dep_ == "conj" and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children):
+            if any(g.dep_ == "nsubj" and g.lower_ in ("you", "it") for g in c.children):
+                promise = "".join(w.text_with_ws for w in c.subtree)
             drop |= {w.i for w in c.subtree}
             drop |= {w.i for w in root.children if w.dep_ == "cc" and w.i < c.i and w.i > root.i}
         if c.dep_ in ("npadvmod", "dobj", "appos") and c.text.lower() == t.addressee.split()[0].lower():
@@ -264,11 +257,10 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
     words = [w for w in root.subtree if w.i >= root.i and w.i not in drop]
     vp = "".join(w.text_with_ws for w in words).strip()
     vp = _cut(vp).rstrip(" ,.!…")
-    if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) < 1:
-        return None
+    if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) < 1 and (
+            neg or _content(promise, _FORMULA, (t.speaker, t.addressee)) < 1):
+        return None  # a bare formula, unless a promise with content follows ("Hang in there and you'll find it")
     vp = t.third(vp[:1].lower() + vp[1:])
-    if verb not in _PERSIST and not neg:
-        return None  # "Create those memories!", "Try the pasta": advice or talk, measured too often unannotated
     vp = re.sub(r"\band\s+(?:don['’]t|do\s+not)\s+", "and not ", vp)
     if neg and vp.startswith("forget to "):  # "Don't forget to X": remember to X
         neg, vp = False, "remember to " + vp.removeprefix("forget to ")
