@@ -33,7 +33,6 @@ def texts(r) -> list[str]:
     ("Don't let the bad reviews bring you down.", "Priya encourages Daniel not to let the bad reviews bring Daniel down"),
     ("Remember that every setback teaches you something. Keep going!",
      "Priya encourages Daniel to remember that every setback teaches Daniel something"),
-    ("Don't forget to take breaks when you need to rest!", "Priya encourages Daniel to remember to take breaks when Daniel needs to rest"),
     # a formula with a promise that names something: the formula is the act
     ("Finding a flat is tough, Daniel. Hang in there and you'll find the right one soon!",
      "Priya encourages Daniel to hang in there"),
@@ -74,6 +73,7 @@ def test_bare_formulas_give_nothing(text):
     "Love the colors!",  # dropped-subject first person, parsed as an imperative
     "Tell me more about the trip!", "Take a look at this.", "Keep me posted!", "Keep you posted on the move.",
     "Let's plan something special!", "Try the pasta at the new place!",  # talk, a proposal, advice
+    "Don't forget to take breaks when you need to rest!", "Remember to book the tickets early!",  # advice
     "And remember, I'm always here for you.",  # about the speaker, not a thing to do
     "Are you going to keep going after your dreams?",  # a question
     "You're gonna kill it in that race!", "You're welcome, Daniel!",

@@ -103,8 +103,8 @@ _FORMULA = frozenset(
 # more", "(I) love the colors" -- a dropped subject parses as an imperative too), left out.
 _PERSIST = frozenset("keep stay believe go chase push hang follow remember trust tackle pursue fight dream "
                      "reach aim embrace focus continue carry shine".split())
-# ... and of giving up, negated: "Don't give up / quit / let anything stop you / forget X"
-_NEG_PERSIST = frozenset("give quit let stop forget lose doubt underestimate settle".split())
+# ... and of giving up, negated: "Don't give up / quit / let anything stop you"
+_NEG_PERSIST = frozenset("give quit let stop lose doubt underestimate settle".split())
 # "Thanks for X" with an empty X: thanks for the talk, not for something done
 _EMPTY_THANKS = frozenset(
     "asking sharing the chat chatting talking listening kind words compliment compliments checking in "
@@ -256,14 +256,14 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
             drop |= {w.i for w in c.subtree}
     words = [w for w in root.subtree if w.i >= root.i and w.i not in drop]
     vp = "".join(w.text_with_ws for w in words).strip()
-    vp = _cut(vp).rstrip(" ,.!…")
+    vp = re.split(r",\s+(?!and\b|or\b)", _cut(vp), maxsplit=1)[0].rstrip(" ,.!…")  # "Don't quit, remember, ..."
     if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) < 1 and (
             neg or _content(promise, _FORMULA, (t.speaker, t.addressee)) < 1):
         return None  # a bare formula, unless a promise with content follows ("Hang in there and you'll find it")
     vp = t.third(vp[:1].lower() + vp[1:])
     vp = re.sub(r"\band\s+(?:don['’]t|do\s+not)\s+", "and not ", vp)
-    if neg and vp.startswith("forget to "):  # "Don't forget to X": remember to X
-        neg, vp = False, "remember to " + vp.removeprefix("forget to ")
+    if verb == "remember" and not vp.startswith("remember that "):
+        return None  # "Remember to X" / "Don't forget to X" is advice to do X; "Remember that X" is encouragement
     return f"{t.speaker} encourages {t.addressee} {'not ' if neg else ''}to {_agree(vp, t.addressee)}"
 
 
