@@ -105,6 +105,9 @@ _PERSIST = frozenset("keep stay believe go chase push hang follow remember trust
                      "reach aim embrace focus continue carry shine".split())
 # ... and of giving up, negated: "Don't give up / quit / let anything stop you"
 _NEG_PERSIST = frozenset("give quit let stop lose doubt underestimate settle".split())
+_OPENING_RE = re.compile(
+    rf"(?i)^(?:(?:just|always|please|definitely|really|still|do\s+not|don['’]t|never)\s+)*(?:{'|'.join(sorted(_PERSIST))}"
+    rf"|{'|'.join(sorted(_NEG_PERSIST))})\b")
 # "Thanks for X" with an empty X: thanks for the talk, not for something done
 _EMPTY_THANKS = frozenset(
     "asking sharing the chat chatting talking listening kind words compliment compliments checking in "
@@ -350,8 +353,13 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
     cands = [(src, s) for src, s in cands if s]
     if not cands:
         return []
-    nlp = parser(model_name(model))
-    docs = list(nlp.pipe([s for _, s in cands])) if nlp is not None else [None] * len(cands)
+    # only a sentence that opens like an imperative of the table is parsed (~1 turn in 8)
+    want = [i for i, (_, s) in enumerate(cands) if _OPENING_RE.match(s)]
+    nlp = parser(model_name(model)) if want else None
+    docs: list[Any] = [None] * len(cands)
+    if nlp is not None:
+        for i, doc in zip(want, nlp.pipe([cands[i][1] for i in want]), strict=True):
+            docs[i] = doc
     found: list[Act] = []
     for kind, detect in ACTS:
         for (src, s), doc in zip(cands, docs, strict=True):
