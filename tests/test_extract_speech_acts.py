@@ -118,3 +118,15 @@ def test_without_a_parser_only_the_pattern_kinds_remain():
     assert [a.kind for a in found] == ["believes_in"], found
     with_parser = speech_acts.acts(" ".join(said), ctx, said, _rewrite_for_stance)
     assert [a.kind for a in with_parser] == ["believes_in", "encourages"], with_parser
+
+
+def test_one_act_for_a_long_message_extracted_in_windows():
+    """A message over MAX_WINDOW_CHARS is extracted window by window; the act is chosen once for
+    the whole message (per window, each half gave its own act)."""
+    from arandu_pipelines.write.extract_rules import MAX_WINDOW_CHARS
+
+    half = MAX_WINDOW_CHARS // 2 + 200
+    first = "Keep going after your dreams! " * (half // 30)
+    second = "Thanks for driving me to the airport. " * (half // 38)
+    r = run(first + second)
+    assert texts(r) == ["Priya is grateful to Daniel for driving Priya to the airport"], texts(r)  # table order

@@ -238,9 +238,9 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
     verb = root.lower_
     if verb not in (_NEG_PERSIST if neg else _PERSIST):
         return None  # advice or talk: "Create those memories!", "Don't tell anyone"
-    nxt = toks[root.i - toks[0].i + 1].lower_ if root.i - toks[0].i + 1 < len(toks) else ""
-    if verb in ("let", "give", "keep", "tell", "show") and nxt in ("me", "us", "'s", "you", "ya"):
-        return None  # "Let me know", "Let's ...", "Keep me posted", "(I'll) keep you posted": talk
+    nxt = doc[root.i + 1].lower_ if root.i + 1 < len(doc) else ""
+    if verb == "keep" and nxt in ("me", "us", "you", "ya"):
+        return None  # "Keep me posted", "(I'll) keep you posted": talk
     if any(w.dep_ in ("nsubj", "nsubjpass") and w.lower_ in ("i", "we") for w in root.subtree):
         return None  # "Remember, I'm always here for you": about the speaker, not a thing to do
     # the VP: the root's subtree without a coordinated clause that has its own subject
@@ -341,8 +341,8 @@ def _gerund(vp: str) -> str:
 
 
 def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewriter,
-         model: str | None = None) -> list[Act]:
-    """Every act found in the turn, in the order of `ACTS` (the caller keeps the first)."""
+         model: str | None = None, limit: int | None = None) -> list[Act]:
+    """The acts found in the turn (at most `limit`), in the order of `ACTS`, then of sentences."""
     addressee = (ctx.addressee or "").strip()
     speaker = (ctx.speaker_name or "").strip()
     if not addressee or not speaker or addressee == speaker or detect_language(text) != "en":
@@ -369,6 +369,8 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
             if out:
                 out = re.sub(r"\s{2,}", " ", out).strip()
                 found.append(Act(kind, out[:1].upper() + out[1:], src))
+                if limit is not None and len(found) >= limit:
+                    return found
     return found
 
 
@@ -377,7 +379,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
     """Add the turn's first act as its one fact, when the turn has no other fact."""
     if result.facts:
         return None
-    found = acts(text, ctx, sentences, rewrite, model)
+    found = acts(text, ctx, sentences, rewrite, model, limit=1)
     if not found:
         return None
     act = found[0]
