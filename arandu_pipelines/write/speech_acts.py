@@ -18,9 +18,12 @@ ONE fact per turn and only for a turn that carries no other fact:
 |               |   Your X means a lot / the world (to me)                 |                                   |
 | believes_in   | I believe in you / I have faith in you                   | S believes in A                   |
 | encourages    | an imperative addressed to A: root verb in base form,    | S encourages A to VP /            |
-|               |   no subject ("Keep going after your dreams", "Don't let |   S encourages A not to VP        |
-|               |   anything stop you"); the VP must name something beyond |                                   |
-|               |   the formula ("Keep going!", "Hang in there" give none) |                                   |
+|               |   no subject, a verb of persisting or believing          |   S encourages A not to VP        |
+|               |   (`_PERSIST`; negated: `_NEG_PERSIST`): "Keep going     |                                   |
+|               |   after your dreams", "Don't let anything stop you"; the |                                   |
+|               |   VP must name something beyond the formula ("Keep       |                                   |
+|               |   going!", "Hang in there" give none); advice ("Do your  |                                   |
+|               |   research", "Remember to X") and talk are left out      |                                   |
 | admires       | Way to VP! (a compliment on something done)              | S admires A for VP-ing            |
 | thinks_of     | You're (so/definitely) <adjective or noun phrase> with   | S thinks A is X                   |
 |               |   content ("so talented and driven", "the perfect        |                                   |
