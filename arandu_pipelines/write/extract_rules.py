@@ -1356,8 +1356,15 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     lang = detect_language(text)
     windows = _sentence_windows(spans)
     if len(windows) == 1:
-        return _extract_spans(text, spans, ctx, lang)
-    return _merged([_extract_spans(text, w, ctx, lang) for w in windows])
+        result = _extract_spans(text, spans, ctx, lang)
+    else:
+        result = _merged([_extract_spans(text, w, ctx, lang) for w in windows])
+    if lang == "en" and not result.facts:  # a turn with no other fact: at most one act toward the listener
+        from arandu_pipelines.write import speech_acts
+
+        speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
+                          rewrite=_rewrite_for_stance, model=ctx.spacy_model)
+    return result
 
 
 def _sentence_windows(spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:

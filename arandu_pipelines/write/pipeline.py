@@ -358,6 +358,7 @@ class WritePipeline:
             recent_messages=list(event.recent_messages),
             agent_id=event.agent_id,
             addressee=addressee,
+            spacy_model=config.spacy_model,
         )
 
     async def _extract(

@@ -97,3 +97,6 @@ class ExtractionContext:
     # spaCy NER labels of the message (entity text casefolded -> label), computed for the chunk
     # in a worker thread by write/nlp.ner_labels; None: not parsed (rules alone type entities).
     ner: dict[str, str] | None = None
+    # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
+    # (write/speech_acts.py); None: nlp.DEFAULT_MODEL, "none": no parse.
+    spacy_model: str | None = None

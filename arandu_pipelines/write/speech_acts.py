@@ -1,0 +1,393 @@
+"""Speech acts addressed to the other speaker: what one person does toward the other.
+
+In a chat between two friends many turns carry no fact about the world but an act toward the
+listener: encouragement ("Keep going after your dreams!"), an offer of help ("I can help you
+with the website"), thanks for something named ("Thanks for having my back"), belief in them
+("I believe in you"), an appraisal ("You're definitely the perfect mentor & guide"). LoCoMo's
+annotators write these down ("Gina encourages Jon to keep going after his dreams"), and a
+careful reader would keep the ones with content. This module is a table of such act kinds,
+recognised from the sentence's structure (spaCy tagger + dependency parse), that writes at most
+ONE fact per turn and only for a turn that carries no other fact:
+
+| kind          | sentence (after greetings / vocatives)                   | fact                              |
+|---------------|----------------------------------------------------------|-----------------------------------|
+| offer_help    | I can/could/'d love to help (you) with X; Let me know if | S offered to help A with X        |
+|               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
+| grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
+|               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
+|               |   Your X means a lot / the world (to me)                 |                                   |
+| believes_in   | I believe in you / I have faith in you                   | S believes in A                   |
+| encourages    | an imperative addressed to A: root verb in base form,    | S encourages A to VP /            |
+|               |   no subject, a verb of persisting or believing          |   S encourages A not to VP        |
+|               |   (`_PERSIST`; negated: `_NEG_PERSIST`): "Keep going     |                                   |
+|               |   after your dreams", "Don't let anything stop you"; the |                                   |
+|               |   VP must name something beyond the formula ("Keep       |                                   |
+|               |   going!", "Hang in there" give none); advice ("Do your  |                                   |
+|               |   research", "Remember to X") and talk are left out      |                                   |
+| admires       | Way to VP! (a compliment on something done)              | S admires A for VP-ing            |
+| thinks_of     | You're (so/definitely) <adjective or noun phrase> with   | S thinks A is X                   |
+|               |   content ("so talented and driven", "the perfect        |                                   |
+|               |   mentor"; not "awesome", "the best")                    |                                   |
+
+Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
+give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
+Kinds are tried in the order of the table over all sentences of the turn; the first hit is the
+turn's one fact. Why only turns without another fact: a turn with a fact about the speaker's
+life is annotated with that fact, and the act beside it rarely (measured: docs/architecture.md
+"Speech acts addressed to the other speaker").
+
+English only (a Portuguese turn is left alone: no Portuguese parser is installed, and the
+restating rules already keep Portuguese turns' own facts); needs the addressee and a spaCy
+pipeline with a tagger and a parser (`nlp.model_name`, the same configurable pipeline as NER,
+loaded a second time with its parser on). No pipeline: no speech-act facts.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from arandu_pipelines.write.language import detect_language
+from arandu_pipelines.write.nlp import model_name
+from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
+
+log = logging.getLogger(__name__)
+
+# (text, speaker, addressee) -> the text in the third person: extract_rules' rewriter, passed in
+# by extract_rules (as for stance.py: the two modules do not import each other).
+Rewriter = Callable[[str, str, str], str]
+
+MAX_SENTENCE_CHARS = 300  # longer sentences are narration, not an act toward the listener
+
+# ---- the parser ---------------------------------------------------------------------------------
+_lock = threading.Lock()
+_parsers: dict[str, Any] = {}
+
+
+def parser(name: str) -> Any:
+    """The pipeline `name` with tagger and parser (no NER), loaded once; None if unavailable."""
+    if not name:
+        return None
+    with _lock:
+        if name not in _parsers:
+            try:
+                import spacy
+
+                _parsers[name] = spacy.load(name, exclude=["ner", "lemmatizer", "senter"])
+                gc.freeze()  # as nlp.load: the pipeline's long-lived objects out of full collections
+            except Exception as exc:  # noqa: BLE001 - optional stage: no parser, no speech-act facts (logged)
+                log.warning("spaCy pipeline %r not available for speech acts (%s)", name, exc)
+                _parsers[name] = None
+        return _parsers[name]
+
+
+# ---- words --------------------------------------------------------------------------------------
+_LEAD_RE = re.compile(
+    r"(?i)^(?:(?:wow|woah|whoa|hey|hi|hello|oh|aw+|yeah|yes|yep|so|and|but|also|plus|honestly|totally"
+    r"|definitely|ok|okay|well|just|now|no\s+prob(?:lem)?|no\s+worries|you['’]re\s+welcome|congrats"
+    r"|(?>thanks(?:\s+(?:a\s+(?:lot|bunch|ton)|so\s+much))?|thank\s+you(?:\s+so\s+much)?)(?!\s+for\b))\b[\s,!.…:-]*)+")
+# Words of the encouragement formula: a VP made only of these names nothing ("Keep it up",
+# "Hang in there", "Never give up", "Keep on pushing", "Believe in yourself", "Rock on").
+_FORMULA = frozenset(
+    "keep going go it up pushing push on give giving quit quitting hang in there shining shine rock at "
+    "never do don't not n't doing great good work working hard trying try fighting strong positive believe "
+    "yourself yourselves you your themselves this that the a an of to and or with for ever always just "
+    "moving forward dreaming smiling chin head high get nothing down back "
+    "beat miss way awesome amazing going best luck fun safe careful easy slow calm remember forget look care "
+    "em 'em them rocking take taking motivated focused determined hopeful optimistic strong buddy pal man "
+    "dude girl bro mate friend dear hun stay staying".split())
+# Verbs of persisting and believing: their imperative is encouragement ("Keep going after your
+# dreams"); any other verb's is advice or talk ("Do your research", "Try the pasta", "Tell me
+# more", "(I) love the colors" -- a dropped subject parses as an imperative too), left out.
+_PERSIST = frozenset("keep stay believe go chase push hang follow remember trust tackle pursue fight dream "
+                     "reach aim embrace focus continue carry shine".split())
+# ... and of giving up, negated: "Don't give up / quit / let anything stop you"
+_NEG_PERSIST = frozenset("give quit let stop lose doubt underestimate settle".split())
+_OPENING_RE = re.compile(
+    rf"(?i)^(?:(?:just|always|please|definitely|really|still|do\s+not|don['’]t|never)\s+)*(?:{'|'.join(sorted(_PERSIST))}"
+    rf"|{'|'.join(sorted(_NEG_PERSIST))})\b")
+# "Thanks for X" with an empty X: thanks for the talk, not for something done
+_EMPTY_THANKS = frozenset(
+    "asking sharing the chat chatting talking listening kind words compliment compliments checking in "
+    "understanding it that this all everything letting me know saying so much reaching out support "
+    "encouragement help advice tips tip words friendship motivation time input feedback kindness "
+    "suggestion suggestions offer concern being there for me".split())
+# "You're X" with X only these says nothing in particular ("You're awesome", "You're the best")
+_GENERIC_PRAISE = frozenset(
+    "awesome amazing great best sweet kind nice cool right welcome lucky one star rock legend "
+    "incredible wonderful fantastic super good lovely fine okay ok back here there rockstar gem champ hero "
+    "inspiring inspiration thoughtful talented dedicated brave strong impressive".split())
+_INTENSIFIERS = frozenset("so very really such a an the too totally definitely truly always just incredibly super "
+                          "absolutely clearly seriously".split())
+_STOP = frozenset(
+    "a an the and or of to in on at by for with from as is are was were be been am it its this that these "
+    "those so very really just also too all up out about how what his her their our my your me him she he "
+    "we us i you they them there here not n't do don't through out off over around along ahead away".split())
+_WORD_RE = re.compile(r"[\w'’-]+")
+
+
+def _content(text: str, skip: frozenset[str], names: tuple[str, ...]) -> int:
+    low_names = {w.lower() for n in names for w in _WORD_RE.findall(n)}
+    return sum(1 for w in _WORD_RE.findall(text.lower())
+               if len(w) > 1 and w not in skip and w not in _STOP
+               and w.removesuffix("'s").removesuffix("’s") not in low_names)
+
+
+_TERMS_OF_ADDRESS = "buddy|pal|man|dude|girl|bro|mate|my\\s+friend|friend|dear|hun|babe"
+
+
+def _strip(sentence: str, addressee: str) -> str:
+    """The sentence without greetings, interjections and the addressee as vocative."""
+    s = _LEAD_RE.sub("", sentence.strip())
+    first = re.escape(addressee.split()[0])
+    voc = re.match(rf"^{first}[a-z]*\s*[,!.]+\s*", s)
+    if voc:
+        s = _LEAD_RE.sub("", s[voc.end():])
+    s = re.sub(rf",\s*(?:{first}[a-z]*|{_TERMS_OF_ADDRESS})\s*(?=[!.…]*$)", "", s, flags=re.I)
+    s = re.sub(r"(?i)^(?:remember|don['’]t\s+forget)\s*,\s*", "", s)  # "Remember, X": X is the act
+    return s.strip().rstrip("!.…🌟🙌💪😊 ").strip()
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: str
+    text: str  # the fact
+    source: str  # the sentence
+
+
+@dataclass(frozen=True)
+class _Turn:
+    speaker: str
+    addressee: str
+    rewrite: Rewriter
+
+    def third(self, text: str) -> str:
+        out = self.rewrite(text, self.speaker, self.addressee)
+        for a, b in ((" are", " is"), (" were", " was"), (" have", " has"), ("'re", " is"), ("'ve", " has")):
+            out = out.replace(f"{self.addressee}{a}", f"{self.addressee}{b}")
+        return out.strip().rstrip(",;:-–— ").strip()
+
+
+# ---- detectors: (turn, stripped sentence, parsed doc) -> fact text or None ----------------------
+_HELP_RE = re.compile(
+    r"(?i)^(?:i\s+(?:can|could|would\s+(?:love|be\s+happy)\s+to|['’]d\s+(?:love|be\s+happy|be\s+glad)\s+to"
+    r"|am\s+happy\s+to|['’]m\s+(?:happy|glad|here)\s+to|will|['’]ll)\s+(?:totally\s+|definitely\s+|gladly\s+)?"
+    r"help(?:\s+you)?|let\s+me\s+know\s+if\s+you\s+(?:need|want)\s+(?:any\s+|some\s+)?help)"
+    r"\s+(?P<x>(?:with|out\s+with|on)\s+\w.+|(?!out\b)[a-z]+\s+\w.+)$")
+_THANKS_RE = re.compile(r"(?i)^(?:thanks|thank\s+you|thx)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|ton))?"
+                        r"\s+for\s+(?P<x>\w.+)$")
+_APPRECIATE_RE = re.compile(r"(?i)^(?:i\s+)?(?:really\s+|truly\s+|so\s+)?appreciate\s+(?P<x>your\s+\w.+)$"
+                            r"|^(?P<y>your\s+[\w'’ -]{2,40}?)\s+(?:really\s+)?means\s+(?:a\s+lot|so\s+much|the\s+world)\b")
+_BELIEVE_RE = re.compile(r"(?i)^i\s+(?:really\s+|totally\s+|truly\s+)?(?:believe\s+in|have\s+(?:(?:so\s+much|total"
+                         r"|full|complete)\s+)?faith\s+in)\s+you$")
+_WAY_TO_RE = re.compile(r"(?i)^way\s+to\s+(?P<x>[a-z]+\s+\w.+)$")
+_YOURE_RE = re.compile(r"(?i)^you['’]re\s+(?P<x>\w.+)$|^you\s+are\s+(?P<y>\w.+)$")
+
+
+def _offer_help(t: _Turn, s: str, doc: Any) -> str | None:
+    m = _HELP_RE.match(s)
+    if not m:
+        return None
+    x = t.third(_cut(m.group("x")))
+    if _content(x, frozenset({"with", "out", "on"}), (t.speaker, t.addressee)) < 1:
+        return None
+    return f"{t.speaker} offered to help {t.addressee} {x}"
+
+
+def _grateful(t: _Turn, s: str, doc: Any) -> str | None:
+    m = _THANKS_RE.match(s)
+    if m:
+        x = re.split(r",\s+(?=(?:it|you|that|this|i|we|they|he|she)\b)", _cut(m.group("x")), maxsplit=1, flags=re.I)[0]
+        if _content(x, _EMPTY_THANKS, (t.speaker, t.addressee)) < 1:
+            return None
+        x = t.third(x)
+        if x.lower().startswith(f"{t.addressee.lower()}'s "):
+            return f"{t.speaker} is grateful for {x}"
+        return f"{t.speaker} is grateful to {t.addressee} for {x}"
+    m = _APPRECIATE_RE.match(s)
+    if m:
+        x = _cut(m.group("x") or m.group("y"))
+        if _content(x, _EMPTY_THANKS, (t.speaker, t.addressee)) < 1:
+            return None
+        return f"{t.speaker} is grateful for {t.third(x)}"
+    return None
+
+
+def _believes_in(t: _Turn, s: str, doc: Any) -> str | None:
+    return f"{t.speaker} believes in {t.addressee}" if _BELIEVE_RE.match(s) else None
+
+
+def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
+    """An imperative addressed to the listener: the sentence's root is a verb in base form (VB)
+    with no subject, first in the sentence (after "don't"/"never"/"just"/"always")."""
+    if doc is None:
+        return None
+    toks = [w for w in doc if not w.is_space]
+    if not toks:
+        return None
+    root = next((w for w in toks if w.dep_ == "ROOT"), None)
+    if root is None or root.tag_ != "VB" or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+        return None
+    before = [w for w in toks if w.i < root.i]
+    neg = any(w.lower_ in ("n't", "not", "never") for w in before)
+    if any(w.lower_ not in ("do", "n't", "not", "never", "just", "always", "please", "definitely", "really", "still")
+           for w in before):
+        return None  # something before the verb: not an imperative opening ("Love the colors" is VB too)
+    verb = root.lower_
+    if verb not in (_NEG_PERSIST if neg else _PERSIST):
+        return None  # advice or talk: "Create those memories!", "Don't tell anyone"
+    nxt = doc[root.i + 1].lower_ if root.i + 1 < len(doc) else ""
+    if verb == "keep" and nxt in ("me", "us", "you", "ya"):
+        return None  # "Keep me posted", "(I'll) keep you posted": talk
+    if any(w.dep_ in ("nsubj", "nsubjpass") and w.lower_ in ("i", "we") for w in root.subtree):
+        return None  # "Remember, I'm always here for you": about the speaker, not a thing to do
+    # the VP: the root's subtree without a coordinated clause that has its own subject
+    # ("Hang in there and you'll find it soon" -> "hang in there")
+    drop: set[int] = set()
+    promise = ""  # "... and you'll find it soon": what the speaker promises for doing it
+    for c in root.children:
+        if c.dep_ == "conj" and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children):
+            if any(g.dep_ == "nsubj" and g.lower_ in ("you", "it") for g in c.children):
+                promise = "".join(w.text_with_ws for w in c.subtree)
+            drop |= {w.i for w in c.subtree}
+            drop |= {w.i for w in root.children if w.dep_ == "cc" and w.i < c.i and w.i > root.i}
+        if c.dep_ in ("npadvmod", "dobj", "appos") and c.text.lower() == t.addressee.split()[0].lower():
+            drop.add(c.i)
+        if c.dep_ == "intj":
+            drop |= {w.i for w in c.subtree}
+    words = [w for w in root.subtree if w.i >= root.i and w.i not in drop]
+    vp = "".join(w.text_with_ws for w in words).strip()
+    vp = re.split(r",\s+(?!and\b|or\b)", _cut(vp), maxsplit=1)[0].rstrip(" ,.!…")  # "Don't quit, remember, ..."
+    if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) < 1 and (
+            neg or _content(promise, _FORMULA, (t.speaker, t.addressee)) < 1):
+        return None  # a bare formula, unless a promise with content follows ("Hang in there and you'll find it")
+    vp = t.third(vp[:1].lower() + vp[1:])
+    vp = re.sub(r"\band\s+(?:don['’]t|do\s+not)\s+", "and not ", vp)
+    if verb == "remember" and not vp.startswith("remember that "):
+        return None  # "Remember to X" / "Don't forget to X" is advice to do X; "Remember that X" is encouragement
+    return f"{t.speaker} encourages {t.addressee} {'not ' if neg else ''}to {_agree(vp, t.addressee)}"
+
+
+def _admires(t: _Turn, s: str, doc: Any) -> str | None:
+    m = _WAY_TO_RE.match(s)
+    if not m:
+        return None
+    x = _cut(m.group("x"))
+    if _content(x, _FORMULA, (t.speaker, t.addressee)) < 1:
+        return None
+    return f"{t.speaker} admires {t.addressee} for {_gerund(t.third(x))}"
+
+
+def _thinks_of(t: _Turn, s: str, doc: Any) -> str | None:
+    """"You're the perfect mentor & guide" -> "S thinks A is the perfect mentor & guide": a
+    predicate that names something beyond praise ("awesome", "so inspiring", "the best" give
+    none)."""
+    m = _YOURE_RE.match(s)
+    if not m:
+        return None
+    x = _cut(m.group("x") or m.group("y"))
+    words = [w.lower().strip(",.!") for w in x.split()]
+    head = next((w for w in words if w not in _INTENSIFIERS), "")
+    if not head or head.endswith("ing") or head in _GENERIC_PRAISE or head in ("gonna", "not", "in", "on", "at", "from"):
+        return None  # "You're doing great", "You're gonna kill it", "You're welcome", "You're awesome with X": talk
+    if _content(x, _GENERIC_PRAISE | _INTENSIFIERS, (t.speaker, t.addressee)) < 1 or "?" in x:
+        return None
+    return f"{t.speaker} thinks {t.addressee} is {t.third(x)}"
+
+
+ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
+    ("offer_help", _offer_help),
+    ("grateful", _grateful),
+    ("believes_in", _believes_in),
+    ("encourages", _encourages),
+    ("admires", _admires),
+    ("thinks_of", _thinks_of),
+)
+
+_CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|\s*\[shared a photo.*$|,\s+(?:but|and\s+it|which|so\s+that|'cause|because)\s+")
+
+
+def _agree(text: str, name: str) -> str:
+    """"when Jon need to" -> "when Jon needs to": the rewriter leaves some verbs after the name bare."""
+    return re.sub(rf"\b({re.escape(name)}) (need|want|feel|get|go|make|love|like|do)\b",
+                  lambda m: f"{m.group(1)} {m.group(2)}{'es' if m.group(2) in ('go', 'do') else 's'}", text)
+
+
+def _cut(x: str) -> str:
+    return _CUT_RE.split(x.strip(), maxsplit=1)[0].strip().rstrip("!.…,; ")
+
+
+def _gerund(vp: str) -> str:
+    """"take X and make Y" -> "taking X and making Y" (regular English spelling)."""
+    def ing(v: str) -> str:
+        if v.endswith("ie"):
+            return v[:-2] + "ying"
+        if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
+            return v[:-1] + "ing"
+        if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", v) and len(v) <= 4:
+            return v + v[-1] + "ing"
+        return v + "ing"
+    words = vp.split()
+    if not words:
+        return vp
+    words[0] = ing(words[0])
+    for i in range(1, len(words) - 1):
+        if words[i] == "and" and re.fullmatch(r"[a-z]+", words[i + 1]) and words[i + 1] not in _STOP:
+            words[i + 1] = ing(words[i + 1])
+            break
+    return " ".join(words)
+
+
+def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewriter,
+         model: str | None = None, limit: int | None = None) -> list[Act]:
+    """The acts found in the turn (at most `limit`), in the order of `ACTS`, then of sentences."""
+    addressee = (ctx.addressee or "").strip()
+    speaker = (ctx.speaker_name or "").strip()
+    if not addressee or not speaker or addressee == speaker or detect_language(text) != "en":
+        return []
+    turn = _Turn(speaker, addressee, rewrite)
+    cands = [(src, _strip(src, addressee)) for src in sentences
+             if "?" not in src and not src.lstrip().startswith("[") and len(src) <= MAX_SENTENCE_CHARS]
+    cands = [(src, s) for src, s in cands if s]
+    if not cands:
+        return []
+    # only a sentence that opens like an imperative of the table is parsed (~1 turn in 8)
+    want = [i for i, (_, s) in enumerate(cands) if _OPENING_RE.match(s)]
+    nlp = parser(model_name(model)) if want else None
+    docs: list[Any] = [None] * len(cands)
+    if nlp is not None:
+        for i, doc in zip(want, nlp.pipe([cands[i][1] for i in want]), strict=True):
+            docs[i] = doc
+    found: list[Act] = []
+    for kind, detect in ACTS:
+        for (src, s), doc in zip(cands, docs, strict=True):
+            if kind == "encourages" and doc is None:
+                continue
+            out = detect(turn, s, doc)
+            if out:
+                out = re.sub(r"\s{2,}", " ", out).strip()
+                found.append(Act(kind, out[:1].upper() + out[1:], src))
+                if limit is not None and len(found) >= limit:
+                    return found
+    return found
+
+
+def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],
+          rewrite: Rewriter, model: str | None = None) -> ExtractedFact | None:
+    """Add the turn's first act as its one fact, when the turn has no other fact."""
+    if result.facts:
+        return None
+    found = acts(text, ctx, sentences, rewrite, model, limit=1)
+    if not found:
+        return None
+    act = found[0]
+    f = ExtractedFact(ctx.speaker_name, act.text, None, None, "conversational", 0.7,
+                      mentions=[(ctx.addressee or "").strip()], source_text=act.source)
+    result.facts.append(f)
+    result.trace.setdefault("speech_act", act.kind)
+    return f
