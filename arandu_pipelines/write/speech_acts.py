@@ -54,7 +54,11 @@ from typing import Any
 
 from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.nlp import model_name
-from arandu_pipelines.write.types import ExtractedFact, ExtractionContext, ExtractionResult
+from arandu_pipelines.write.types import (
+    ExtractedFact,
+    ExtractionContext,
+    ExtractionResult,
+)
 
 log = logging.getLogger(__name__)
 
@@ -94,40 +98,25 @@ _LEAD_RE = re.compile(
 # Words of the encouragement formula: a VP made only of these names nothing ("Keep it up",
 # "Hang in there", "Never give up", "Keep on pushing", "Believe in yourself", "Rock on").
 _FORMULA = frozenset(
-    "keep going go it up pushing push on give giving quit quitting hang in there shining shine rock at "
-    "never do don't not n't doing great good work working hard trying try fighting strong positive believe "
-    "yourself yourselves you your themselves this that the a an of to and or with for ever always just "
-    "moving forward dreaming smiling chin head high get nothing down back "
-    "beat miss way awesome amazing going best luck fun safe careful easy slow calm remember forget look care "
-    "em 'em them rocking take taking motivated focused determined hopeful optimistic strong buddy pal man "
-    "dude girl bro mate friend dear hun stay staying".split())
+    ["keep", "going", "go", "it", "up", "pushing", "push", "on", "give", "giving", "quit", "quitting", "hang", "in", "there", "shining", "shine", "rock", "at", "never", "do", "don't", "not", "n't", "doing", "great", "good", "work", "working", "hard", "trying", "try", "fighting", "strong", "positive", "believe", "yourself", "yourselves", "you", "your", "themselves", "this", "that", "the", "a", "an", "of", "to", "and", "or", "with", "for", "ever", "always", "just", "moving", "forward", "dreaming", "smiling", "chin", "head", "high", "get", "nothing", "down", "back", "beat", "miss", "way", "awesome", "amazing", "going", "best", "luck", "fun", "safe", "careful", "easy", "slow", "calm", "remember", "forget", "look", "care", "em", "'em", "them", "rocking", "take", "taking", "motivated", "focused", "determined", "hopeful", "optimistic", "strong", "buddy", "pal", "man", "dude", "girl", "bro", "mate", "friend", "dear", "hun", "stay", "staying"])
 # Verbs of persisting and believing: their imperative is encouragement ("Keep going after your
 # dreams"); any other verb's is advice or talk ("Do your research", "Try the pasta", "Tell me
 # more", "(I) love the colors" -- a dropped subject parses as an imperative too), left out.
-_PERSIST = frozenset("keep stay believe go chase push hang follow remember trust tackle pursue fight dream "
-                     "reach aim embrace focus continue carry shine".split())
+_PERSIST = frozenset(["keep", "stay", "believe", "go", "chase", "push", "hang", "follow", "remember", "trust", "tackle", "pursue", "fight", "dream", "reach", "aim", "embrace", "focus", "continue", "carry", "shine"])
 # ... and of giving up, negated: "Don't give up / quit / let anything stop you"
-_NEG_PERSIST = frozenset("give quit let stop lose doubt underestimate settle".split())
+_NEG_PERSIST = frozenset(["give", "quit", "let", "stop", "lose", "doubt", "underestimate", "settle"])
 _OPENING_RE = re.compile(
     rf"(?i)^(?:(?:just|always|please|definitely|really|still|do\s+not|don['’]t|never)\s+)*(?:{'|'.join(sorted(_PERSIST))}"
     rf"|{'|'.join(sorted(_NEG_PERSIST))})\b")
 # "Thanks for X" with an empty X: thanks for the talk, not for something done
 _EMPTY_THANKS = frozenset(
-    "asking sharing the chat chatting talking listening kind words compliment compliments checking in "
-    "understanding it that this all everything letting me know saying so much reaching out support "
-    "encouragement help advice tips tip words friendship motivation time input feedback kindness "
-    "suggestion suggestions offer concern being there for me".split())
+    ["asking", "sharing", "the", "chat", "chatting", "talking", "listening", "kind", "words", "compliment", "compliments", "checking", "in", "understanding", "it", "that", "this", "all", "everything", "letting", "me", "know", "saying", "so", "much", "reaching", "out", "support", "encouragement", "help", "advice", "tips", "tip", "words", "friendship", "motivation", "time", "input", "feedback", "kindness", "suggestion", "suggestions", "offer", "concern", "being", "there", "for", "me"])
 # "You're X" with X only these says nothing in particular ("You're awesome", "You're the best")
 _GENERIC_PRAISE = frozenset(
-    "awesome amazing great best sweet kind nice cool right welcome lucky one star rock legend "
-    "incredible wonderful fantastic super good lovely fine okay ok back here there rockstar gem champ hero "
-    "inspiring inspiration thoughtful talented dedicated brave strong impressive".split())
-_INTENSIFIERS = frozenset("so very really such a an the too totally definitely truly always just incredibly super "
-                          "absolutely clearly seriously".split())
+    ["awesome", "amazing", "great", "best", "sweet", "kind", "nice", "cool", "right", "welcome", "lucky", "one", "star", "rock", "legend", "incredible", "wonderful", "fantastic", "super", "good", "lovely", "fine", "okay", "ok", "back", "here", "there", "rockstar", "gem", "champ", "hero", "inspiring", "inspiration", "thoughtful", "talented", "dedicated", "brave", "strong", "impressive"])
+_INTENSIFIERS = frozenset(["so", "very", "really", "such", "a", "an", "the", "too", "totally", "definitely", "truly", "always", "just", "incredibly", "super", "absolutely", "clearly", "seriously"])
 _STOP = frozenset(
-    "a an the and or of to in on at by for with from as is are was were be been am it its this that these "
-    "those so very really just also too all up out about how what his her their our my your me him she he "
-    "we us i you they them there here not n't do don't through out off over around along ahead away".split())
+    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "am", "it", "its", "this", "that", "these", "those", "so", "very", "really", "just", "also", "too", "all", "up", "out", "about", "how", "what", "his", "her", "their", "our", "my", "your", "me", "him", "she", "he", "we", "us", "i", "you", "they", "them", "there", "here", "not", "n't", "do", "don't", "through", "out", "off", "over", "around", "along", "ahead", "away"])
 _WORD_RE = re.compile(r"[\w'’-]+")
 
 
@@ -148,7 +137,7 @@ def _strip(sentence: str, addressee: str) -> str:
     voc = re.match(rf"^{first}[a-z]*\s*[,!.]+\s*", s)
     if voc:
         s = _LEAD_RE.sub("", s[voc.end():])
-    s = re.sub(rf",\s*(?:{first}[a-z]*|{_TERMS_OF_ADDRESS})\s*(?=[!.…]*$)", "", s, flags=re.I)
+    s = re.sub(rf",\s*(?:{first}[a-z]*|{_TERMS_OF_ADDRESS})\s*(?=[!.…]*$)", "", s, flags=re.IGNORECASE)
     s = re.sub(r"(?i)^(?:remember|don['’]t\s+forget)\s*,\s*", "", s)  # "Remember, X": X is the act
     return s.strip().rstrip("!.…🌟🙌💪😊 ").strip()
 
@@ -202,7 +191,7 @@ def _offer_help(t: _Turn, s: str, doc: Any) -> str | None:
 def _grateful(t: _Turn, s: str, doc: Any) -> str | None:
     m = _THANKS_RE.match(s)
     if m:
-        x = re.split(r",\s+(?=(?:it|you|that|this|i|we|they|he|she)\b)", _cut(m.group("x")), maxsplit=1, flags=re.I)[0]
+        x = re.split(r",\s+(?=(?:it|you|that|this|i|we|they|he|she)\b)", _cut(m.group("x")), maxsplit=1, flags=re.IGNORECASE)[0]
         if _content(x, _EMPTY_THANKS, (t.speaker, t.addressee)) < 1:
             return None
         x = t.third(x)
