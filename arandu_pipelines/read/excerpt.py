@@ -58,20 +58,22 @@ def word_matcher(weights: dict[str, float], time_cue: float = 0.0) -> Callable[[
     `time_cue` when it says when something happened ("last week", "two weekends ago"): for a
     "when" question that sentence carries the answer's other half, the message's date being the
     first."""
-    lexemes = sorted(weights.items())
+    lexemes = sorted(weights)
+    alternatives = []
+    for n, lx in enumerate(lexemes):  # sentences are folded (lower case, no accents): so are stems
+        stem = re.escape(fold(lx))
+        if lx.endswith("i") and len(lx) > 3:
+            stem = f"{stem}|{re.escape(fold(lx)[:-1])}[a-z0-9]{{0,4}}\\b"
+        alternatives.append(f"(?P<g{n}>{stem})")
+    finder = re.compile(r"\b(?:" + "|".join(alternatives) + ")") if lexemes else None
 
     def score(sentence: str) -> float:
         folded = fold(sentence)
-        words = set(_WORD.findall(folded))
         total = time_cue if time_cue and _TIME_CUE.search(folded) else 0.0
-        for lx, w in lexemes:
-            for word in words:
-                if word.startswith(lx) or (
-                        lx.endswith("i") and len(lx) > 3 and word.startswith(lx[:-1])
-                        and len(word) <= len(lx) + 3):
-                    total += w
-                    break
-        return total
+        if finder is None:
+            return total
+        found = {m.lastgroup for m in finder.finditer(folded)}
+        return total + sum(weights[lexemes[int(g[1:])]] for g in sorted(found) if g)
 
     return score
 

@@ -197,12 +197,13 @@ def compress_context(
     quoted by its matching sentences rather than its opening."""
     if not events:
         return _compress(facts, events, patterns, config, dated, match)
-    kept = facts_worth_words(facts, {e.event_id for e in events})
+    listed = {e.event_id for e in events}
+    kept = facts_worth_words(facts, listed)
     context, stats = _compress(kept, events, patterns, config, dated, match)
     quoted = set(stats.pop("quoted"))
     kept_ids = {f.fact_id for f in kept}
-    missing = {f.source_event_id for f in facts if f.fact_id not in kept_ids} - quoted - {None}
-    if missing:  # messages the budget left out: their facts come back
+    left_out = {f.source_event_id for f in facts if f.fact_id not in kept_ids} & listed
+    if left_out - quoted:  # a message the budget left out: its facts come back
         kept = facts_worth_words(facts, quoted)
         context, stats = _compress(kept, events, patterns, config, dated, match)
         stats.pop("quoted")
