@@ -80,6 +80,9 @@ def test_facts_read_from_quoted_messages_give_way_to_the_snippets() -> None:
     head = ctx.split("Relevant conversations:")[0]
     assert "- Ana moved to Porto (2024-02-01)" in head  # the event date the message does not say
     assert "flat is near the river" not in head and "bakery" not in head  # the snippets say them
+    # the best fact stays even when its message is quoted: the section is never empty
+    only, _ = compress_context(facts[1:3], events, [], MemoryConfig(), dated=False)
+    assert only.startswith("Known facts:\n- Ana's new flat is near the river\n\nRelevant")
     assert [f"thing number {i}" in head for i in range(6)] == [True] * UNDATED_FACTS + [False] * (6 - UNDATED_FACTS)
     assert stats["events"] == 2
     # without snippets the facts are the whole answer: the tiers as before
@@ -89,11 +92,13 @@ def test_facts_read_from_quoted_messages_give_way_to_the_snippets() -> None:
 
 def test_a_fact_comes_back_when_its_message_does_not_fit_the_budget() -> None:
     events = [_event(i, f"message {i} " + "words " * 60) for i in range(30)]
-    facts = [_fact(0, "Ana's fact from the last message", "e29"), _fact(1, "Ana's fact from the first", "e0")]
+    facts = [_fact(0, "Ana's best fact", "e1"), _fact(1, "Ana's fact from the last message", "e29"),
+             _fact(2, "Ana's fact from the first", "e0")]
     ctx, stats = compress_context(facts, events, [], MemoryConfig(context_max_tokens=300), dated=False)
     assert stats["events"] < 30
     assert "fact from the last message" in ctx  # e29 was not quoted: its fact stays
     assert "fact from the first" not in ctx  # e0 was
+    assert "Ana's best fact" in ctx  # the best fact always leads, quoted or not
 
 
 # ---- the budget holds -----------------------------------------------------------------------------

@@ -12,8 +12,8 @@
                             (read/excerpt.py), not by its opening
 
 With snippets below them, the facts listed are those that add to the snippets
-(`facts_worth_words`): event-dated facts, and the best UNDATED_FACTS of the others whose message
-is not quoted; without snippets, the tiers above. Facts carry no entity prefixes or scores. Dates: the spec shows none on facts; here a date is
+(`facts_worth_words`): the best fact, event-dated facts, and up to UNDATED_FACTS of the others
+whose message is not quoted; without snippets, the tiers above. Facts carry no entity prefixes or scores. Dates: the spec shows none on facts; here a date is
 added when the question asks about time ("when ...", a time window) or the fact records when
 something happened (`event_date`): measured on the LoCoMo dev questions, dropping them lowers the
 answer-in-context rate of temporal questions 0.889 -> 0.857 (docs/retrieval.md). The budget is a
@@ -162,21 +162,21 @@ def warm_clause(f: ScoredFact, dated: bool) -> str:
 def facts_worth_words(facts: list[ScoredFact], quoted: set[str]) -> list[ScoredFact]:
     """The facts that add something to the conversation snippets that follow them, in order.
 
-    A fact read from a message quoted below repeats it, minus the message's date and wording:
-    it is left out unless it records when something happened (`event_date`, resolved at write
-    time: "last Saturday" -> the day, which the message does not say). Of the other facts
-    without an event date, the best UNDATED_FACTS stay. Measured on the LoCoMo dev questions
+    The best fact always stays: it is the ranking's distilled answer, and the facts section the
+    spec puts first is never empty when facts were found. After it, a fact read from a message
+    quoted below repeats that message minus its date and wording: it is left out unless it
+    records when something happened (`event_date`, resolved at write time: "last Saturday" ->
+    the day, which the message does not say). Of the other facts without an event date, the best
+    UNDATED_FACTS stay. Measured on the LoCoMo dev questions
     (docs/retrieval.md, "The context a 400-word reader needs"): in the context's first 400 words
     an undated fact carried an answer the snippets did not in 1 of 231 questions, while the
     facts took ~195 of those words; event-dated facts carried 16 temporal answers alone."""
     out: list[ScoredFact] = []
     undated = 0
-    for f in facts:
-        if f.event_date is not None:
+    for i, f in enumerate(facts):
+        if i == 0 or f.event_date is not None:
             out.append(f)
-        elif f.source_event_id in quoted:
-            continue
-        elif undated < UNDATED_FACTS:
+        elif f.source_event_id not in quoted and undated < UNDATED_FACTS:
             out.append(f)
             undated += 1
     return out
