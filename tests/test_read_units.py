@@ -206,8 +206,8 @@ def test_context_sections_budget_and_dates() -> None:
     assert ctx.startswith("Known facts:\n- Ana fact number 0")
     assert "Observed patterns:\n- Talks about moving a lot" in ctx
     assert "Relevant conversations:\n- (2024-06-10) Ana: I moved to Porto" in ctx
-    # with snippets below, only the best UNDATED_FACTS facts without an event date are listed
-    assert stats["hot_count"] + stats["warm_count"] == UNDATED_FACTS
+    # with snippets below: the best fact, then UNDATED_FACTS more without an event date
+    assert stats["hot_count"] + stats["warm_count"] == 1 + UNDATED_FACTS
     _, alone = compress_context(facts, [], [], MemoryConfig(context_max_tokens=200), dated=False)
     assert alone["hot_count"] + alone["warm_count"] < 40  # the budget cut the list
     assert alone["hot_count"] + alone["warm_count"] >= 5  # but the first facts are guaranteed
