@@ -11,7 +11,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.read.excerpt import excerpt, query_weights, sentences, word_matcher
+from arandu_pipelines.read.excerpt import (
+    excerpt,
+    query_weights,
+    sentences,
+    word_matcher,
+)
 from arandu_pipelines.read.format import (
     EVENT_OVERFLOW_TOKENS,
     SNIPPET_CHARS,
@@ -132,7 +137,7 @@ async def test_retrieve_quotes_the_top_source_first_by_its_matching_sentence(mem
     assert cited and "greyhound" in cited[0].text  # the ranking found it ...
     assert "my sister finally adopted a greyhound called Biscuit" in snippets[0], res.context  # ... and it leads
     ordered = conversation_snippets(res.events, res.sources)
-    assert [e.event_id for e in ordered][0] == cited[0].event_id
+    assert ordered[0].event_id == cited[0].event_id
 
 
 def test_snippets_follow_the_citation_ranking() -> None:

@@ -19,7 +19,12 @@ from arandu_pipelines.read.executor import (
     StepResult,
     fuse,
 )
-from arandu_pipelines.read.format import UNDATED_FACTS, Pattern, compress_context, tokens
+from arandu_pipelines.read.format import (
+    UNDATED_FACTS,
+    Pattern,
+    compress_context,
+    tokens,
+)
 from arandu_pipelines.read.planner import is_greeting, plan_retrieval
 from arandu_pipelines.read.rank import FactCandidate
 from arandu_pipelines.read.registry import DEFAULT_REGISTRY

@@ -13,12 +13,13 @@
 
 With snippets below them, the facts listed are those that add to the snippets
 (`facts_worth_words`): the best fact, event-dated facts, and up to UNDATED_FACTS of the others
-whose message is not quoted; without snippets, the tiers above. Facts carry no entity prefixes or scores. Dates: the spec shows none on facts; here a date is
-added when the question asks about time ("when ...", a time window) or the fact records when
-something happened (`event_date`): measured on the LoCoMo dev questions, dropping them lowers the
-answer-in-context rate of temporal questions 0.889 -> 0.857 (docs/retrieval.md). The budget is a
-target, not a cap: the first MIN_FACTS facts (of those listed) are always kept. Tokens are estimated as
-characters / 4.
+whose message is not quoted; without snippets, the tiers above. Facts carry no entity prefixes
+or scores. Dates: the spec shows none on facts; here a date is added when the question asks
+about time ("when ...", a time window) or the fact records when something happened
+(`event_date`): measured on the LoCoMo dev questions, dropping them lowers the answer-in-context
+rate of temporal questions 0.889 -> 0.857 (docs/retrieval.md). The budget is a
+target, not a cap: the first MIN_FACTS facts (of those listed) are always kept. Tokens are
+estimated as characters / 4.
 """
 
 from __future__ import annotations
@@ -196,7 +197,9 @@ def compress_context(
     scores a sentence against the query (read/excerpt.py): a turn longer than SNIPPET_CHARS is
     quoted by its matching sentences rather than its opening."""
     if not events:
-        return _compress(facts, events, patterns, config, dated, match)
+        context, stats = _compress(facts, events, patterns, config, dated, match)
+        stats.pop("quoted")
+        return context, stats
     listed = {e.event_id for e in events}
     kept = facts_worth_words(facts, listed)
     context, stats = _compress(kept, events, patterns, config, dated, match)
