@@ -19,7 +19,12 @@ from arandu_pipelines.read.executor import (
     StepResult,
     fuse,
 )
-from arandu_pipelines.read.format import Pattern, compress_context, tokens
+from arandu_pipelines.read.format import (
+    UNDATED_FACTS,
+    Pattern,
+    compress_context,
+    tokens,
+)
 from arandu_pipelines.read.planner import is_greeting, plan_retrieval
 from arandu_pipelines.read.rank import FactCandidate
 from arandu_pipelines.read.registry import DEFAULT_REGISTRY
@@ -206,8 +211,11 @@ def test_context_sections_budget_and_dates() -> None:
     assert ctx.startswith("Known facts:\n- Ana fact number 0")
     assert "Observed patterns:\n- Talks about moving a lot" in ctx
     assert "Relevant conversations:\n- (2024-06-10) Ana: I moved to Porto" in ctx
-    assert stats["hot_count"] + stats["warm_count"] < 40  # the budget cut the list
-    assert stats["hot_count"] + stats["warm_count"] >= 5  # but the first facts are guaranteed
+    # with snippets below: the best fact, then UNDATED_FACTS more without an event date
+    assert stats["hot_count"] + stats["warm_count"] == 1 + UNDATED_FACTS
+    _, alone = compress_context(facts, [], [], MemoryConfig(context_max_tokens=200), dated=False)
+    assert alone["hot_count"] + alone["warm_count"] < 40  # the budget cut the list
+    assert alone["hot_count"] + alone["warm_count"] >= 5  # but the first facts are guaranteed
     assert max(len(line) for line in ctx.splitlines()) < 330  # snippets are cut at 300 chars
     dated, _ = compress_context([_fact(0, "Ana moved to Porto")], [], [], MemoryConfig(), dated=True)
     assert "- Ana moved to Porto (2024-06-10)" in dated

@@ -39,6 +39,7 @@ from arandu_pipelines.keys import fold
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
+from arandu_pipelines.read.excerpt import query_weights, word_matcher
 from arandu_pipelines.read.format import (
     Cluster,
     Pattern,
@@ -87,6 +88,8 @@ SOURCE_SUPPORT_BONUS = 0.05
 # message ranking's issue-18 changes: R@10 0.768 at 0.7, 0.781 at 0.5, 0.3 and 0.1 (R@20 0.835 /
 # 0.847 / 0.853 / 0.853), 0.730 at 1.0 (docs/retrieval.md, "Multi-evidence questions").
 FACT_SOURCE_WEIGHT = 0.3
+# A "when" question's snippet keeps a sentence saying when ("last week") after those with its words.
+TIME_CUE = 0.5
 
 
 async def _embed_query(provider: EmbeddingProvider, query: str, errors: list[str] | None = None) -> list[float] | None:
@@ -207,14 +210,17 @@ async def retrieve(
     dated = plan.temporal_intent
     # the reranker's order, then the citations', then recency
     snippets = conversation_snippets(result.events, result.sources, result.facts if reranked else None)
+    terms = state["terms"]  # long snippets are cut to the sentences holding the query's words
+    match = word_matcher(query_weights(terms.lexemes, terms.events.idf), TIME_CUE if dated else 0.0)
     fact_cluster = {c.id: c.cluster_id for c in final if c.cluster_id}
     if plan.broad_query and fact_cluster:
         async with connect(client.engine) as conn:
             clusters = await _clusters(conn, agent_id, sorted(set(fact_cluster.values())))
         result.context, fstats = compress_broad_context(result.facts, clusters, fact_cluster, snippets,
-                                                        state["patterns"], config, dated)
+                                                        state["patterns"], config, dated, match)
     else:
-        result.context, fstats = compress_context(result.facts, snippets, state["patterns"], config, dated)
+        result.context, fstats = compress_context(result.facts, snippets, state["patterns"], config, dated,
+                                                  match)
     trace.add("format", (time.perf_counter() - tf) * 1000, **fstats)
     result.total_candidates = len(ranked) + state["events_scored"]
     if result.facts and as_of is None and on_retrieved is not None:
@@ -301,7 +307,7 @@ async def _gather(
         facts_state = await facts_path(conn)
     elif has_events:
         events, n_events = await events_path(conn)
-    return {**facts_state, "events": events, "events_scored": n_events, "plan": plan}
+    return {**facts_state, "events": events, "events_scored": n_events, "plan": plan, "terms": terms}
 
 
 async def _rank_facts(
