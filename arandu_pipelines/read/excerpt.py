@@ -72,8 +72,8 @@ def word_matcher(weights: dict[str, float], time_cue: float = 0.0) -> Callable[[
         total = time_cue if time_cue and _TIME_CUE.search(folded) else 0.0
         if finder is None:
             return total
-        found = {m.lastgroup for m in finder.finditer(folded)}
-        return total + sum(weights[lexemes[int(g[1:])]] for g in sorted(found) if g)
+        found = sorted({g for m in finder.finditer(folded) if (g := m.lastgroup)})
+        return total + sum(weights[lexemes[int(g[1:])]] for g in found)
 
     return score
 
