@@ -1,0 +1,150 @@
+"""The query's vocabulary bridge: query words that memory spells differently.
+
+BM25 (read/lexical.py) matches the query's english stems against the messages' stems. Real chats
+carry typos ("dacning"), hyphen and space forms ("destress" against "de-stress", "ice cream"
+against "icecream") and words the stemmer cuts unlike their misspelling ("education" is indexed
+as "educ", "educaton" stays whole): such a query word matches nothing, although the message is
+there. The bridge maps each query word that the agent's vocabulary lacks to the vocabulary words
+closest in spelling, and adds their stems to the query as *expansions*, weighted below an
+original term (`TYPO_WEIGHT` x idf) and never counted in the query's ideal score (the keyword
+signal's denominator keeps the original word), so an expansion can only raise a row, by at most
+what the missing word was worth.
+
+The agent's vocabulary is `memory_vocabulary` (migration 0008: every whole word of its messages,
+lower-cased, with its stem and message count). The lookup rides the read bootstrap's one round
+trip (read/entities.py): `SQL_CTES`/`SQL_COLUMNS` return, for every query word whose surface form
+is not in the vocabulary and whose stem is not in the term statistics, up to `PER_WORD`
+vocabulary words with the same first letter, a length within 2 and a Levenshtein distance of at
+most 2 (fuzzystrmatch, C), read from the primary key's first-letter range; and for adjacent word
+pairs, the vocabulary word spelt as the pair joined ("ice cream" -> "icecream" / "ice-cream").
+
+`accept` then decides in Python (name_match.damerau, the optimal-string-alignment distance):
+words of 4-7 letters take only a letter added, dropped or two swapped (a substitution turns one
+real word into another too often: "bike"/"bake"); 8+ letters take distance 2. A hyphen counts as
+a letter ("destress"/"de-stress"). The best distance wins; ties keep up to `MAX_TIES` words, in
+(distance, more messages first, word) order, so the result is deterministic. A word with no
+vocabulary word that close maps to nothing: a rare word is never replaced by a random one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from arandu_pipelines.read.name_match import damerau
+
+TYPO_WEIGHT = 0.8  # an expansion's idf counts x0.8: it is a guess at what the user meant
+JOIN_WEIGHT = 1.0  # "ice cream" -> "icecream" is the same word, spelt together
+MIN_LEN = 4  # shorter words have too many neighbours at distance 1
+MAX_WORDS = 12
+PER_WORD = 6
+MAX_TIES = 2
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+@dataclass
+class Bridge:
+    """What the bridge did for one query: expansion stem -> weight factor, and for the trace
+    each bridged query word -> the vocabulary words it was mapped to."""
+
+    weights: dict[str, float] = field(default_factory=dict)
+    mapped: dict[str, list[str]] = field(default_factory=dict)
+
+
+def query_words(query: str) -> tuple[list[str], list[str]]:
+    """(words to look up, joined pairs to look up exactly), lower-cased, in query order.
+
+    An apostrophe ends a word ("Kate's" -> "kate"); hyphenated words stay whole, as the parser
+    keeps them. Pairs are two adjacent words joined without and with a hyphen."""
+    toks = [t.lower() for t in _WORD.findall(re.sub(r"['’]\w*", " ", query))]
+    words: list[str] = []
+    for t in toks:
+        if MIN_LEN <= len(t) <= 40 and t not in words:
+            words.append(t)
+    pairs: list[str] = []
+    for a, b in zip(toks, toks[1:]):
+        if len(a) >= 2 and len(b) >= 2 and "-" not in a + b:
+            for p in (a + b, f"{a}-{b}"):
+                if p not in pairs:
+                    pairs.append(p)
+    return words[:MAX_WORDS], pairs[: 2 * MAX_WORDS]
+
+
+def params(query: str) -> dict[str, Any]:
+    words, pairs = query_words(query)
+    return {"bw": words, "bp": pairs}
+
+
+# For the bootstrap statement (read/entities.py). Expects :a (agent), :bw and :bp (text[]).
+SQL_CTES = """
+    bq AS (SELECT w, (ts_lexize('english_stem', w))[1] AS lx FROM unnest(CAST(:bw AS text[])) w),
+    bz AS (
+        SELECT bq.w AS qw, c.word, c.lexeme, c.d, c.df FROM bq CROSS JOIN LATERAL (
+            SELECT v.word, v.lexeme, levenshtein_less_equal(v.word, bq.w, 2) AS d, v.df
+            FROM memory_vocabulary v
+            WHERE v.agent_id = :a AND v.word >= left(bq.w, 1)
+              AND v.word < chr(ascii(left(bq.w, 1)) + 1)
+              AND length(v.word) BETWEEN length(bq.w) - 2 AND length(bq.w) + 2
+              AND levenshtein_less_equal(v.word, bq.w, 2) <= 2
+            ORDER BY 3, v.df DESC, v.word LIMIT """ + str(PER_WORD) + """) c
+        WHERE bq.lx IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM memory_vocabulary x WHERE x.agent_id = :a AND x.word = bq.w)
+          AND NOT EXISTS (SELECT 1 FROM memory_term_stats s WHERE s.agent_id = :a AND s.lexeme = bq.lx)
+        UNION ALL
+        SELECT '', v.word, v.lexeme, 0, v.df FROM memory_vocabulary v
+        WHERE v.agent_id = :a AND v.word = ANY(CAST(:bp AS text[]))
+    )"""
+
+SQL_COLUMNS = """
+           (SELECT coalesce(json_agg(json_build_array(qw, word, lexeme, d, df)
+                                     ORDER BY qw, d, df DESC, word), '[]') FROM bz) AS bridge,
+           (SELECT coalesce(json_agg(json_build_array(s.kind, s.lexeme, s.df)), '[]')
+              FROM memory_term_stats s
+             WHERE s.agent_id = :a AND s.lexeme IN (SELECT lexeme FROM bz)) AS bridge_terms"""
+
+
+def _allowed(qw: str, word: str) -> int | None:
+    """The OSA distance of `word` from the query word `qw` if the bridge accepts it, else None."""
+    d = damerau(qw, word, 2)
+    if d == 0:
+        return None
+    if len(qw) <= 7:
+        if d != 1 or (len(qw) == len(word) and sum(a != b for a, b in zip(qw, word)) == 1):
+            return None  # short words: insertion, deletion or transposition only
+        return d
+    return d if d <= 2 else None
+
+
+def accept(rows: list[Any]) -> Bridge:
+    """The bridge from the bootstrap's `bridge` rows (qw, word, lexeme, lev distance, df)."""
+    out = Bridge()
+    by_word: dict[str, list[tuple[int, int, str, str]]] = {}
+    for qw, word, lexeme, _lev, df in rows:
+        if qw == "":  # a joined pair found as one vocabulary word
+            out.weights[lexeme] = max(out.weights.get(lexeme, 0.0), JOIN_WEIGHT)
+            out.mapped.setdefault(word, []).append(word)
+            continue
+        d = _allowed(qw, word)
+        if d is not None:
+            by_word.setdefault(qw, []).append((d, -int(df), word, lexeme))
+    for qw in sorted(by_word):
+        cands = sorted(by_word[qw])
+        best = cands[0][0]
+        for d, _, word, lexeme in [c for c in cands if c[0] == best][:MAX_TIES]:
+            out.weights[lexeme] = max(out.weights.get(lexeme, 0.0), TYPO_WEIGHT)
+            out.mapped.setdefault(qw, []).append(word)
+    return out
+
+
+def apply(terms: Any, row: Any) -> None:
+    """Adds the bootstrap row's bridge to `terms` (QueryTerms): expansions and their df."""
+    bridge = accept(list(row.bridge or []))
+    if not bridge.weights:
+        return
+    for kind, lexeme, df in row.bridge_terms or []:
+        stats = terms.events if kind == "e" else terms.facts
+        stats.df.setdefault(lexeme, int(df))
+    terms.expansions = {lx: w for lx, w in sorted(bridge.weights.items()) if lx not in terms.lexemes}
+    terms.bridged = bridge.mapped
