@@ -23,6 +23,7 @@ TURNS = [
     ("Rui", "the new office has a huge kitchen"),
     ("Ana", "I finished the mystery novel you lent me"),
     ("Rui", "the weather was awful all week"),
+    ("Ana", "my fam threw me a surprise party, pics soon"),
 ]
 
 
@@ -85,6 +86,25 @@ async def test_a_joined_form_is_bridged(memory) -> None:
     r = await memory.retrieve(AGENT, "Where did they eat ice cream?", config_overrides={"topk_events": 8})
     assert _keyword_of(r, "m3") > 0.1  # "ice cream" -> "icecream"; before: 0
     assert r.sources[0].message_id == "m3"
+
+
+async def test_an_informal_form_is_bridged(memory) -> None:
+    await memory.import_messages(_messages())
+    r = await memory.retrieve(AGENT, "What did Ana's family organise for her?", verbose=True,
+                              config_overrides={"topk_events": 9})
+    assert r.pipeline.get("plan").data["bridged"] == {"family": ["fam"]}
+    assert _keyword_of(r, "m8") > 0.1  # "family" -> "fam"; before: 0
+    assert r.sources[0].message_id == "m8"
+    r = await memory.retrieve(AGENT, "Will Ana share photos of the surprise party?", verbose=True)
+    assert r.pipeline.get("plan").data["bridged"] == {"photos": ["pic", "pics"]}
+
+
+def test_informal_forms_go_both_ways() -> None:
+    from arandu_pipelines.read.bridge import informal_forms
+
+    assert ("bday", "birthday") in informal_forms("pics from her bday?")
+    assert ("birthday", "bday") in informal_forms("When is Kate's birthday?")
+    assert informal_forms("Where does Leo work?") == []
 
 
 async def test_a_rare_unrelated_word_is_not_mapped(memory) -> None:

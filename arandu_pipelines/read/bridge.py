@@ -38,11 +38,64 @@ from typing import Any
 from arandu_pipelines.read.name_match import damerau
 
 TYPO_WEIGHT = 0.8  # an expansion's idf counts x0.8: it is a guess at what the user meant
+INFORMAL_WEIGHT = 0.7  # another register of the word ("fam" for "family"), not the word itself
 JOIN_WEIGHT = 1.0  # "ice cream" -> "icecream" is the same word, spelt together
 MIN_LEN = 4  # shorter words have too many neighbours at distance 1
 MAX_WORDS = 12
 PER_WORD = 6
 MAX_TIES = 2
+
+# Informal forms of common English chat words: every word of a line may stand for every other
+# one. General abbreviations and register pairs (not tuned to any conversation); a query word
+# brings the other forms of its line at INFORMAL_WEIGHT. MiniLM cannot stand in for this table:
+# the cosine of single words "family"/"fam" is 0.23 and "tomorrow"/"tmrw" 0.20, while unrelated
+# pairs ("photo"/"phone" 0.43, "cat"/"dog" 0.66) score higher (docs/retrieval.md).
+_INFORMAL = """
+birthday bday
+picture pictures pic pics photo photos pix
+family fam
+children child kids kid kiddo kiddos
+boyfriend bf
+girlfriend gf
+husband hubby
+brother bro
+sister sis
+mother mom mum mommy mama
+father dad daddy
+grandmother grandma granny nana
+grandfather grandpa
+tomorrow tmrw tmr
+tonight tonite
+university uni
+vacation vacay
+favorite favourite fav fave
+people ppl
+message msg
+video vid vids
+conversation convo
+information info
+appointment appt
+probably prolly
+definitely defo
+congratulations congrats
+please pls plz
+restaurant resto
+breakfast brekkie
+television telly
+refrigerator fridge
+weekend wknd
+christmas xmas
+dog doggo pup puppy
+cat kitty
+totally totes
+seriously srsly
+really rly
+""".strip().splitlines()
+INFORMAL: dict[str, tuple[str, ...]] = {}
+for _line in _INFORMAL:
+    _forms = tuple(_line.split())
+    for _w in _forms:
+        INFORMAL[_w] = tuple(sorted(set(INFORMAL.get(_w, ())) | {f for f in _forms if f != _w}))
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
@@ -54,6 +107,7 @@ class Bridge:
 
     weights: dict[str, float] = field(default_factory=dict)
     mapped: dict[str, list[str]] = field(default_factory=dict)
+    informal: dict[str, list[str]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -101,8 +155,20 @@ def enabled() -> bool:
 
 
 def params(query: str) -> dict[str, Any]:
-    words, pairs = query_words(query) if enabled() else ([], [])
-    return {"bw": words, "bp": pairs}
+    if not enabled():
+        return {"bw": [], "bp": [], "bq": [], "bs": []}
+    words, pairs = query_words(query)
+    forms = informal_forms(query)
+    return {"bw": words, "bp": pairs, "bq": [q for q, _ in forms], "bs": [f for _, f in forms]}
+
+
+def informal_forms(query: str) -> list[tuple[str, str]]:
+    """(query word, another form of it) for the query's words found in the INFORMAL table."""
+    toks = _WORD.findall(re.sub(r"['’]\w*", " ", query.lower()))
+    out: list[tuple[str, str]] = []
+    for t in dict.fromkeys(toks):
+        out.extend((t, f) for f in INFORMAL.get(t, ()))
+    return out
 
 
 # For the bootstrap statement (read/entities.py). Expects :a (agent), :bw and :bp (text[]).
@@ -126,6 +192,10 @@ SQL_CTES = """
              AND v.word IN (replace(p, ' ', ''), replace(p, ' ', '-'))
         WHERE (ts_lexize('english_stem', split_part(p, ' ', 1)))[1] IS NOT NULL
           AND (ts_lexize('english_stem', split_part(p, ' ', 2)))[1] IS NOT NULL
+        UNION ALL
+        SELECT '=' || x.qw, x.f, (ts_lexize('english_stem', x.f))[1], 0, 0
+        FROM unnest(CAST(:bq AS text[]), CAST(:bs AS text[])) AS x(qw, f)
+        WHERE (ts_lexize('english_stem', x.f))[1] IS NOT NULL
     )"""
 
 SQL_COLUMNS = """
@@ -157,6 +227,10 @@ def accept(rows: list[Any]) -> Bridge:
             out.weights[lexeme] = max(out.weights.get(lexeme, 0.0), JOIN_WEIGHT)
             out.mapped.setdefault(word, []).append(word)
             continue
+        if qw.startswith("="):  # an informal form (or the formal one) of a query word
+            out.weights[lexeme] = max(out.weights.get(lexeme, 0.0), INFORMAL_WEIGHT)
+            out.informal.setdefault(qw[1:], []).append(word)
+            continue
         d = _allowed(qw, word)
         if d is not None:
             by_word.setdefault(qw, []).append((d, -int(df), word, lexeme))
@@ -171,11 +245,18 @@ def accept(rows: list[Any]) -> Bridge:
 
 def apply(terms: Any, row: Any) -> None:
     """Adds the bootstrap row's bridge to `terms` (QueryTerms): expansions and their df."""
-    bridge = accept(list(row.bridge or []))
+    rows = list(row.bridge or [])
+    bridge = accept(rows)
     if not bridge.weights:
         return
+    stems = {r[1]: r[2] for r in rows}
     for kind, lexeme, df in row.bridge_terms or []:
         stats = terms.events if kind == "e" else terms.facts
         stats.df.setdefault(lexeme, int(df))
     terms.expansions = {lx: w for lx, w in sorted(bridge.weights.items()) if lx not in terms.lexemes}
-    terms.bridged = bridge.mapped
+    present = {lx for st in (terms.events, terms.facts) for lx, df in st.df.items() if df > 0}
+    terms.bridged = dict(bridge.mapped)
+    for qw, forms in sorted(bridge.informal.items()):  # trace only the forms memory holds
+        kept = [f for f in forms if stems.get(f) in present]
+        if kept:
+            terms.bridged[qw] = kept
