@@ -20,7 +20,10 @@ pairs, the vocabulary word spelt as the pair joined ("ice cream" -> "icecream" /
 
 `accept` then decides in Python (name_match.damerau, the optimal-string-alignment distance):
 words of 4-7 letters take only a letter added, dropped or two swapped (a substitution turns one
-real word into another too often: "bike"/"bake"); 8+ letters take distance 2. A hyphen counts as
+real word into another too often: "bike"/"bake"); 8+ letters take distance 2. Two common
+English words (whole words of the MiniLM tokenizer's vocabulary) are never mapped to each other:
+"seen", absent from a conversation, is not a typo of its "seven"; either side may be the typo
+("dacning" in the query, or "aquarim" in memory for a query's "aquarium"). A hyphen counts as
 a letter ("destress"/"de-stress"). The best distance wins; ties keep up to `MAX_TIES` words, in
 (distance, more messages first, word) order, so the result is deterministic. A word with no
 vocabulary word that close maps to nothing: a rare word is never replaced by a random one.
@@ -131,15 +134,15 @@ def known_words() -> frozenset[str]:
 def query_words(query: str) -> tuple[list[str], list[str]]:
     """(words to look up, adjacent pairs "a b" to look up joined), lower-cased, in query order.
 
-    Looked up: words of MIN_LEN+ letters that are not common English words (`known_words`);
-    hyphenated words stay whole, as the parser keeps them. An apostrophe ends a word ("Kate's"
+    Looked up: words of MIN_LEN+ letters (the SQL keeps those memory lacks, `accept` refuses to
+    map a common English word to another one); hyphenated words stay whole, as the parser keeps
+    them. An apostrophe ends a word ("Kate's"
     -> "kate") and a negated contraction is dropped whole ("hadn't")."""
     text = re.sub(r"\w+n['’]t\b", " ", query.lower())
     toks = _WORD.findall(re.sub(r"['’]\w*", " ", text))
-    known = known_words()
     words: list[str] = []
     for t in toks:
-        if MIN_LEN <= len(t) <= 40 and t not in known and t not in words:
+        if MIN_LEN <= len(t) <= 40 and t not in words:
             words.append(t)
     pairs: list[str] = []
     for a, b in zip(toks, toks[1:]):
@@ -211,6 +214,9 @@ def _allowed(qw: str, word: str) -> int | None:
     d = damerau(qw, word, 2)
     if d == 0:
         return None
+    known = known_words()
+    if qw in known and word in known:
+        return None  # two real words ("seen", "seven"): neither is a typo of the other
     if len(qw) <= 7:
         if d != 1 or (len(qw) == len(word) and sum(a != b for a, b in zip(qw, word)) == 1):
             return None  # short words: insertion, deletion or transposition only
