@@ -161,6 +161,9 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              _int(0, 19)),
     Variable("ARANDU_BATCH_IDLE", True, _BOOL,
              "Batch processes also run under SCHED_IDLE (Linux).", _bool),
+    Variable("ARANDU_QUERY_BRIDGE", True, _BOOL,
+             "The query's vocabulary bridge (typos, hyphen forms, informal words); 0 turns it off "
+             "for A/B measurements (read per call).", _bool),
     Variable("OPENAI_API_KEY", None, "an API key", "OpenAIProvider.from_env(): the API key.",
              _text, secret=True),
     Variable("OPENAI_BASE_URL", None, "an http(s) URL",
@@ -309,6 +312,10 @@ class Settings:
     @property
     def batch_idle(self) -> bool:
         return bool(self.get("ARANDU_BATCH_IDLE"))
+
+    @property
+    def query_bridge(self) -> bool:
+        return bool(self.get("ARANDU_QUERY_BRIDGE"))
 
     @property
     def anthropic_api_key(self) -> str | None:

@@ -205,7 +205,8 @@ async def test_erasing_one_speaker_removes_every_derived_row(memory, fresh_db_ur
     before = _hits(url, ERASED_WORDS)
     for t in ("memory_events", "memory_facts", "memory_entities", "memory_entity_aliases",
               "memory_entity_relationships", "memory_clusters", "memory_meta_observations",
-              "memory_term_stats", "memory_quarantine", "session_observations", "memory_intentions"):
+              "memory_term_stats", "memory_vocabulary", "memory_quarantine", "session_observations",
+              "memory_intentions"):
         assert before.get(t), f"no erased-speaker rows in {t} before the erase: {before}"
     superseded = rows(url, "SELECT o.id::text, o.fact_text FROM memory_facts n JOIN memory_facts o "
                            "ON o.id = n.supersedes_fact_id WHERE n.id = ANY(%s::uuid[]) AND "

@@ -90,7 +90,7 @@ def _alembic(url: str, action: str, revision: str) -> None:
 
 
 def test_every_key_of_every_table_leads_with_agent_id(fresh_db_url):
-    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0008",)]
     assert _key_shape_offenders(fresh_db_url) == []
     # the foreign keys of the spec are all there (a dropped one would pass the loop above)
     fks = {n for (n,) in rows(fresh_db_url, "SELECT conname FROM pg_constraint WHERE contype = 'f'")}
@@ -170,8 +170,9 @@ def _snapshot(url: str) -> dict[str, list[tuple]]:
 
 def _without_units(snapshot: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
     """A snapshot without memory_event_units (0007, absent at 0005; its rows are derived vectors
-    the write path stores, so a downgrade below 0007 drops them)."""
-    return {t: v for t, v in snapshot.items() if t != "memory_event_units"}
+    the write path stores, so a downgrade below 0007 drops them) and memory_vocabulary (0008,
+    derived from the messages by trigger, backfilled on upgrade)."""
+    return {t: v for t, v in snapshot.items() if t not in ("memory_event_units", "memory_vocabulary")}
 
 
 async def test_upgrade_from_0005_keeps_rows_and_the_library_still_works(empty_db_url):
@@ -181,7 +182,7 @@ async def test_upgrade_from_0005_keeps_rows_and_the_library_still_works(empty_db
 
     async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory:
         await memory.initialize()  # migrates 0005 -> head
-        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0007",)]
+        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0008",)]
         assert _without_units(_snapshot(empty_db_url)) == before
         assert _key_shape_offenders(empty_db_url) == []
 

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.keys import fold, slugify
+from arandu_pipelines.read import bridge
 from arandu_pipelines.read.name_match import NICKNAMES, NOT_NAMES, Candidate, best_match
 from arandu_pipelines.read.sql import fetch, fetch_one
 
@@ -231,7 +232,7 @@ def _fuzzy_pass(query: str, pool: list[Candidate], used: list[tuple[int, int]],
 _BOOT = (
     """
     WITH q AS (SELECT coalesce(tsvector_to_array(to_tsvector('english', :q)), '{}')::text[] AS lex),
-    ent AS (""" + ENTITY_ROWS_SQL + """)
+    ent AS (""" + ENTITY_ROWS_SQL + """),""" + bridge.SQL_CTES + """
     SELECT (SELECT lex FROM q) AS lex,
            (SELECT coalesce(json_agg(json_build_array(kind, n_docs, total_len)), '[]')
               FROM memory_doc_stats WHERE agent_id = :a) AS docs,
@@ -239,7 +240,7 @@ _BOOT = (
               FROM memory_term_stats WHERE agent_id = :a AND lexeme = ANY((SELECT lex FROM q)::text[])) AS terms,
            (SELECT coalesce(json_agg(json_build_array(method, matched, key, name)), '[]') FROM ent) AS ents,
            EXISTS (SELECT 1 FROM memory_entity_relationships WHERE agent_id = :a) AS has_rels,
-           EXISTS (SELECT 1 FROM memory_meta_observations WHERE agent_id = :a AND is_active) AS has_patterns
+           EXISTS (SELECT 1 FROM memory_meta_observations WHERE agent_id = :a AND is_active) AS has_patterns,""" + bridge.SQL_COLUMNS + """
     """
 )
 
@@ -249,10 +250,11 @@ async def bootstrap(conn: AsyncConnection, agent_id: str, query: str) -> tuple[A
     speaker matches of its words. Returns (QueryTerms, EntityResolution)."""
     from arandu_pipelines.read.lexical import parse_terms
 
-    row = await fetch_one(conn, _BOOT, {"a": agent_id, "q": query, **entity_params(query)},
-                          stable_plan=True)
+    row = await fetch_one(conn, _BOOT, {"a": agent_id, "q": query, **entity_params(query),
+                                        **bridge.params(query)}, stable_plan=True)
     res = interpret(query, [_Row(*r) for r in row.ents]) if query_grams(query) else EntityResolution()
     terms = parse_terms(row)
     terms.has_relationships = bool(row.has_rels)
     terms.has_patterns = bool(row.has_patterns)
+    bridge.apply(terms, row)
     return terms, res

@@ -51,25 +51,35 @@ class QueryTerms:
     facts: CorpusStats
     has_relationships: bool = True
     has_patterns: bool = True
+    # read/bridge.py: stems memory spells the query's words with (typos, hyphen forms) -> weight
+    # factor of their idf; they score and generate candidates but are not in the ideal score.
+    expansions: dict[str, float] = field(default_factory=dict)
+    bridged: dict[str, list[str]] = field(default_factory=dict)  # query word -> vocabulary words
 
     def weights(self, kind: str) -> tuple[list[str], list[float], float]:
         """(present lexemes, their idf, the ideal score) for kind 'e' or 'f'.
 
         The ideal is the score of a row holding every query lexeme, those memory lacks included
         (at the idf of an unseen term): a fact matching the two names of "Which football team
-        does Bruno Almeida support?" has matched a third of the question, not all of it."""
+        does Bruno Almeida support?" has matched a third of the question, not all of it.
+        Expansions follow the query's lexemes, at `factor x idf`, outside the ideal."""
         stats = self.events if kind == "e" else self.facts
         lex = [lx for lx in self.lexemes if stats.df.get(lx, 0) > 0]
         idf = [stats.idf(lx) for lx in lex]
-        if not idf:
+        if not idf and not self.expansions:
             return lex, idf, 0.0
         absent = sum(stats.idf(lx) for lx in self.lexemes if stats.df.get(lx, 0) <= 0)
-        return lex, idf, (sum(idf) + absent) * (K1 + 1) / (1 + K1)
+        ideal = (sum(idf) + absent) * (K1 + 1) / (1 + K1)
+        for lx, factor in self.expansions.items():
+            if stats.df.get(lx, 0) > 0 and lx not in self.lexemes:
+                lex.append(lx)
+                idf.append(factor * stats.idf(lx))
+        return lex, idf, ideal
 
     def generators(self, kind: str) -> list[str]:
         """Lexemes rare enough to generate candidates (at least the rarest one)."""
         stats = self.events if kind == "e" else self.facts
-        lex = sorted((lx for lx in self.lexemes if stats.df.get(lx, 0) > 0),
+        lex = sorted((lx for lx in [*self.lexemes, *self.expansions] if stats.df.get(lx, 0) > 0),
                      key=lambda lx: (stats.df[lx], lx))
         if not lex:
             return []

@@ -272,7 +272,8 @@ async def _gather(
     plan, execution, ctx = outcome.plan, outcome.execution, outcome.ctx
     if verbose:  # the query's one plan (the last one executed), how it was chosen
         trace.add("plan", planning_ms, **plan.to_dict(), planner_reason=outcome.reason,
-                  entities_sources=resolution.to_dict(), lexemes=terms.lexemes)
+                  entities_sources=resolution.to_dict(), lexemes=terms.lexemes,
+                  bridged=terms.bridged)
         if outcome.rounds:
             trace.add("llm_planner", 0.0, rounds=outcome.rounds, llm_calls=outcome.usage.calls,
                       input_tokens=outcome.usage.input_tokens, output_tokens=outcome.usage.output_tokens)
