@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from arandu_pipelines.write import precision
+from arandu_pipelines.write import precision, readability
 from arandu_pipelines.write.extract_rules import extract_offline
 from arandu_pipelines.write.types import ExtractionContext
 
@@ -74,3 +74,27 @@ def test_informativeness_counts_topic_words_only():
     assert precision.informativeness("Caroline saw some pretty cool stuff", "Caroline") == 0
     assert precision.informativeness("Melanie did a painting", "Melanie") == 1
     assert precision.informativeness("Caroline went to the beach because it was calming", "Caroline") == 1
+
+
+# ---- readability: a possessive repeating its clause's subject becomes a pronoun ---------------
+@pytest.mark.parametrize(("text", "subject", "pronoun", "want"), [
+    ("Melanie took Melanie's kids to a park", "Melanie", None, "Melanie took their kids to a park"),
+    ("Melanie took Melanie's kids to a park", "Melanie", "she", "Melanie took her kids to a park"),
+    ("Melanie and others all made Melanie's own pots", "Melanie", "she", "Melanie and others all made their own pots"),
+    ("Caroline has known these friends for 4 years, since Caroline moved from Caroline's home country", "Caroline",
+     None, "Caroline has known these friends for 4 years, since Caroline moved from their home country"),
+    ("Melanie took the kids and fed Melanie's dog", "Melanie", None, "Melanie took the kids and fed their dog"),
+    # near misses: the possessive is not the clause subject's, or another name stands between
+    ("Caroline's friends are Caroline's rocks", "Caroline", None, "Caroline's friends are Caroline's rocks"),
+    ("Caroline met Ana at Caroline's house", "Caroline", None, "Caroline met Ana at Caroline's house"),
+    ("Books guide Caroline, motivate Caroline and help Caroline", "Caroline", None,
+     "Books guide Caroline, motivate Caroline and help Caroline"),
+    ("Ana and Maria visited Maria's aunt", "Maria", None, "Ana and Maria visited Maria's aunt"),
+])
+def test_repeated_possessive_of_the_clause_subject_becomes_a_pronoun(text, subject, pronoun, want):
+    assert readability.pronouns(text, subject, pronoun) == want
+
+
+def test_extractor_output_uses_the_pronoun():
+    assert texts(run("Since we last spoke, I took my kids to a park by the river.")) == [
+        "Maria took their kids to a park by the river"]

@@ -48,7 +48,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import precision
+from arandu_pipelines.write import precision, readability
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -535,6 +535,8 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     kept = _cap(kept)
     if len(kept) < n:
         dropped["cap"] = n - len(kept)
+    for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
+        f.fact_text = readability.pronouns(f.fact_text, f.subject)
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)
