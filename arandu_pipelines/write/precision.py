@@ -25,7 +25,9 @@ filters"). Its name is the drop reason counted in `ExtractionResult.trace["refin
 Informativeness (`informativeness`) is the number of content words left once the fact's
 subject, stop words, pronouns, `LIGHT_VERBS` and `VAGUE_WORDS` are taken away: "Melanie did a
 painting" has 1 (painting), "Caroline wants to help make a difference" 0. The word lists are data,
-general English, not keyed to any conversation.
+general English, not keyed to any conversation. Portuguese: the lists are English, so a
+Portuguese fact's words all count as content and no filter drops it (the rule tables and
+`fact_quality`'s checks still apply); a Portuguese list can be added as rows of the same data.
 
 Exclamation tails ("- let's make it happen", "- love it") are cut by `cut_exclamation`, a repair
 run before the filters, so the fact before the dash is kept.
