@@ -111,7 +111,7 @@ def test_hoping_to_do_something_is_a_plan_not_a_wish():
 # ---- a statement before a tag question; dropped subjects ------------------------------------------
 def test_a_statement_before_a_dash_question_is_kept():
     r = run("FYI, I finished the quilt for my niece - want to see a pic?")
-    assert "Priya finished the quilt for Priya's niece" in texts(r), texts(r)
+    assert "Priya finished the quilt for their niece" in texts(r), texts(r)
     assert texts(run("Can you send me the recipe - the one with lentils?")) == []
 
 
@@ -139,7 +139,7 @@ def test_admiration_names_what_is_admired():
 def test_inspiration_and_friendship():
     assert "Daniel's discipline inspires Priya to train every morning" in texts(
         run("Honestly, your discipline really inspires me to train every morning!"))
-    assert "Priya values Priya's friendship with Daniel" in texts(run("Thanks, Dan! I really value our friendship."))
+    assert "Priya values their friendship with Daniel" in texts(run("Thanks, Dan! I really value our friendship."))
 
 
 def test_a_feeling_about_doing_something():

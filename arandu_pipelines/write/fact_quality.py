@@ -48,6 +48,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import precision, readability
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -417,9 +418,27 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     return f
 
 
+def _exclamation(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """An exclamation after a dash ("... - let's make it happen") is cut (write/precision.py)."""
+    if _free(f):
+        f.fact_text = precision.cut_exclamation(f.fact_text)
+    return f
+
+
+def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
+    """A `precision.FILTERS` row as a check over free-text facts, named as its drop reason."""
+    def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+        if _free(f) and flt.name in precision.ENABLED and flt.drops(f.fact_text, f.subject):
+            return None
+        return f
+    check.__name__ = flt.name
+    return check
+
+
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
-    _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored,
+    _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
+    *(_precision_check(flt) for flt in precision.FILTERS),
 )
 
 
@@ -516,6 +535,8 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     kept = _cap(kept)
     if len(kept) < n:
         dropped["cap"] = n - len(kept)
+    for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
+        f.fact_text = readability.pronouns(f.fact_text, f.subject)
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)

@@ -1,0 +1,75 @@
+"""Readable facts: a name repeated by first-person resolution becomes the pronoun a person writes.
+
+The rules rewrite "I took my kids to a park" as "Melanie took Melanie's kids to a park" and "we
+all made our own pots" as "Melanie and others all made Melanie's own pots": correct, but nobody
+writes that. The rule (`pronouns`), applied to every kept fact at the end of `fact_quality.refine`:
+
+- a clause is the text between punctuation (`, ; : - –`) or a subordinator ("because", "since",
+  "when", "who", ...), or "and/but/so" followed by a pronoun (a new subject; not before a name:
+  "Ana and Maria visited Maria's aunt" is one clause with a compound subject);
+  a clause's subject is the name it opens with ("Melanie took ...", "Melanie and others made ...");
+- within a clause whose subject is the fact's subject S, a later possessive "S's" becomes the
+  subject's possessive pronoun ("Caroline moved from Caroline's home country" -> "... from
+  their home country");
+- the pronoun is the subject's own when the caller knows it (`pronoun="she"` / "he", from how
+  others refer to the person), else singular "they": "their"; a plural subject ("S and others")
+  always takes "their";
+- another name between the clause's subject and the repeat keeps the repeat ("Caroline met Ana
+  at Caroline's house" is not "their house");
+- nothing else changes: a possessive in a clause with another subject ("Caroline's friends are
+  Caroline's rocks"), and a name in subject position ("since Caroline moved"), keep the name, so
+  no pronoun can point to the wrong person and no verb needs a new agreement;
+- a repeated object ("Books guide Caroline, motivate Caroline ...") keeps the name: choosing
+  between "her" and "herself" needs the clause structure ("have people back Caroline up" is not
+  "back themselves up", "important to Caroline" is not "to themselves"); a reflexive rewrite was
+  tried on the dev conversations and gave such errors, so it is not done.
+
+Offline, the writer passes no pronoun (a two-party chat rarely says how others refer to the
+speakers), so the form is "their". The matcher of bench/facts.py treats both
+forms alike (pronouns are stop words); the figures before/after are in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+_POSSESSIVE = {"she": "her", "he": "his", "they": "their"}
+# a clause boundary: punctuation, a subordinator, or a coordinator before a pronoun subject
+_BOUNDARY_RE = re.compile(
+    r"[,;:–—]\s*|\s-+\s*|-\s+|\s(?:because|'cause|cause|since|when|while|if|though|although|who|which|that|as|until"
+    r"|after|before|where|whenever)\s"
+    r"|\s(?:and|but|so)\s(?=(?:it|they|he|she|we|this|that|there)\b)")
+# a clause may open with one of these before its subject ("..., since Caroline moved ...")
+_OPENERS = "and|but|so|because|'cause|since|when|while|if|though|although|as|until|after|before|now|then"
+
+
+def pronouns(text: str, subject: str, pronoun: str | None = None) -> str:
+    """`text` with the subject's repeats inside its own clauses as pronouns (see the module doc)."""
+    if not subject or text.count(subject) < 2:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _BOUNDARY_RE.finditer(text):
+        out.append(_clause(text[pos:m.start()], subject, pronoun))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_clause(text[pos:], subject, pronoun))
+    return "".join(out)
+
+
+def _clause(clause: str, subject: str, pronoun: str | None) -> str:
+    s = re.escape(subject)
+    head = re.match(rf"\s*(?:(?:{_OPENERS})\s+)?{s}(?P<others> and others)?\b(?!['’]s)", clause)
+    if not head:
+        return clause
+    kind = "they" if head.group("others") or pronoun not in _POSSESSIVE else pronoun
+    rest = clause[head.end():]
+
+    def repl(m: re.Match[str]) -> str:
+        words = (w.strip(",.;:!?\"“”()").removesuffix("'s").removesuffix("’s") for w in rest[:m.start()].split())
+        if any(w[:1].isupper() and w != subject for w in words):
+            return m.group(0)  # another name stands between: "met Ana at Caroline's house" stays
+        return _POSSESSIVE[kind]
+
+    rest = re.sub(rf"\b{s}['’]s\b", repl, rest)
+    return clause[:head.end()] + rest
