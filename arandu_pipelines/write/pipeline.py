@@ -37,6 +37,7 @@ from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
+from arandu_pipelines.write import antecedents
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.contradicts import Edge, store_edges
 from arandu_pipelines.write.corrections import (
@@ -180,6 +181,7 @@ class WritePipeline:
         self.usage = usage if usage is not None else TokenUsage()
         self.sentences = sentences
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
+        self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -273,8 +275,12 @@ class WritePipeline:
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         addressees = self.addressees.assign(events)
+        turns = self.previous_turns.assign(events)
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
+            await antecedents.fill_from_history(conn, events[0].agent_id, events, turns)
+        for e, t in zip(events, turns, strict=True):
+            e.previous_turns = t
         if self.load_knowledge is None and self.tag_emotion is None:
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
             sync = getattr(self.extractor, "sync", None)
@@ -358,6 +364,8 @@ class WritePipeline:
             recent_messages=list(event.recent_messages),
             agent_id=event.agent_id,
             addressee=addressee,
+            previous_turns=list(event.previous_turns),
+            spacy_model=config.spacy_model,
         )
 
     async def _extract(

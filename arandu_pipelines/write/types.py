@@ -97,3 +97,7 @@ class ExtractionContext:
     # spaCy NER labels of the message (entity text casefolded -> label), computed for the chunk
     # in a worker thread by write/nlp.ner_labels; None: not parsed (rules alone type entities).
     ner: dict[str, str] | None = None
+    # The session's previous turns as (speaker, text), oldest first (write/antecedents.py: what
+    # "it"/"this" of this message stands for); the pipeline fills it, empty when unknown.
+    previous_turns: list[tuple[str | None, str]] = field(default_factory=list)
+    spacy_model: str | None = None  # the configured spaCy pipeline (None: the default)

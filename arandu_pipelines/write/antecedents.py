@@ -1,0 +1,449 @@
+"""Cross-turn antecedents: what "it" / "this" / "they" means when it points into the previous turn.
+
+In a chat a turn often answers the other speaker's question about a thing without naming it:
+"How did the pottery class go?" -> "It was great, I made a bowl". A single-message extractor
+then keeps "It was great ..." (dropped: no subject) or "Caroline might try it sometime" (says
+nothing). This module resolves such pronouns to the head noun phrase of the session's previous
+turn(s), conservatively:
+
+- the pronoun ("it", "this"/"that" standing alone, "they"/"them" for a plural thing) is a subject
+  or object in the current message (spaCy dependency parse), not an expletive ("It's great to
+  ...", "It was special to watch ...") nor an idiom ("make it", "keep it up", "killing it");
+- nothing in the current message before it could be its antecedent (a noun phrase that is not a
+  person's name): then the in-message reading wins and the sentence is left as it is;
+- the previous turn's last sentence with a candidate has exactly one noun phrase (or gerund
+  phrase: "painting animals") as a subject, object or prepositional object, or exactly one in
+  the pronoun's own role (subject for subject, object for object); a question of the other
+  speaker is preferred over their statements; a candidate that is itself "it" chains one turn
+  further back ("What does it mean to you?" -> the turn before);
+- number agrees (singular for it/this/that, plural for they/them); the phrase is moved into the
+  current speaker's mouth ("your class" -> "my class", "my class" -> "Melanie's class").
+
+"It's peaceful and special" (a judgement with no person in it) becomes "I find painting animals
+peaceful and special" so that it is a fact about the speaker; anything else is a plain
+substitution. The previous turns come from `ExtractionContext.previous_turns` (the write
+pipeline fills it from the chunk, else from the session's stored messages, see
+`PreviousTurnTracker`) or, when the caller gave them, from `recent_messages` (the spec's
+"previous message for pronoun resolution"; their speaker is unknown, so phrases with "my"/"your"
+are not taken from them). English only; with no spaCy pipeline nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from arandu_pipelines.write.types import ExtractionContext
+
+MAX_SESSIONS = 4096  # remembered (agent, session) pairs, least recently used dropped first
+TURNS = 2  # previous turns kept per session (the previous one, and one more for a chained "it")
+MAX_PARSE_CHARS = 2000  # longer messages are not parsed (cost bound; long turns rarely need it)
+
+PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:it|this|that|they|them)(?![\w])")
+_SINGULAR = frozenset({"it", "this", "that"})
+_PLURAL = frozenset({"they", "them"})
+_ROLES_SUBJ = frozenset({"nsubj", "nsubjpass"})
+_ROLES_OBJ = frozenset({"dobj", "pobj"})
+_ROLES = _ROLES_SUBJ | _ROLES_OBJ | {"attr"}
+# heads that name nothing one could look up later
+_VAGUE = frozenset({
+    "thing", "things", "stuff", "lot", "lots", "time", "times", "way", "ways", "one", "ones", "day", "days",
+    "bit", "kind", "sort", "something", "everything", "anything", "nothing", "someone", "everyone", "anyone",
+    "idea", "plan", "plans", "news", "part", "point", "question", "pic", "picture", "photo", "photos", "pics",
+    "today", "tonight", "yesterday", "tomorrow", "week", "weekend", "month", "year", "moment", "moments",
+    "years", "months", "weeks", "hours", "minutes", "luck", "chance", "fun", "blast", "sense", "deal", "look", "shot", "end", "start", "rest",
+    "mind", "life", "world", "feeling", "feelings", "vibe", "vibes", "wow", "thanks", "congrats",
+})
+# "make it (happen/work)", "keep it up", "killing it", "got it", "give it a try": no antecedent
+_IDIOM_VERBS = frozenset({"make", "made", "makes", "making", "keep", "keeps", "kept", "keeping", "kill", "killing",
+                          "killed", "get", "got", "gets", "getting", "give", "gives", "gave", "giving", "take",
+                          "takes", "took", "nail", "nailed", "rock", "rocked", "dance", "mean", "means", "meant",
+                          "believe", "see", "saw", "seen", "hear", "heard", "know", "knew", "say", "said", "do",
+                          "does", "did", "done", "hang"})
+_COPULA = frozenset({"is", "'s", "’s", "was", "are", "'re", "were"})
+_CONTRACTIONS = {"'s": "is", "’s": "is", "'re": "are", "’re": "are", "'ve": "have", "’ve": "have",
+                 "'ll": "will", "’ll": "will", "'d": "would", "’d": "would"}
+# a bare reaction ("It's awesome!") judges what was just shown or said: no "finds" fact from it
+_REACTION_ADJ = frozenset({"great", "awesome", "amazing", "cool", "nice", "lovely", "wonderful", "fantastic",
+                           "incredible", "beautiful", "gorgeous", "good", "sweet", "cute", "fun", "perfect",
+                           "stunning", "brilliant", "epic", "rad", "super", "huge", "crazy", "wild", "funny",
+                           "adorable", "impressive", "fab", "fabulous", "neat", "terrific", "superb"})
+# verbs of appearance: "It sounds great", "It looks amazing" react to the previous turn
+_SEEM_VERBS = frozenset({"sound", "sounds", "sounded", "look", "looks", "looked", "seem", "seems", "seemed"})
+# quantifiers: "so much love", "some art", "all of them" name no one thing
+_QUANT = frozenset({"much", "many", "some", "all", "any", "every", "more", "most", "such", "lots", "few"})
+_FIRST_SECOND = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "you", "your", "yours"})
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Replace `text[start:end]` of the message with `text` (message offsets)."""
+
+    start: int
+    end: int
+    original: str
+    text: str
+
+
+# ---- previous turns ---------------------------------------------------------------------------------
+class PreviousTurnTracker:
+    """Per (agent, session): the last `TURNS` turns as (speaker, text), across a pipeline's chunks."""
+
+    def __init__(self) -> None:
+        self._state: OrderedDict[tuple[str, str], list[tuple[str | None, str]]] = OrderedDict()
+
+    def assign(self, events: list[Any]) -> list[list[tuple[str | None, str]]]:
+        """Previous turns per event (oldest first), `events` in time order."""
+        out: list[list[tuple[str | None, str]]] = []
+        for e in events:
+            key = (e.agent_id, e.session_id)
+            turns = self._state.get(key, [])
+            out.append(list(turns))
+            self._state[key] = (turns + [(e.speaker, e.text or "")])[-TURNS:]
+            self._state.move_to_end(key)
+        while len(self._state) > MAX_SESSIONS:
+            self._state.popitem(last=False)
+        return out
+
+
+_LOOKUP = (
+    "SELECT q.i, h.speaker, h.text, h.occurred_at FROM unnest(CAST(:i AS int[]), CAST(:s AS text[]), "
+    "CAST(:t AS timestamptz[]), CAST(:e AS text[])) AS q(i, s, t, e) CROSS JOIN LATERAL (SELECT m.speaker, "
+    "m.text, m.occurred_at FROM memory_events m WHERE m.agent_id = :a AND m.session_id = q.s "
+    "AND m.occurred_at <= q.t AND m.id::text IS DISTINCT FROM q.e ORDER BY m.occurred_at DESC LIMIT "
+    f"{TURNS}) h ORDER BY q.i, h.occurred_at"
+)
+
+
+async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
+                            found: list[list[tuple[str | None, str]]]) -> None:
+    """For events with no previous turn in sight (a single write(), a new process) whose text has
+    a pronoun to resolve: the session's latest earlier messages, one query for the chunk on the
+    (agent_id, session_id, occurred_at) index."""
+    idx = [i for i, turns in enumerate(found) if not turns and events[i].session_id
+           and not events[i].recent_messages and PRONOUN_RE.search(events[i].text or "")]
+    if not idx:
+        return
+    from sqlalchemy import text
+
+    res = await conn.execute(text(_LOOKUP), {
+        "a": agent_id, "i": idx, "s": [events[i].session_id for i in idx],
+        "t": [events[i].occurred_at for i in idx], "e": [str(events[i].event_id or "") for i in idx]})
+    for i, speaker, body, _ in res.all():
+        if body:
+            found[i].append((speaker, body))
+
+
+def context_turns(ctx: ExtractionContext) -> list[tuple[str | None, str]]:
+    """The previous turns extraction may use: the pipeline's, else the caller's recent_messages."""
+    if ctx.previous_turns:
+        return list(ctx.previous_turns)[-TURNS:]
+    return [(None, m) for m in (ctx.recent_messages or [])[-TURNS:] if isinstance(m, str) and m.strip()]
+
+
+# ---- parsing ----------------------------------------------------------------------------------------
+_lock = threading.Lock()
+_parsers: dict[str, Any] = {}
+_DOCS: OrderedDict[str, Any] = OrderedDict()
+_DOC_CACHE = 64  # a turn is parsed as the current message, then reused as the next one's previous turn
+
+
+def _parser(name: str | None) -> Any:
+    from arandu_pipelines.write.nlp import model_name
+
+    model = model_name(name)
+    if not model:
+        return None
+    with _lock:
+        if model not in _parsers:
+            try:
+                import spacy
+
+                _parsers[model] = spacy.load(model, exclude=["ner", "lemmatizer"])
+            except Exception:  # noqa: BLE001 - optional: write/nlp logs the missing pipeline once; rules go on
+                _parsers[model] = None
+        return _parsers[model]
+
+
+def _parse(nlp: Any, text: str) -> Any:
+    with _lock:
+        doc = _DOCS.get(text)
+        if doc is not None:
+            _DOCS.move_to_end(text)
+            return doc
+    doc = nlp(text)
+    with _lock:
+        _DOCS[text] = doc
+        while len(_DOCS) > _DOC_CACHE:
+            _DOCS.popitem(last=False)
+    return doc
+
+
+# ---- resolution -------------------------------------------------------------------------------------
+def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
+    """Pronouns of `text` that stand for a thing named in the previous turn(s), with what to put
+    in their place (see the module docstring). Empty when nothing is clear."""
+    turns = context_turns(ctx)
+    if not turns or len(text) > MAX_PARSE_CHARS or not PRONOUN_RE.search(text):
+        return []
+    nlp = _parser(spacy_model)
+    if nlp is None:
+        return []
+    doc = _parse(nlp, text)
+    speaker = (ctx.speaker_name or "").strip()
+    names = _person_names(ctx)
+    out: list[Replacement] = []
+    earlier: dict[bool, str | None] = {}  # number -> what this message's first such pronoun stood for
+    for tok in doc:
+        plural = tok.lower_ in _PLURAL
+        role = _pronoun_role(tok)
+        if role is None:
+            if tok.lower_ in ("it", "they", "them"):
+                earlier.setdefault(plural, None)  # "make it" before: a later "it" is not ours to guess
+            continue
+        if _has_local_antecedent(doc, tok, names, plural) or (
+                role == "subj" and any(t.pos_ in ("VERB", "AUX") for t in doc[tok.sent.start: tok.i])):
+            np = None  # "I've been networking and it's gotten me ...": the clause before is what "it" is
+        elif plural in earlier:  # a second "it": the same thing as the first, if that one was resolved
+            np = earlier[plural]
+        else:
+            np = _antecedent(nlp, turns, speaker, names, role, plural)
+        earlier[plural] = np
+        if np is None:
+            continue
+        rep = _replacement(doc, tok, np)
+        if rep is not None:
+            out.append(rep)
+    return out
+
+
+def apply(body: str, offset: int, reps: list[Replacement]) -> str:
+    """`body` (which starts at message offset `offset`) with the replacements that fall inside it."""
+    for r in sorted(reps, key=lambda r: r.start, reverse=True):
+        a, b = r.start - offset, r.end - offset
+        if 0 <= a < b <= len(body) and body[a:b] == r.original:
+            text = r.text
+            if a == 0 or body[:a].strip() == "":
+                text = text[:1].upper() + text[1:]
+            body = body[:a] + text + body[b:]
+    return body
+
+
+def _person_names(ctx: ExtractionContext) -> set[str]:
+    out = {n.casefold() for n in (ctx.speaker_name, ctx.addressee) if n}
+    out |= {n.split()[0].casefold() for n in (ctx.speaker_name, ctx.addressee) if n}
+    out |= {n.casefold() for n, t in (ctx.known_types or {}).items() if t == "person"}
+    out |= {s.casefold() for s, _ in ctx.previous_turns if s}
+    return out
+
+
+def _pronoun_role(tok: Any) -> str | None:
+    """'subj' / 'obj' for a referential it/this/that/they/them; None for anything else."""
+    low = tok.lower_
+    if low not in _SINGULAR and low not in _PLURAL:
+        return None
+    if low in ("this", "that") and (tok.tag_ != "DT" or tok.dep_ not in _ROLES_SUBJ):
+        return None  # "I painted this": a demonstrative object points at a shown photo
+    if low == "that" and tok.dep_ in _ROLES_SUBJ and tok.head.lower_ in _COPULA:
+        return None  # "That's great": a reaction to the whole previous turn, not to a thing in it
+    if tok.dep_ in _ROLES_SUBJ:
+        head = tok.head
+        if head.lower_ in _SEEM_VERBS:
+            return None
+        if low in ("they", "them") and tok.i > 0 and tok.nbor(-1).lower_ in ("and", ","):
+            return None
+        if any(c.dep_ in ("xcomp", "ccomp", "csubj") and c.i > tok.i and _extraposed(c) for c in head.children):
+            return None  # "It's great to see ...", "It was special to watch ...": expletive
+        if any(c.dep_ in ("xcomp", "ccomp", "acl", "relcl") and c.i > tok.i and _extraposed(c)
+               for a in head.children if a.dep_ in ("acomp", "attr", "dobj") for c in a.children):
+            return None
+        return "subj"
+    if tok.dep_ in ("dobj", "pobj"):
+        verb = tok.head if tok.dep_ == "dobj" else tok.head.head
+        if verb.lower_ in _IDIOM_VERBS or (tok.dep_ == "pobj" and verb.pos_ == "AUX"):
+            return None  # "make it", "we're in it together"
+        if tok.i + 1 < len(tok.doc) and tok.nbor(1).dep_ in ("prt", "ccomp", "xcomp", "oprd"):
+            return None  # "keep it up", "make it happen", "dance it out"
+        return "obj"
+    return None
+
+
+def _extraposed(tok: Any) -> bool:
+    """A clause after the copula that is the real subject: to-infinitive, -ing, that/how/what."""
+    first = tok.doc[tok.left_edge.i]
+    return (tok.tag_ in ("VB", "VBG") or first.lower_ in ("to", "that", "how", "what", "when", "if", "seeing")
+            or any(c.dep_ in ("aux", "mark") and c.lower_ in ("to", "that", "how", "if") for c in tok.children))
+
+
+def _has_local_antecedent(doc: Any, tok: Any, names: set[str], plural: bool) -> bool:
+    """Something before the pronoun in this message that could be what it stands for (a thing
+    of the pronoun's number: "The kids loved it" leaves "it" to the previous turn)."""
+    return any((plural or c.span.root.lower_ not in _PEOPLE) and _number_ok(c.span, plural)
+               for c in _candidates(doc[: tok.i], names, all_roles=True))
+
+
+def _people() -> frozenset[str]:
+    from arandu_pipelines.write import lexicon as L
+
+    base = set(L.REL_TERMS_EN) | {"kids", "children", "friends", "family", "fam", "parents", "people", "folks",
+                                  "guys", "students", "dancers", "members", "customers", "artists", "others",
+                                  "everyone", "group", "crew", "team", "gang", "community", "baby", "son",
+                                  "daughter", "kid", "child", "friend", "man", "woman", "men", "women", "person"}
+    return frozenset(base | {w + "s" for w in base})
+
+
+_PEOPLE = _people()
+
+
+@dataclass
+class _Cand:
+    span: Any
+    role: str  # subj | obj
+
+
+def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Cand]:
+    """Noun and gerund phrases of `span` that could be a thing a pronoun stands for."""
+    out: list[_Cand] = []
+    taken: set[int] = set()
+    for tok in span:
+        if tok.tag_ != "VBG" or tok.dep_ not in (_ROLES | {"pcomp", "xcomp", "csubj"}):
+            continue
+        if tok.dep_ == "xcomp" and tok.head.lower_ not in ("like", "love", "enjoy", "likes", "loves", "enjoys",
+                                                           "liked", "loved", "enjoyed", "try", "tried", "started"):
+            continue
+        sub = [t for t in tok.subtree if t.i >= tok.i and not t.is_punct]
+        sub = [t for t in sub if t.i < span.end] if hasattr(span, "end") else sub
+        if not sub:
+            continue
+        phrase = tok.doc[sub[0].i: sub[-1].i + 1]
+        taken |= {t.i for t in phrase}
+        out.append(_Cand(phrase, "subj" if tok.dep_ in _ROLES_SUBJ | {"csubj"} else "obj"))
+    for chunk in span.noun_chunks if hasattr(span, "noun_chunks") else []:
+        root = chunk.root
+        if root.i in taken or root.pos_ == "PRON" or root.lower_ in _VAGUE or root.tag_ in ("CD", "WP", "WDT"):
+            continue
+        if not all_roles and (root.lower_ in _PEOPLE or any(t.lower_ in _QUANT for t in chunk)):
+            continue  # "it"/"they" for a thing: not "the kids", not "so much love"
+        if root.pos_ == "PROPN" and (chunk.text.casefold() in names or root.lower_ in names
+                                     or root.dep_ in ("npadvmod", "appos", "intj", "ROOT")):
+            continue  # a person (speaker, addressee, known) or a vocative is not a thing
+        if root.dep_ == "ROOT" or root.dep_ == "npadvmod":
+            continue  # "Thanks, Mel!", "Good luck!": no role in a clause
+        if not all_roles:
+            if root.dep_ not in _ROLES:
+                continue
+            if root.dep_ == "pobj" and root.head.head.dep_ not in ("ROOT", "dobj", "xcomp", "pcomp"):
+                continue
+        out.append(_Cand(chunk, "subj" if root.dep_ in _ROLES_SUBJ else "obj"))
+    return out
+
+
+def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
+                role: str, plural: bool) -> str | None:
+    """The one phrase of the previous turn (chaining one turn back through "it") it stands for."""
+    for depth in range(min(len(turns), TURNS)):
+        who, text = turns[-1 - depth]
+        if len(text) > MAX_PARSE_CHARS:
+            return None
+        doc = _parse(nlp, text)
+        sents = list(reversed(list(doc.sents)))
+        if who is not None and who != speaker:  # the other speaker's question first
+            sents = _question_first(sents)
+        chained = False
+        for sent in sents:
+            cands = [c for c in _candidates(sent, names) if _number_ok(c.span, plural)]
+            if not cands:
+                if any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT" for t in sent):
+                    chained = True  # "What does it mean to you?": what "it" is, is one turn further back
+                    break
+                continue
+            pick = cands if len(cands) == 1 else [c for c in cands if c.role == role]
+            if len(pick) != 1:
+                return None
+            return _voice(pick[0].span, who, speaker)
+        if not chained:
+            return None
+    return None
+
+
+def _question_first(sents: list[Any]) -> list[Any]:
+    """`sents` (last first) with the turn's last question moved to the front: what was asked."""
+    q = next((s for s in sents if s.text.rstrip().endswith("?")), None)
+    return sents if q is None else [q] + [s for s in sents if s.start != q.start]
+
+
+def _number_ok(span: Any, plural: bool) -> bool:
+    tag = span.root.tag_
+    is_plural = tag in ("NNS", "NNPS") or any(t.dep_ == "conj" for t in span)
+    return is_plural == plural
+
+
+def _voice(span: Any, who: str | None, speaker: str) -> str | None:
+    """The phrase as the current speaker would say it; None when its possessive is unclear."""
+    words: list[str] = []
+    for t in span:
+        low = t.lower_
+        if low in ("your", "yours"):
+            if who is None:
+                return None
+            words.append("my" if who != speaker else t.text)
+        elif low == "my":
+            if who is None:
+                return None
+            words.append(f"{who}'s" if who != speaker else "my")
+        elif low in ("this", "that", "these", "those") and t.i == span.start and t.dep_ == "det":
+            words.append("the")
+        elif low in ("our", "his", "her", "their", "its", "you", "yourself", "i", "me", "we", "us"):
+            return None
+        else:
+            words.append(t.text)
+        words[-1] += t.whitespace_
+    phrase = "".join(words).strip()
+    if not phrase:
+        return None
+    first = span[0]
+    if first.pos_ != "PROPN" and first.text[:1].isupper() and not first.text.isupper():
+        phrase = phrase[:1].lower() + phrase[1:]
+    return phrase
+
+
+def _replacement(doc: Any, tok: Any, np: str) -> Replacement | None:
+    end = tok.idx + len(tok.text)
+    after = tok.nbor(1) if tok.i + 1 < len(doc) else None
+    if tok.dep_ in _ROLES_SUBJ and after is not None and after.text.lower() in _CONTRACTIONS:
+        verb = _CONTRACTIONS[after.text.lower()]
+        nxt = after.nbor(1) if after.i + 1 < len(doc) else None
+        if verb == "is" and nxt is not None and nxt.tag_ == "VBN":
+            verb = "has"
+        judged = _judgement(doc, tok, after)
+        if judged is not None:
+            return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
+                               f"I {judged} {np}")
+        return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
+                           f"{np} {verb}")
+    if tok.dep_ in _ROLES_SUBJ and after is not None and after.lower_ in ("is", "was"):
+        judged = _judgement(doc, tok, after)
+        if judged is not None:
+            return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
+                               f"I {judged} {np}")
+    return Replacement(tok.idx, end, tok.text, np)
+
+
+def _judgement(doc: Any, tok: Any, cop: Any) -> str | None:
+    """"It's peaceful and special" (a judgement of a thing, no person in the sentence): 'find' /
+    'found' for "I find <thing> peaceful and special"; None otherwise."""
+    if cop.lower_ not in _COPULA or tok.head.i != cop.i:
+        return None
+    if not any(c.dep_ == "acomp" and c.pos_ == "ADJ" for c in cop.children):
+        return None
+    sent = tok.sent
+    if any(t.lower_ in _FIRST_SECOND for t in sent) or any(t.dep_ in ("attr",) for t in cop.children):
+        return None
+    adjs = [c for c in cop.children if c.dep_ == "acomp"]
+    adjs += [c for a in adjs for c in a.children if c.dep_ == "conj"]
+    if all(a.lower_ in _REACTION_ADJ for a in adjs):
+        return None
+    return "found" if cop.lower_ in ("was", "were") else "find"
