@@ -200,13 +200,16 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     for tok in doc:
         plural = tok.lower_ in _PLURAL
         role = _pronoun_role(tok)
+        if role == "subj" and _bare_reaction(tok):
+            role = None  # "It's beautiful!": a reaction to what was shown; a later "it" is that too
         if role is None:
             if tok.lower_ in ("it", "they", "them"):
                 earlier.setdefault(plural, None)  # "make it" before: a later "it" is not ours to guess
             continue
-        if _has_local_antecedent(doc, tok, names, plural) or (
-                role == "subj" and any(t.pos_ in ("VERB", "AUX") for t in doc[tok.sent.start: tok.i])):
+        if role == "subj" and any(t.pos_ in ("VERB", "AUX") for t in doc[tok.sent.start: tok.i]):
             np = None  # "I've been networking and it's gotten me ...": the clause before is what "it" is
+        elif _has_local_antecedent(doc, tok, names, plural):
+            np = None
         elif plural in earlier:  # a second "it": the same thing as the first, if that one was resolved
             np = earlier[plural]
         else:
@@ -281,7 +284,8 @@ def _extraposed(tok: Any) -> bool:
 def _has_local_antecedent(doc: Any, tok: Any, names: set[str], plural: bool) -> bool:
     """Something before the pronoun in this message that could be what it stands for (a thing
     of the pronoun's number: "The kids loved it" leaves "it" to the previous turn)."""
-    return any((plural or c.span.root.lower_ not in _PEOPLE) and _number_ok(c.span, plural)
+    # "they" may be people or things of any noun before it ("my family - they ..."); "it" a thing
+    return any(plural or (c.span.root.lower_ not in _PEOPLE and _number_ok(c.span, plural))
                for c in _candidates(doc[: tok.i], names, all_roles=True))
 
 
@@ -332,53 +336,50 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Ca
             continue  # a person (speaker, addressee, known) or a vocative is not a thing
         if root.dep_ == "ROOT" or root.dep_ == "npadvmod":
             continue  # "Thanks, Mel!", "Good luck!": no role in a clause
+        slot = root
+        while slot.dep_ == "conj" and slot.head.i != slot.i:
+            slot = slot.head  # "the painting or the vase": each conjunct has the first one's role
         if not all_roles:
-            if root.dep_ not in _ROLES:
+            if slot.dep_ not in _ROLES:
                 continue
-            if root.dep_ == "pobj" and root.head.head.dep_ not in ("ROOT", "dobj", "xcomp", "pcomp"):
+            if slot.dep_ == "pobj" and slot.head.head.dep_ not in ("ROOT", "dobj", "xcomp", "pcomp"):
                 continue
-        out.append(_Cand(chunk, "subj" if root.dep_ in _ROLES_SUBJ else "obj"))
+        out.append(_Cand(chunk, "subj" if slot.dep_ in _ROLES_SUBJ else "obj"))
     return out
 
 
 def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
                 role: str, plural: bool) -> str | None:
-    """The one phrase of the previous turn (chaining one turn back through "it") it stands for."""
+    """The one phrase of the previous turn (chaining one turn back through "it") it stands for.
+
+    When the other speaker asked a question, the reply's "it" is what the (last) question was
+    about, and nothing else of that turn is considered; otherwise the whole turn must hold one
+    candidate (or one in the pronoun's role)."""
     for depth in range(min(len(turns), TURNS)):
         who, text = turns[-1 - depth]
         if len(text) > MAX_PARSE_CHARS:
             return None
         doc = _parse(nlp, text)
-        sents = list(reversed(list(doc.sents)))
-        if who is not None and who != speaker:  # the other speaker's question first
-            sents = _question_first(sents)
-        chained = False
-        for sent in sents:
-            cands = [c for c in _candidates(sent, names) if _number_ok(c.span, plural)]
-            if not cands:
-                if any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT" for t in sent):
-                    chained = True  # "What does it mean to you?": what "it" is, is one turn further back
-                    break
-                continue
-            pick = cands if len(cands) == 1 else [c for c in cands if c.role == role]
-            if len(pick) != 1:
-                return None
-            return _voice(pick[0].span, who, speaker)
-        if not chained:
+        sents = list(doc.sents)
+        questions = [s for s in sents if s.text.rstrip().endswith("?")]
+        if questions and who != speaker:
+            sents = questions[-1:]
+        cands = [c for sent in sents for c in _candidates(sent, names) if _number_ok(c.span, plural)]
+        if not cands:
+            if depth == 0 and any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT"
+                                  for sent in sents for t in sent):
+                continue  # "What does it mean to you?": what "it" is, is one turn further back
             return None
+        # two candidates: the one in the pronoun's own role, in the turn just before only
+        pick = cands if len(cands) == 1 or depth else [c for c in cands if c.role == role]
+        if len(pick) != 1:
+            return None
+        return _voice(pick[0].span, who, speaker)
     return None
 
 
-def _question_first(sents: list[Any]) -> list[Any]:
-    """`sents` (last first) with the turn's last question moved to the front: what was asked."""
-    q = next((s for s in sents if s.text.rstrip().endswith("?")), None)
-    return sents if q is None else [q] + [s for s in sents if s.start != q.start]
-
-
 def _number_ok(span: Any, plural: bool) -> bool:
-    tag = span.root.tag_
-    is_plural = tag in ("NNS", "NNPS") or any(t.dep_ == "conj" for t in span)
-    return is_plural == plural
+    return (span.root.tag_ in ("NNS", "NNPS")) == plural
 
 
 def _voice(span: Any, who: str | None, speaker: str) -> str | None:
@@ -432,6 +433,17 @@ def _replacement(doc: Any, tok: Any, np: str) -> Replacement | None:
     return Replacement(tok.idx, end, tok.text, np)
 
 
+def _bare_reaction(tok: Any) -> bool:
+    """"It's beautiful!", "It was awesome": a copula with only reaction adjectives after it."""
+    cop = tok.head
+    if cop.lower_ not in _COPULA:
+        return False
+    adjs = [c for c in cop.children if c.dep_ == "acomp"]
+    adjs += [c for a in adjs for c in a.children if c.dep_ == "conj"]
+    rest = [c for c in cop.children if c.dep_ not in ("nsubj", "acomp", "punct", "advmod", "cc", "conj")]
+    return bool(adjs) and not rest and all(a.lower_ in _REACTION_ADJ for a in adjs)
+
+
 def _judgement(doc: Any, tok: Any, cop: Any) -> str | None:
     """"It's peaceful and special" (a judgement of a thing, no person in the sentence): 'find' /
     'found' for "I find <thing> peaceful and special"; None otherwise."""
@@ -439,8 +451,10 @@ def _judgement(doc: Any, tok: Any, cop: Any) -> str | None:
         return None
     if not any(c.dep_ == "acomp" and c.pos_ == "ADJ" for c in cop.children):
         return None
-    sent = tok.sent
-    if any(t.lower_ in _FIRST_SECOND for t in sent) or any(t.dep_ in ("attr",) for t in cop.children):
+    other = {t.i for c in cop.children if c.dep_ in ("conj", "ccomp", "advcl", "parataxis", "cc")
+             for t in c.subtree}  # "It was fascinating, I spent hours ...": only the pronoun's clause
+    clause = [t for t in cop.subtree if t.i not in other]
+    if any(t.lower_ in _FIRST_SECOND for t in clause) or any(t.dep_ in ("attr",) for t in cop.children):
         return None
     adjs = [c for c in cop.children if c.dep_ == "acomp"]
     adjs += [c for a in adjs for c in a.children if c.dep_ == "conj"]
