@@ -440,7 +440,7 @@ def _bare_reaction(tok: Any) -> bool:
         return False
     adjs = [c for c in cop.children if c.dep_ == "acomp"]
     adjs += [c for a in adjs for c in a.children if c.dep_ == "conj"]
-    rest = [c for c in cop.children if c.dep_ not in ("nsubj", "acomp", "punct", "advmod", "cc", "conj")]
+    rest = [c for c in cop.children if c.dep_ not in ("nsubj", "acomp", "punct", "advmod", "cc", "conj", "npadvmod")]
     return bool(adjs) and not rest and all(a.lower_ in _REACTION_ADJ for a in adjs)
 
 
