@@ -124,3 +124,30 @@ async def test_write_resolves_it_from_the_previous_message_of_the_session(memory
     finally:
         await other.close()
     assert [f.fact_text for f in r2.facts_added] == ["Melanie finds painting animals peaceful and special"]
+
+
+# ---- attitude facts (write/attitudes.py) ---------------------------------------------------------------
+def _facts(text: str, speaker: str = "Jon") -> list[str]:
+    c = ExtractionContext(speaker_name=speaker, occurred_at=datetime(2023, 5, 8, 12, tzinfo=UTC), addressee="Gina")
+    return [f.fact_text for f in extract_offline(text, c).facts]
+
+
+def test_determination_not_to_be_stopped_is_kept():
+    assert "Jon is determined not to let anything or anyone stop Jon" in _facts(
+        "Thanks Gina! I'm not gonna let anything or anyone stop me.")
+
+
+def test_staying_positive_is_an_outlook_fact():
+    assert "Jon is staying positive and looking ahead" in _facts(
+        "Handling changes has been hard, but I'm staying positive and looking ahead.")
+
+
+def test_looking_forward_to_a_concrete_event_is_kept_and_a_vague_one_is_not():
+    assert "Jon is looking forward to when Jon's studio starts welcoming dancers of all ages" in _facts(
+        "I can't wait 'til my studio starts welcoming dancers of all ages!")
+    assert _facts("I can't wait for the trip!") == []
+
+
+def test_bare_resolve_and_promises_about_the_chat_stay_dropped():
+    assert _facts("I won't give up. I'm gonna keep going!") == []
+    assert _facts("I'll keep ya posted!") == []
