@@ -41,6 +41,16 @@ from arandu_pipelines.write.types import ExtractionContext
 MAX_SESSIONS = 4096  # remembered (agent, session) pairs, least recently used dropped first
 TURNS = 2  # previous turns kept per session (the previous one, and one more for a chained "it")
 MAX_PARSE_CHARS = 2000  # longer messages are not parsed (cost bound; long turns rarely need it)
+# Only a pronoun that starts within the first REACH characters of a reply is looked at, and only
+# the message up to the end of its sentence is parsed: further in, something the reply itself
+# named is nearly always in the way.
+REACH = 200
+MAX_STATEMENT_CHARS = 400  # a previous turn with no question: parsed only when this short
+# a determiner before the pronoun: the reply names something itself (its "it" is left alone), so
+# such a pronoun is not worth a parse
+_DET_BEFORE_RE = re.compile(r"(?i)(?<![\w'’])(?:a|an|the|my|your|our|his|her|their|these|those|some)\s+[a-z]")
+_SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
+_QUESTION_RE = re.compile(r"[^.!?…]*\?")
 
 PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:it|this|that|they|them)(?![\w])")
 _SINGULAR = frozenset({"it", "this", "that"})
@@ -124,7 +134,7 @@ async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
     a pronoun to resolve: the session's latest earlier messages, one query for the chunk on the
     (agent_id, session_id, occurred_at) index."""
     idx = [i for i, turns in enumerate(found) if not turns and events[i].session_id
-           and not events[i].recent_messages and PRONOUN_RE.search(events[i].text or "")]
+           and not events[i].recent_messages and worth_resolving(events[i].text or "")]
     if not idx:
         return
     from sqlalchemy import text
@@ -183,16 +193,28 @@ def _parse(nlp: Any, text: str) -> Any:
 
 
 # ---- resolution -------------------------------------------------------------------------------------
+def _early_pronouns(text: str) -> list[re.Match[str]]:
+    """Pronouns near the start of `text` with no determiner before them: the ones worth a parse."""
+    return [m for m in PRONOUN_RE.finditer(text, 0, REACH) if not _DET_BEFORE_RE.search(text, 0, m.start())]
+
+
+def worth_resolving(text: str) -> bool:
+    """Whether `text` has a pronoun this module could resolve (cheap: regex only)."""
+    return bool(text) and bool(_early_pronouns(text))
+
+
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
     """Pronouns of `text` that stand for a thing named in the previous turn(s), with what to put
     in their place (see the module docstring). Empty when nothing is clear."""
     turns = context_turns(ctx)
-    if not turns or len(text) > MAX_PARSE_CHARS or not PRONOUN_RE.search(text):
+    early = _early_pronouns(text) if turns else []
+    if not early:
         return []
     nlp = _parser(spacy_model)
     if nlp is None:
         return []
-    doc = _parse(nlp, text)
+    end = _SENT_END_RE.search(text, early[-1].end())
+    doc = _parse(nlp, text[: end.end() if end else len(text)][:MAX_PARSE_CHARS])
     speaker = (ctx.speaker_name or "").strip()
     names = _person_names(ctx)
     out: list[Replacement] = []
@@ -357,13 +379,13 @@ def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, nam
     candidate (or one in the pronoun's role)."""
     for depth in range(min(len(turns), TURNS)):
         who, text = turns[-1 - depth]
-        if len(text) > MAX_PARSE_CHARS:
+        asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
+        if asked:  # what the other speaker asked last: that sentence alone is parsed
+            sents = list(_parse(nlp, asked[0][-MAX_PARSE_CHARS:]).sents)
+        elif len(text) <= MAX_STATEMENT_CHARS:
+            sents = list(_parse(nlp, text).sents)
+        else:
             return None
-        doc = _parse(nlp, text)
-        sents = list(doc.sents)
-        questions = [s for s in sents if s.text.rstrip().endswith("?")]
-        if questions and who != speaker:
-            sents = questions[-1:]
         cands = [c for sent in sents for c in _candidates(sent, names) if _number_ok(c.span, plural)]
         if not cands:
             if depth == 0 and any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT"
