@@ -217,6 +217,9 @@ def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
         from arandu_pipelines.write.antecedents import PreviousTurnTracker
 
         turns = PreviousTurnTracker().assign(events)
+        from arandu_pipelines.write.antecedents import preparse
+
+        preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)])
         from arandu_pipelines.write.nlp import ner_labels
 
         labels = ner_labels([e.text for e in events], None,

@@ -158,7 +158,7 @@ def context_turns(ctx: ExtractionContext) -> list[tuple[str | None, str]]:
 _lock = threading.Lock()
 _parsers: dict[str, Any] = {}
 _DOCS: OrderedDict[str, Any] = OrderedDict()
-_DOC_CACHE = 64  # a turn is parsed as the current message, then reused as the next one's previous turn
+_DOC_CACHE = 512  # parses of a chunk (see `preparse`), reused by `replacements`
 
 
 def _parser(name: str | None) -> Any:
@@ -198,6 +198,50 @@ def _early_pronouns(text: str) -> list[re.Match[str]]:
     return [m for m in PRONOUN_RE.finditer(text, 0, REACH) if not _DET_BEFORE_RE.search(text, 0, m.start())]
 
 
+def _message_part(text: str, early: list[re.Match[str]]) -> str:
+    """What of a message is parsed: up to the end of the sentence of its last early pronoun."""
+    end = _SENT_END_RE.search(text, early[-1].end())
+    return text[: end.end() if end else len(text)][:MAX_PARSE_CHARS]
+
+
+def _turn_part(who: str | None, text: str, speaker: str) -> str | None:
+    """What of a previous turn is parsed: the other speaker's last question (what was asked),
+    else the whole turn when short; None: too long to hold one clear candidate."""
+    asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
+    if asked:
+        return asked[0][-MAX_PARSE_CHARS:]
+    return text if len(text) <= MAX_STATEMENT_CHARS else None
+
+
+def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], spacy_model: str | None = None) -> None:
+    """Parse in one batch (`nlp.pipe`) what `replacements` will need for these messages, given
+    as (text, speaker, previous turns): about a third less CPU than one call per text. Call it
+    in a worker thread; optional (without it each text is parsed when first needed)."""
+    texts: list[str] = []
+    for text, speaker, turns in items:
+        early = _early_pronouns(text) if turns else []
+        if not early:
+            continue
+        texts.append(_message_part(text, early))
+        for who, prev in turns[-TURNS:]:
+            part = _turn_part(who, prev, speaker)
+            if part is not None:
+                texts.append(part)
+    with _lock:
+        todo = list(dict.fromkeys(t for t in texts if t not in _DOCS))[:_DOC_CACHE]
+    if not todo:
+        return
+    nlp = _parser(spacy_model)
+    if nlp is None:
+        return
+    docs = list(nlp.pipe(todo, batch_size=32))
+    with _lock:
+        for t, d in zip(todo, docs, strict=True):
+            _DOCS[t] = d
+        while len(_DOCS) > _DOC_CACHE:
+            _DOCS.popitem(last=False)
+
+
 def worth_resolving(text: str) -> bool:
     """Whether `text` has a pronoun this module could resolve (cheap: regex only)."""
     return bool(text) and bool(_early_pronouns(text))
@@ -213,8 +257,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     nlp = _parser(spacy_model)
     if nlp is None:
         return []
-    end = _SENT_END_RE.search(text, early[-1].end())
-    doc = _parse(nlp, text[: end.end() if end else len(text)][:MAX_PARSE_CHARS])
+    doc = _parse(nlp, _message_part(text, early))
     speaker = (ctx.speaker_name or "").strip()
     names = _person_names(ctx)
     out: list[Replacement] = []
@@ -379,13 +422,10 @@ def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, nam
     candidate (or one in the pronoun's role)."""
     for depth in range(min(len(turns), TURNS)):
         who, text = turns[-1 - depth]
-        asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
-        if asked:  # what the other speaker asked last: that sentence alone is parsed
-            sents = list(_parse(nlp, asked[0][-MAX_PARSE_CHARS:]).sents)
-        elif len(text) <= MAX_STATEMENT_CHARS:
-            sents = list(_parse(nlp, text).sents)
-        else:
+        part = _turn_part(who, text, speaker)
+        if part is None:
             return None
+        sents = list(_parse(nlp, part).sents)
         cands = [c for sent in sents for c in _candidates(sent, names) if _number_ok(c.span, plural)]
         if not cands:
             if depth == 0 and any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT"

@@ -316,6 +316,7 @@ class WritePipeline:
         (addressee and spaCy labels included; spaCy runs here too, off the loop)."""
         names, types = dict(known[0]), dict(known[1])
         labels = ner_labels([e.text for e in events], config.spacy_model, seen)
+        antecedents.preparse([(e.text, e.speaker, e.previous_turns) for e in events], config.spacy_model)
         out: list[_Prepared] = []
         for e, to, ner in zip(events, addressees, labels, strict=True):
             ctx = self._new_context(e, (names, types), config, to)
