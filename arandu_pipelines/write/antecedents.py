@@ -26,6 +26,12 @@ pipeline fills it from the chunk, else from the session's stored messages, see
 `PreviousTurnTracker`) or, when the caller gave them, from `recent_messages` (the spec's
 "previous message for pronoun resolution"; their speaker is unknown, so phrases with "my"/"your"
 are not taken from them). English only; with no spaCy pipeline nothing changes.
+
+Cost bound: only pronouns within a reply's first `REACH` characters with no determiner before them
+are considered (`worth_resolving`, regex only); the message up to that sentence and the previous
+turn's last question (or a short statement turn) are parsed, in one `nlp.pipe` batch per chunk
+when the pipeline calls `preparse`. Measured figures: docs/architecture.md, "Cross-turn
+antecedents and attitude facts".
 """
 
 from __future__ import annotations
@@ -64,7 +70,8 @@ _VAGUE = frozenset({
     "bit", "kind", "sort", "something", "everything", "anything", "nothing", "someone", "everyone", "anyone",
     "idea", "plan", "plans", "news", "part", "point", "question", "pic", "picture", "photo", "photos", "pics",
     "today", "tonight", "yesterday", "tomorrow", "week", "weekend", "month", "year", "moment", "moments",
-    "years", "months", "weeks", "hours", "minutes", "luck", "chance", "fun", "blast", "sense", "deal", "look", "shot", "end", "start", "rest",
+    "years", "months", "weeks", "hours", "minutes", "luck", "chance", "fun", "blast", "sense", "deal", "look",
+    "shot", "end", "start", "rest",
     "mind", "life", "world", "feeling", "feelings", "vibe", "vibes", "wow", "thanks", "congrats",
 })
 # "make it (happen/work)", "keep it up", "killing it", "got it", "give it a try": no antecedent
