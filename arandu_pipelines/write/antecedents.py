@@ -180,6 +180,9 @@ def _parser(name: str | None) -> Any:
                 import spacy
 
                 _parsers[model] = spacy.load(model, exclude=["ner", "lemmatizer"])
+                import gc
+
+                gc.freeze()  # as write/nlp.py: the pipeline's long-lived objects out of every full collection
             except Exception:  # noqa: BLE001 - optional: write/nlp logs the missing pipeline once; rules go on
                 _parsers[model] = None
         return _parsers[model]
