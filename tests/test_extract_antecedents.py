@@ -96,6 +96,10 @@ def test_tracker_gives_each_turn_its_sessions_previous_turns():
     assert out == [[], [], [("Caroline", "q1")]]
     assert t.assign([_E("a", "s1", "Caroline", "q2")]) == [[("Caroline", "q1"), ("Melanie", "r1")]]
     assert t.assign([_E("b", "s1", "Caroline", "new agent")]) == [[]]
+    long = "x" * 5000 + " What do you think of the pottery class?"
+    t.assign([_E("c", "s1", "Caroline", long)])
+    (turn,), = t.assign([_E("c", "s1", "Melanie", "reply")])
+    assert turn[1].endswith("pottery class?") and len(turn[1]) <= 2000  # only the parsed tail is kept
 
 
 async def test_write_resolves_it_from_the_previous_message_of_the_session(memory, fresh_db_url, embeddings):

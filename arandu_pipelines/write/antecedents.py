@@ -119,7 +119,8 @@ class PreviousTurnTracker:
             key = (e.agent_id, e.session_id)
             turns = self._state.get(key, [])
             out.append(list(turns))
-            self._state[key] = (turns + [(e.speaker, e.text or "")])[-TURNS:]
+            # the tail is all that is ever parsed (the last question, or a short turn): memory bound
+            self._state[key] = (turns + [(e.speaker, (e.text or "")[-MAX_PARSE_CHARS:])])[-TURNS:]
             self._state.move_to_end(key)
         while len(self._state) > MAX_SESSIONS:
             self._state.popitem(last=False)
@@ -129,7 +130,7 @@ class PreviousTurnTracker:
 _LOOKUP = (
     "SELECT q.i, h.speaker, h.text, h.occurred_at FROM unnest(CAST(:i AS int[]), CAST(:s AS text[]), "
     "CAST(:t AS timestamptz[]), CAST(:e AS text[])) AS q(i, s, t, e) CROSS JOIN LATERAL (SELECT m.speaker, "
-    "m.text, m.occurred_at FROM memory_events m WHERE m.agent_id = :a AND m.session_id = q.s "
+    f"right(m.text, {MAX_PARSE_CHARS}) AS text, m.occurred_at FROM memory_events m WHERE m.agent_id = :a AND m.session_id = q.s "
     "AND m.occurred_at <= q.t AND m.id::text IS DISTINCT FROM q.e ORDER BY m.occurred_at DESC LIMIT "
     f"{TURNS}) h ORDER BY q.i, h.occurred_at"
 )
