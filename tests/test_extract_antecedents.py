@@ -155,3 +155,9 @@ def test_looking_forward_to_a_concrete_event_is_kept_and_a_vague_one_is_not():
 def test_bare_resolve_and_promises_about_the_chat_stay_dropped():
     assert _facts("I won't give up. I'm gonna keep going!") == []
     assert _facts("I'll keep ya posted!") == []
+
+
+def test_agreeing_with_a_statement_is_not_the_speakers_own_judgement():
+    c = ctx([("Caroline", "Pottery is a great way to relax.")])
+    assert [r.text for r in replacements("Yeah, it's so calming.", c)] == ["pottery is"]
+    assert facts("Yeah, it's so calming.", c) == []  # no "Melanie finds pottery so calming"

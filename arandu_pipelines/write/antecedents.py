@@ -272,7 +272,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     speaker = (ctx.speaker_name or "").strip()
     names = _person_names(ctx)
     out: list[Replacement] = []
-    earlier: dict[bool, str | None] = {}  # number -> what this message's first such pronoun stood for
+    earlier: dict[bool, _Found | None] = {}  # number -> what this message's first such pronoun stood for
     for tok in doc:
         plural = tok.lower_ in _PLURAL
         role = _pronoun_role(tok)
@@ -293,7 +293,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         earlier[plural] = np
         if np is None:
             continue
-        rep = _replacement(doc, tok, np)
+        rep = _replacement(doc, tok, np.phrase, judge=np.asked)
         if rep is not None:
             out.append(rep)
     return out
@@ -424,8 +424,14 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Ca
     return out
 
 
+@dataclass(frozen=True)
+class _Found:
+    phrase: str  # the antecedent as the current speaker would say it
+    asked: bool  # it is what the other speaker asked about (not something they stated)
+
+
 def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
-                role: str, plural: bool) -> str | None:
+                role: str, plural: bool) -> _Found | None:
     """The one phrase of the previous turn (chaining one turn back through "it") it stands for.
 
     When the other speaker asked a question, the reply's "it" is what the (last) question was
@@ -447,7 +453,8 @@ def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, nam
         pick = cands if len(cands) == 1 or depth else [c for c in cands if c.role == role]
         if len(pick) != 1:
             return None
-        return _voice(pick[0].span, who, speaker)
+        phrase = _voice(pick[0].span, who, speaker)
+        return _Found(phrase, who != speaker and part.rstrip().endswith("?")) if phrase else None
     return None
 
 
@@ -484,7 +491,11 @@ def _voice(span: Any, who: str | None, speaker: str) -> str | None:
     return phrase
 
 
-def _replacement(doc: Any, tok: Any, np: str) -> Replacement | None:
+def _replacement(doc: Any, tok: Any, np: str, judge: bool = True) -> Replacement | None:
+    """What replaces the pronoun (and its contracted verb). `judge`: "It's peaceful" may become
+    "I find <np> peaceful" -- only for what the other speaker asked about; agreeing with what they
+    stated ("Taking care of ourselves is important, even if it's not easy" -> "Yeah, it's tough")
+    is a reaction to their words, not the speaker's own view."""
     end = tok.idx + len(tok.text)
     after = tok.nbor(1) if tok.i + 1 < len(doc) else None
     if tok.dep_ in _ROLES_SUBJ and after is not None and after.text.lower() in _CONTRACTIONS:
@@ -492,14 +503,14 @@ def _replacement(doc: Any, tok: Any, np: str) -> Replacement | None:
         nxt = after.nbor(1) if after.i + 1 < len(doc) else None
         if verb == "is" and nxt is not None and nxt.tag_ == "VBN":
             verb = "has"
-        judged = _judgement(doc, tok, after)
+        judged = _judgement(doc, tok, after) if judge else None
         if judged is not None:
             return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
                                f"I {judged} {np}")
         return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
                            f"{np} {verb}")
     if tok.dep_ in _ROLES_SUBJ and after is not None and after.lower_ in ("is", "was"):
-        judged = _judgement(doc, tok, after)
+        judged = _judgement(doc, tok, after) if judge else None
         if judged is not None:
             return Replacement(tok.idx, after.idx + len(after.text), doc.text[tok.idx: after.idx + len(after.text)],
                                f"I {judged} {np}")
