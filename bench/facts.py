@@ -214,14 +214,20 @@ def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
                              occurred_at=datetime.fromisoformat(r["occurred_at"]),
                              session_id=r["session_id"]) for r in rows]
         addressees = AddresseeTracker().assign(events)
+        from arandu_pipelines.write.antecedents import PreviousTurnTracker
+
+        turns = PreviousTurnTracker().assign(events)
+        from arandu_pipelines.write.antecedents import preparse
+
+        preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)])
         from arandu_pipelines.write.nlp import ner_labels
 
         labels = ner_labels([e.text for e in events], None,
                             frozenset(e.speaker.casefold() for e in events))
         facts: list[Fact] = []
-        for r, to, ner in zip(rows, addressees, labels, strict=True):
+        for r, to, ner, prev in zip(rows, addressees, labels, turns, strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
-                r["occurred_at"]), addressee=to, ner=ner)
+                r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev)
             res = extract_offline(r["text"], ctx)
             facts += [Fact(r["message_id"], f.fact_text, f.subject) for f in res.facts]
         out[path.stem] = facts

@@ -33,6 +33,9 @@ class EventInput:
     # is not the caller's metadata: it is stored apart, in `trace_json`, so a retried
     # extraction sees the same context and `metadata` comes back exactly as it was given.
     recent_messages: list[str] = field(default_factory=list, kw_only=True)
+    # The session's previous turns (speaker, text), filled by the write pipeline for extraction
+    # (write/antecedents.py); never stored.
+    previous_turns: list[tuple[str | None, str]] = field(default_factory=list, kw_only=True)
 
     @property
     def content_hash(self) -> str:

@@ -678,6 +678,7 @@ class _Msg:
         self.default_addressee = (ctx.addressee or "").strip() or None  # the other speaker
         self.generic: list[ExtractedFact] = []  # facts of `_generic` (restated sentences)
         self.known_types = ctx.known_types or {}
+        self.cross_turn: list = []  # write/antecedents.Replacement of pronouns resolved from the previous turn
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
         self.rank[self.sp_fold] = 9
@@ -1423,6 +1424,9 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
         _scan_entities(ms, s)
     if lang == "en":
         _link_antecedents(ms, sents)
+        from arandu_pipelines.write.antecedents import replacements
+
+        ms.cross_turn = replacements(text, ctx, ctx.spacy_model)  # "it" pointing into the previous turn
     for s in sents:
         _process_sentence(ms, s)
     result.entities = list(ms.ents.values())
@@ -2333,9 +2337,14 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
             rest = rest[:a] + " " + rest[b:]
         if _content_words(rest) < 2:
             return
-    text = body.strip()
     if s.antecedent:
-        text = _with_antecedent(text, s.antecedent)
+        text = _with_antecedent(body.strip(), s.antecedent)
+    elif ms.cross_turn:
+        from arandu_pipelines.write.antecedents import apply as apply_antecedents
+
+        text = apply_antecedents(body, s.start + s.body_off, ms.cross_turn).strip()
+    else:
+        text = body.strip()
     text = _HEDGE_PREFIX_RE.sub("", text) or text
     subj, kind = _generic_subject(ms, s, text)
     min_content = 1 if kind != "none" else 2

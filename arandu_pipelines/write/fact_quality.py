@@ -26,6 +26,8 @@ what does not read as an atomic statement about a person or thing:
 |                             | chapter", "proud of it") is dropped                                 |
 | unanchored                  | an attitude negation ("won't", "wasn't", "never") or a modal        |
 |                             | ("will", "could"), with no date and no other named entity: dropped  |
+|                             | (except the kinds of write/attitudes.py: resolve, outlook, a coming |
+|                             | event with something named)                                         |
 | long                        | more than `MAX_WORDS` words: cut at the first clause boundary after |
 |                             | the subject's verb, dropped if still too long                       |
 | duplicate                   | within one message, a free-text fact whose content words are mostly |
@@ -411,6 +413,10 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     annotator's fact 24-27 % of the time against ~50 % for the rest."""
     if not _free(f) or f.event_date is not None or f.mentions:
         return f
+    from arandu_pipelines.write.attitudes import keep
+
+    if (kept := keep(f)) is not None:
+        return kept  # resolve and outlook with something named (write/attitudes.py KINDS)
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
     main = _SUBCLAUSE_RE.sub("", t)
     if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):

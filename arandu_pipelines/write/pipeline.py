@@ -35,6 +35,7 @@ from arandu_pipelines.keys import (
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
+from arandu_pipelines.write import antecedents
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -180,6 +181,7 @@ class WritePipeline:
         self.usage = usage if usage is not None else TokenUsage()
         self.sentences = sentences
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
+        self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -273,8 +275,12 @@ class WritePipeline:
         I/O-bound: knowledge loading stays on the chunk's connection (sequential, cheap), then
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         addressees = self.addressees.assign(events)
+        turns = self.previous_turns.assign(events)
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
+            await antecedents.fill_from_history(conn, events[0].agent_id, events, turns)
+        for e, t in zip(events, turns, strict=True):
+            e.previous_turns = t
         if self.load_knowledge is None and self.tag_emotion is None:
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
             sync = getattr(self.extractor, "sync", None)
@@ -310,6 +316,7 @@ class WritePipeline:
         (addressee and spaCy labels included; spaCy runs here too, off the loop)."""
         names, types = dict(known[0]), dict(known[1])
         labels = ner_labels([e.text for e in events], config.spacy_model, seen)
+        antecedents.preparse([(e.text, e.speaker, e.previous_turns) for e in events], config.spacy_model)
         out: list[_Prepared] = []
         for e, to, ner in zip(events, addressees, labels, strict=True):
             ctx = self._new_context(e, (names, types), config, to)
@@ -358,6 +365,7 @@ class WritePipeline:
             recent_messages=list(event.recent_messages),
             agent_id=event.agent_id,
             addressee=addressee,
+            previous_turns=list(event.previous_turns),
             spacy_model=config.spacy_model,
         )
 

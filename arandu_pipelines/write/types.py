@@ -97,6 +97,9 @@ class ExtractionContext:
     # spaCy NER labels of the message (entity text casefolded -> label), computed for the chunk
     # in a worker thread by write/nlp.ner_labels; None: not parsed (rules alone type entities).
     ner: dict[str, str] | None = None
+    # The session's previous turns as (speaker, text), oldest first (write/antecedents.py: what
+    # "it"/"this" of this message stands for); the pipeline fills it, empty when unknown.
+    previous_turns: list[tuple[str | None, str]] = field(default_factory=list)
     # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
-    # (write/speech_acts.py); None: nlp.DEFAULT_MODEL, "none": no parse.
+    # (write/speech_acts.py, write/antecedents.py); None: nlp.DEFAULT_MODEL, "none": no parse.
     spacy_model: str | None = None
