@@ -38,8 +38,10 @@ def test_a_judgement_of_the_thing_becomes_a_fact_about_the_speaker():
 def test_the_phrase_moves_into_the_speakers_mouth():
     out = facts("It was so relaxing and I made a bowl for my mom.",
                 ctx([("Caroline", "How did your pottery class go?")]))
-    assert any("Melanie's pottery class" in f for f in out), out
-    assert not any("Caroline's pottery class" in f for f in out)
+    # "your class" in Caroline's question is the speaker's own; write/readability.py then says
+    # "their" for a possessive repeating the clause's subject.
+    assert any(f.startswith("Melanie found their pottery class") for f in out), out
+    assert not any("Caroline" in f for f in out)
 
 
 def test_subject_pronoun_takes_the_subject_of_a_statement():
