@@ -12,6 +12,8 @@ lexical, semantic, temporal and recent-session steps plus their neighbouring tur
     score(t) = base(t) + (PREV + QUESTION * [previous turn asks something]) * base(previous turn)
                        + NEXT * base(next turn)                           (turns of one session)
                        + SESSION * max base in t's session                 (topic of the session)
+                       + NEAR * NEAR_DECAY ** (d - 2) * base(f)   (second pass, read/feedback.py: f
+                         one of the first ranking's top FB_DOCS messages, t d = 2..WIDE turns away)
 
 The constants were tuned once on the LoCoMo dev conversations (bench/locomo.py) and are general
 mechanisms, not per-question rules. Scores are rescaled to [0, 1] so the best message carries the
@@ -27,6 +29,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from arandu_pipelines.read import feedback as fbk
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
@@ -48,6 +51,9 @@ LIST_SEEDS = 60  # a list question's evidence is spread out: score more candidat
 RELATIVE_FLOOR = 0.25  # messages scoring under a quarter of the best one are noise
 SESSION_FREE = 2  # list questions: messages of one session ranked before SESSION_DECAY applies
 SESSION_DECAY = 0.85  # each further message of that session counts x0.85 more (spread_sessions)
+FEEDBACK = True  # a second pass with feedback from the first ranking (read/feedback.py)
+NEAR = 0.2  # a feedback message lends NEAR * NEAR_DECAY ** (d - 2) of its base to a turn d >= 2 away
+NEAR_DECAY = 0.6
 
 
 @dataclass
@@ -67,6 +73,7 @@ class EventRow:
     base: float = 0.0
     score: float = 0.0
     parts: dict[str, float] = field(default_factory=dict)
+    near: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _seed_ids(signals: dict[str, dict[str, float]], limit: int) -> list[str]:
@@ -140,9 +147,19 @@ async def rank_events(
     ]
     if not rows:
         return [], 0
-    _score(rows, terms, signals.get("recent_session", {}), speakers, windows, lexical_share,
-           LIST_CONTEXT if spread else 1.0)
+    context = LIST_CONTEXT if spread else 1.0
+    recent = signals.get("recent_session", {})
+    _score(rows, terms, recent, speakers, windows, lexical_share, context)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
+    if FEEDBACK:
+        fb = await fbk.feedback(conn, scope, terms, embedding, [r.id for r in rows[:fbk.FB_DOCS]],
+                                [r.id for r in rows])
+        rows += [EventRow(n.id, n.session_id, n.speaker, n.text, n.occurred_at, n.message_id, n.metadata,
+                          n.kw, n.sim, n.prev_id, n.next_id) for n in fb.new]
+        for r in rows:
+            r.near = fb.near.get(r.id, [])
+        _score(rows, terms, recent, speakers, windows, lexical_share, context, feedback=True)
+        rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
     scored = len(rows)
     top = rows[0].score if rows else 0.0
     rows = [r for r in rows if r.score >= RELATIVE_FLOOR * top]
@@ -211,8 +228,10 @@ def lexical_share_of(plan: Any) -> float:
 
 
 def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],
-           windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE, context: float = 1.0) -> None:
-    """Scores in place (module docstring); `context` scales the neighbour-turn terms."""
+           windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE, context: float = 1.0,
+           feedback: bool = False) -> None:
+    """Scores in place (module docstring); `context` scales the neighbour-turn terms;
+    `feedback`: the second pass, with the rows' `near` (read/feedback.py)."""
     by_id = {r.id: r for r in rows}
     max_kw = max((r.kw for r in rows), default=0.0) or 1.0
     max_sim = max((r.sim for r in rows), default=0.0) or 1.0
@@ -253,6 +272,11 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
             score += context * NEXT * n.base
             r.parts["context_next"] = n.base
         score += SESSION * session_best[r.session_id]
+        near = [(by_id[s].base, d) for s, d in r.near if abs(d) >= 2 and s in by_id] if feedback else []
+        if near:
+            lent = max(b * NEAR_DECAY ** (abs(d) - 2) for b, d in near)
+            score += context * NEAR * lent
+            r.parts["context_near"] = lent
         r.score = score
     top = max((r.score for r in rows), default=0.0) or 1.0
     quality = max((0.5 * r.parts["keyword"] + 0.5 * r.sim for r in rows), default=0.0)
@@ -260,3 +284,4 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
     for r in rows:
         r.parts["relevance"] = r.score / top
         r.score = r.score / top * quality
+
