@@ -128,3 +128,14 @@ def test_a_far_turn_gets_a_decaying_bounded_share() -> None:
     plain = [row(0, 1.0, 0.9), row(2, 0.0, 0.2), row(3, 0.0, 0.2), row(5, 1.0, 0.9)]
     _score(plain, terms, {}, [], [])  # the first pass: no window term
     assert "context_near" not in plain[1].parts
+
+
+def test_the_window_stays_within_event_max_scan() -> None:
+    """What is left of event_max_scan bounds the new messages: nearest the best seed first."""
+    def new(i: str) -> fb.NewRow:
+        return fb.NewRow(i, "s", None, "", T0, None, None, 0.0, 0.0, None, None)
+
+    got = fb.Feedback(near={"a": [("s2", 2)], "b": [("s1", -3)], "c": [("s1", 2)], "d": [("s1", 3), ("s2", -2)]},
+                      new=[new("a"), new("b"), new("c"), new("d")])
+    assert [n.id for n in fb.closest(got, ["s1", "s2"], 3)] == ["c", "b", "d"]
+    assert fb.closest(got, ["s1", "s2"], 0) == [] and fb.closest(got, ["s1", "s2"], -4) == []

@@ -151,11 +151,12 @@ async def rank_events(
     recent = signals.get("recent_session", {})
     _score(rows, terms, recent, speakers, windows, lexical_share, context)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
-    if FEEDBACK:
-        fb = await fbk.feedback(conn, scope, terms, embedding, [r.id for r in rows[:fbk.FB_DOCS]],
-                                [r.id for r in rows])
+    if FEEDBACK and len(rows) < max_scan:  # the window's new messages count in event_max_scan
+        seeds = [r.id for r in rows[:fbk.FB_DOCS]]
+        fb = await fbk.feedback(conn, scope, terms, embedding, seeds, [r.id for r in rows])
         rows += [EventRow(n.id, n.session_id, n.speaker, n.text, n.occurred_at, n.message_id, n.metadata,
-                          n.kw, n.sim, n.prev_id, n.next_id) for n in fb.new]
+                          n.kw, n.sim, n.prev_id, n.next_id)
+                 for n in fbk.closest(fb, seeds, max_scan - len(rows))]
         for r in rows:
             r.near = fb.near.get(r.id, [])
         _score(rows, terms, recent, speakers, windows, lexical_share, context, feedback=True)

@@ -136,3 +136,15 @@ async def feedback(
                                   r.prev_id, r.next_id))
     out.new.sort(key=lambda n: n.id)
     return out
+
+
+def closest(fb: Feedback, seeds: list[str], budget: int) -> list[NewRow]:
+    """The new messages within `budget` (what is left of event_max_scan): those nearest the best
+    feedback messages first (seed rank, then distance, then id)."""
+    rank = {s: i for i, s in enumerate(seeds)}
+
+    def key(n: NewRow) -> tuple[int, int, str]:
+        return min(((rank.get(s, len(rank)), abs(d)) for s, d in fb.near.get(n.id, [])),
+                   default=(len(rank), 0)) + (n.id,)
+
+    return sorted(fb.new, key=key)[:max(budget, 0)]
