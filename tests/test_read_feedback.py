@@ -110,22 +110,27 @@ async def test_the_window_is_bounded_and_deterministic(memory) -> None:
 
 
 def test_a_far_turn_gets_a_decaying_bounded_share() -> None:
-    """A turn 2 away gets NEAR x the feedback message's base, 3 away NEAR x NEAR_DECAY x it, and
-    several feedback messages nearby do not add up (the best one lends)."""
+    """A turn 2 away gets the feedback message's base, 3 away x NEAR_DECAY; several feedback
+    messages nearby do not add up (the best one lends); only the feedback message's own speaker
+    going on is lifted, and a short reaction ("lmao") gets a share by its words."""
     terms = QueryTerms([], CorpusStats(), CorpusStats())
 
-    def row(i: int, kw: float, sim: float) -> EventRow:
-        return EventRow(f"e{i}", "s1", "Kate", f"turn {i}", T0 + timedelta(minutes=i), f"m{i}", None, kw, sim)
+    def row(i: int, kw: float, sim: float, who: str = "Kate", text: str = "") -> EventRow:
+        return EventRow(f"e{i}", "s1", who, text or f"turn number {i} says something", T0 + timedelta(minutes=i),
+                        f"m{i}", None, kw, sim)
 
     top, two, three = row(0, 1.0, 0.9), row(2, 0.0, 0.2), row(3, 0.0, 0.2)
-    other = row(5, 1.0, 0.9)
-    two.near, three.near = [("e0", 2), ("e5", -3)], [("e0", 3)]
-    rows = [top, two, three, other]
+    other, leo, short = row(5, 1.0, 0.9), row(4, 0.0, 0.2, who="Leo"), row(6, 0.0, 0.2, text="lmao 😂")
+    two.near, three.near, leo.near, short.near = [("e0", 2), ("e5", -3)], [("e0", 3)], [("e0", 2)], [("e0", 2)]
+    rows = [top, two, three, other, leo, short]
     _score(rows, terms, {}, [], [], feedback=True)
     assert two.parts["context_near"] == pytest.approx(top.base)
     assert three.parts["context_near"] == pytest.approx(top.base * ev.NEAR_DECAY)
     assert two.score > three.score
+    assert "context_near" not in leo.parts  # another speaker's turn: a reaction, not a continuation
+    assert short.parts["context_near"] == pytest.approx(top.base / ev.NEAR_WORDS)  # one word of 3+ letters
     plain = [row(0, 1.0, 0.9), row(2, 0.0, 0.2), row(3, 0.0, 0.2), row(5, 1.0, 0.9)]
+    plain[1].near = [("e0", 2)]
     _score(plain, terms, {}, [], [])  # the first pass: no window term
     assert "context_near" not in plain[1].parts
 

@@ -8,7 +8,8 @@ question, a middling cosine). So after the first ranking the top FB_DOCS message
 ONE more statement (no model call): the turns 2..WIDE away from each of them in the same session
 come in (`near`: the feedback message and the signed offset), those not scored yet with their
 own BM25 and cosine, and events._score lends them a decaying share of the feedback message's
-base (NEAR * NEAR_DECAY ** (offset - 2)).
+base (NEAR * NEAR_DECAY ** (offset - 2)) when they are its speaker's own (the speaker going on
+after the other's reaction), less for turns of few words (`events._near`).
 
 Pseudo-relevance feedback proper (RM3-style expansion terms from the feedback messages' lexemes
 and a Rocchio vector q + b * mean(feedback vectors), new candidates from both, mixed into the
