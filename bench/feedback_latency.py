@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import locomo  # noqa: E402  (bench/locomo.py: fresh database, questions)
+import locomo
 
 
 async def run(paths: list[Path], rounds: int) -> dict[str, dict[str, float]]:

@@ -68,8 +68,8 @@ async def test_a_turn_continuing_the_top_hit_is_found_after_and_not_before(memor
     without the second pass it ranks 5th (behind turns carried by ±1 neighbour terms and another
     session's "grand opening"), with it 3rd."""
     await memory.import_messages(_conversation())
-    said = dict(((f"s{s}:{t}"), text) for s, turns in enumerate(SESSIONS) for t, (_, text) in enumerate(turns))
-    words = lambda text: {w.strip("?!.,'").lower() for w in text.split()} - {"the", "a", "at", "do", "what"}  # noqa: E731
+    said = {(f"s{s}:{t}"): text for s, turns in enumerate(SESSIONS) for t, (_, text) in enumerate(turns)}
+    words = lambda text: {w.strip("?!.,'").lower() for w in text.split()} - {"the", "a", "at", "do", "what"}
     assert not words(said[EVIDENCE]) & words(QUESTION)
     monkeypatch.setattr(ev, "FEEDBACK", False)
     before = await _ranked(memory, 3)
