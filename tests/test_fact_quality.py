@@ -372,3 +372,13 @@ def test_a_value_statement_about_ourselves_is_about_people_in_general():
 def test_gonna_be_a_noun_has_a_dropped_it_not_the_speaker():
     assert texts(run("Gonna be a big change.")) == []
     assert texts(run("Gonna be a great night featuring local artists and their talents.")) == []
+
+
+def test_an_adjective_in_a_coordinated_subject_is_not_a_second_action():
+    """"staying resilient and focused is key" was split at "and focused" into "Gina believes
+    staying resilient" + "Gina focused is key"; two past actions still split."""
+    r = run("Yep Jon, staying resilient and focused is key for any entrepreneur.", speaker="Gina",
+            addressee="Jon")
+    assert texts(r) == ["Gina believes staying resilient and focused is key for any entrepreneur"]
+    r = run("I created the note and scheduled a reminder for Friday.", speaker="Gina")
+    assert texts(r) == ["Gina created the note", "Gina scheduled a reminder for Friday"]

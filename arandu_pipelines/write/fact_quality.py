@@ -500,6 +500,9 @@ _AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULA
 
 
 _LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seemed|looked|became|got|has\s+been)\s+\w+$")
+# "staying resilient and focused is key": the "-ed" word is an adjective in the subject of a
+# copula, not a second action (a past verb is never followed by "is")
+_COPULA_NEXT_RE = re.compile(r"(?i)^\S+\s+(?:is|are|was|were|isn['’]t|aren['’]t)\b")
 
 
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -509,7 +512,8 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     for f in facts:
         m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
-        if not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):]):
+        if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
+                or _COPULA_NEXT_RE.match(tail)):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
