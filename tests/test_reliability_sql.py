@@ -66,6 +66,10 @@ WHITELIST: dict[tuple[str, str], str] = {
     ("background/health.py", "count_sql"): "_run(): each check passes SQL built from literals "
                                             "(its `bad` / `dup` fragments are checked here)",
     ("background/health.py", "example_sql"): "as count_sql",
+    ("read/bridge.py", "str(PER_WORD)"): "a module int constant (candidates per query word)",
+    ("read/entities.py", "bridge.SQL_CTES"): "the vocabulary bridge's CTEs: literals (and an int "
+                                             "constant), values bound as :bw/:bp/:bq/:bs",
+    ("read/entities.py", "bridge.SQL_COLUMNS"): "the vocabulary bridge's select list: literals",
     ("read/graph.py", "scope.relationships('r')"): "scope predicate: literals, values bound",
     ("read/graph.py", "scope.facts('t')"): "scope predicate: literals, values bound",
     ("read/sql.py", "sql"): "fetch()/fetch_one()/run(): statement text is checked at every call "
