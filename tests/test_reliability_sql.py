@@ -70,6 +70,9 @@ WHITELIST: dict[tuple[str, str], str] = {
     ("read/entities.py", "bridge.SQL_CTES"): "the vocabulary bridge's CTEs: literals (and an int "
                                              "constant), values bound as :bw/:bp/:bq/:bs",
     ("read/entities.py", "bridge.SQL_COLUMNS"): "the vocabulary bridge's select list: literals",
+    ("read/feedback.py", "where_x"): "scope.events('x'): WHERE fragment from literals; values bound",
+    ("read/feedback.py", "bm25_expr('e', n_bm25)"): "BM25 expression: alias + int term count",
+    ("read/feedback.py", "sql"): "_sql(): literals, the scope fragment, the BM25 expression",
     ("read/graph.py", "scope.relationships('r')"): "scope predicate: literals, values bound",
     ("read/graph.py", "scope.facts('t')"): "scope predicate: literals, values bound",
     ("read/sql.py", "sql"): "fetch()/fetch_one()/run(): statement text is checked at every call "
