@@ -393,3 +393,8 @@ def test_an_adjective_in_a_coordinated_subject_is_not_a_second_action():
 ])
 def test_chat_forms(text, expected):
     assert texts(run(text, addressee="John")) == expected
+
+
+@pytest.mark.parametrize("text", ["tmrw works for me", "Friday at 7 works for me!", "next week is fine for me"])
+def test_making_plans_is_no_fact(text):
+    assert texts(run(text, addressee="John")) == []

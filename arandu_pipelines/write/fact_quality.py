@@ -225,6 +225,9 @@ _REQUEST_VERBS = frozenset(["remind", "tell", "send", "text", "call", "ping", "s
                             "email", "message", "dm", "update", "join", "meet", "save", "get"])
 
 
+_WORKS_FOR_RE = re.compile(r"(?i)^(?:\S+\s+){1,3}(?:works|is\s+(?:good|fine|ok|okay))\s+for\s+")
+
+
 def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """"Remind Maria on friday" (from "remind me on friday") asks something; it is no fact."""
     if not _free(f):
@@ -232,6 +235,8 @@ def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     first, _, rest = f.fact_text.partition(" ")
     if first.lower() in _REQUEST_VERBS and f.subject and rest.startswith(f.subject):
         return None
+    if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
+        return None  # "Friday works for Maria": making plans, not a fact that lasts
     return f
 
 
