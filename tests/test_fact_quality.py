@@ -382,3 +382,19 @@ def test_an_adjective_in_a_coordinated_subject_is_not_a_second_action():
     assert texts(r) == ["Gina believes staying resilient and focused is key for any entrepreneur"]
     r = run("I created the note and scheduled a reminder for Friday.", speaker="Gina")
     assert texts(r) == ["Gina created the note", "Gina scheduled a reminder for Friday"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("i need a holiday", ["Maria needs a holiday"]),  # lower-case "i"; "need" is no past tense
+    ("i'm moving to Leith next month", ["Maria is moving to Leith"]),
+    ("guys I joined a chess club at the library", ["Maria joined a chess club at the library"]),
+    ("remind me on friday", []),  # a request to the listener, not a fact about Maria
+    ("Help me pick a restaurant for Saturday.", []),
+])
+def test_chat_forms(text, expected):
+    assert texts(run(text, addressee="John")) == expected
+
+
+@pytest.mark.parametrize("text", ["tmrw works for me", "Friday at 7 works for me!", "next week is fine for me"])
+def test_making_plans_is_no_fact(text):
+    assert texts(run(text, addressee="John")) == []

@@ -1355,6 +1355,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
+    if lang == "en":
+        text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
     windows = _sentence_windows(spans)
     if len(windows) == 1:
         result = _extract_spans(text, spans, ctx, lang)
@@ -1366,6 +1368,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
                           rewrite=_rewrite_for_stance, model=ctx.spacy_model)
     return result
+
+
+# Chat writes the pronoun in lower case ("i need a holiday", "i'm moving"): the rules know "I".
+_LOWER_I_RE = re.compile(r"(?<![\w'’-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w'’-]))")
 
 
 def _sentence_windows(spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:

@@ -20,6 +20,8 @@ what does not read as an atomic statement about a person or thing:
 | show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
+| request                     | a request to the listener ("remind me on friday" -> "Remind Maria   |
+|                             | on friday", "tell me more") is not a fact about the speaker: dropped |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
 |                             | heard", "Sorry Maria didn't ...") are dropped                       |
 | vague                       | a feeling whose object names nothing ("excited for this new         |
@@ -213,6 +215,28 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
     head = f.fact_text.split(",", 1)[0]
     if _EXPLETIVE_RE.match(f.fact_text) or f.subject not in head:
         return None
+    return f
+
+
+# A request opens with an imperative whose object is the speaker ("remind me", "tell me", "send
+# me"): after first-person resolution the fact reads "<Verb> <Speaker> ...".
+_REQUEST_VERBS = frozenset(["remind", "tell", "send", "text", "call", "ping", "show", "give",
+                            "let", "help", "ask", "pick", "grab", "bring", "lend", "teach", "wake",
+                            "email", "message", "dm", "update", "join", "meet", "save", "get"])
+
+
+_WORKS_FOR_RE = re.compile(r"(?i)^(?:\S+\s+){1,3}(?:works|is\s+(?:good|fine|ok|okay))\s+for\s+")
+
+
+def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Remind Maria on friday" (from "remind me on friday") asks something; it is no fact."""
+    if not _free(f):
+        return f
+    first, _, rest = f.fact_text.partition(" ")
+    if first.lower() in _REQUEST_VERBS and f.subject and rest.startswith(f.subject):
+        return None
+    if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
+        return None  # "Friday works for Maria": making plans, not a fact that lasts
     return f
 
 
@@ -443,7 +467,7 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
-    _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
+    _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
 )
 

@@ -46,6 +46,11 @@ def cap_like(src: str, out: str) -> str:
     return out
 
 
+# Base forms that end in "ed" like a past tense ("I need" -> "needs", not "need")
+_BASE_ENDING_ED = frozenset(["need", "feed", "bleed", "breed", "speed", "succeed", "proceed", "exceed",
+                             "heed", "weed", "seed", "shred", "embed", "wed"])
+
+
 def conj_en(word: str) -> str:
     """An English verb in the third person singular ("live" -> "lives"); non-verbs unchanged."""
     low = word.lower().replace("’", "'")
@@ -55,7 +60,8 @@ def conj_en(word: str) -> str:
     if low in extra:
         return cap_like(word, extra[low])
     if (
-        low in L.MODALS_EN or low in L.IRREGULAR_PAST_EN or low.endswith(("ed", "n't", "ing", "'d", "'ll"))
+        low in L.MODALS_EN or low in L.IRREGULAR_PAST_EN
+        or (low.endswith(("ed", "n't", "ing", "'d", "'ll")) and low not in _BASE_ENDING_ED)
         or not low.isalpha() or (low in L.STOPWORDS_EN and low not in ("get", "do", "have", "go"))
         or low in EN_NOT_VERB or len(low) < 2
     ):

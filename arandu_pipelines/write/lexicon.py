@@ -283,7 +283,7 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
     "wow", "oh", "ooh", "yeah", "yea", "yes", "yep", "yup", "well", "so", "ok", "okay", "hey",
     "hi", "hello", "hmm", "hm", "haha", "hahaha", "lol", "ah", "aw", "aww", "awww", "omg",
     "woah", "whoa", "cool", "nice", "sure", "right", "actually", "anyway", "anyways", "also",
-    "plus", "and", "but", "honestly", "btw", "by the way", "oh man", "man", "dude", "gosh",
+    "plus", "and", "but", "honestly", "btw", "by the way", "oh man", "man", "dude", "gosh", "guys",
     "nossa", "olha", "então", "entao", "bom", "ei", "oi", "olá", "ola", "cara", "sim",
     "pois é", "enfim", "aliás", "alias", "ah", "né", "tipo", "kkk", "kkkk", "rs", "opa",
     "uau", "caramba", "poxa", "ufa", "e aí", "é", "pois", "bem", "aí", "ai", "indeed",
