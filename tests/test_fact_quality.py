@@ -398,3 +398,8 @@ def test_chat_forms(text, expected):
 @pytest.mark.parametrize("text", ["tmrw works for me", "Friday at 7 works for me!", "next week is fine for me"])
 def test_making_plans_is_no_fact(text):
     assert texts(run(text, addressee="John")) == []
+
+
+def test_a_lower_case_sentence_with_a_dropped_subject_gets_the_speaker():
+    assert texts(run("sprained my finger bouldering on friday")) == [
+        "Maria sprained their finger bouldering on friday"]

@@ -2501,7 +2501,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     nxt = words[k0 + 1].group(0).lower() if k0 + 1 < len(words) else ""
     if first == "been" and not nxt.endswith(("ing", "ed")) and nxt not in ("busy", "to", "only"):  # "Been busy painting"
         first = ""
-    if not pt and first not in _EN_DROPPED_START and words[k0].group(0)[:1].isupper() and len(words) > k0 + 1:
+    # chat often starts a sentence in lower case ("sprained my finger bouldering"): the first word counts too
+    opens = words[k0].group(0)[:1].isupper() or not text[:words[k0].start()].strip()
+    if not pt and first not in _EN_DROPPED_START and opens and len(words) > k0 + 1:
         if (first in L.IRREGULAR_PAST_EN or (first.endswith("ed") and len(first) > 4 and first not in L.EVALUATIVES)) and (
             nxt in ("my", "a", "an", "the", "some", "to", "up", "out", "our", "back", "in", "on", "off", "with", "into")  # not "me": "Made me think" drops "it"
         ) and first not in _NON_NAME:
