@@ -147,3 +147,19 @@ def test_snippets_follow_the_citation_ranking() -> None:
                SourceRef("e1", "m1", {}, "s1", "Ana", DAY, "low one", 0.3, ["event"])]
     ctx, _ = compress_context([], conversation_snippets(events, sources), [], MemoryConfig(), dated=False)
     assert [ln.split(": ", 1)[1] for ln in ctx.splitlines()[1:]] == ["top one", "middle one", "low one"]
+
+
+# ---- sentence split keeps every word (ctx18b) -------------------------------------------------------
+def test_sentences_keep_quoted_titles_and_inner_periods() -> None:
+    """A period before a closing quote ('called "Finding Freedom."') or inside a word ("2.0",
+    "e.g.") used to make the splitter skip the whole sentence: a long turn's excerpt then lost the
+    very title the question asked for."""
+    text = ('Thanks! We just did a contemporary piece called "Finding Freedom." It was really '
+            'emotional. Version 2.0 is out, e.g. on the site [shared a photo: a porch] ok')
+    parts = sentences(text)
+    assert 'We just did a contemporary piece called "Finding Freedom."' in parts
+    assert "".join(parts).replace(" ", "") == text.replace(" ", "")  # no character dropped
+    assert any("Version 2.0 is out" in p for p in parts)
+    long_turn = FILLER + FILLER + text
+    match = _matcher({"piec": 4.0, "contemporari": 4.0})
+    assert '"Finding Freedom."' in excerpt(long_turn, match, SNIPPET_CHARS)
