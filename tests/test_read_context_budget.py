@@ -163,3 +163,23 @@ def test_sentences_keep_quoted_titles_and_inner_periods() -> None:
     long_turn = FILLER + FILLER + text
     match = _matcher({"piec": 4.0, "contemporari": 4.0})
     assert '"Finding Freedom."' in excerpt(long_turn, match, SNIPPET_CHARS)
+
+
+def test_bench_tells_where_a_missed_answer_is() -> None:
+    """bench/locomo.py's per-question `answer_at`: the first 400 words, further down the context,
+    only in what retrieve() returned, or nowhere: it separates the formatter's misses from the
+    ranking's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "locomo.py"
+    spec = importlib.util.spec_from_file_location("bench_locomo_where", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    ctx = "Relevant conversations:\n- (2023-05-07) Caroline: I researched adoption agencies"
+    far = "filler " * 400 + ctx
+    assert mod.answer_location("adoption agencies", ctx, []) == "first-400"
+    assert mod.answer_location("adoption agencies", far, []) == "past-400"
+    assert mod.answer_location("Sweden", ctx, ["I moved from Sweden 4 years ago"]) == "returned"
+    assert mod.answer_location("Sweden", ctx, ["I moved from Norway"]) == "not-returned"
+    assert mod.answer_location("9 May 2023", ctx, [mod._dated("we met", DAY.replace(2023, 5, 9))]) == "returned"
