@@ -26,7 +26,7 @@ from arandu_pipelines.keys import fold
 # A sentence ends at a run of . ! ? (and closing quotes) before a space, a "[" or the end; a
 # period inside a word ("e.g.", "2.0") does not end it. Every character lands in some sentence.
 _CLOSE = "[\"'”’)]*"
-_SENTENCE = re.compile(rf"\[[^\]]*\]|(?:[^.!?\[]|[.!?]++(?!{_CLOSE}(?:\s|$|\[)))+(?:[.!?]++{_CLOSE})?"
+_SENTENCE = re.compile(rf"\[[^\]]*\]|(?:[^.!?\[]++|[.!?]++(?!{_CLOSE}(?:\s|$|\[)))+(?:[.!?]++{_CLOSE})?"
                        rf"|[.!?]++{_CLOSE}|\[")
 _WORD = re.compile(r"[a-z0-9]+")
 _TIME_CUE = re.compile(
