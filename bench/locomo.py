@@ -181,6 +181,28 @@ def answer_in_context(answer: Any, context: str, words: int = CONTEXT_WORDS) -> 
     return wanted <= have
 
 
+ANSWER_PLACES = ("first-400", "past-400", "returned", "not-returned")
+
+
+def answer_location(answer: Any, context: str, returned: list[str], words: int = CONTEXT_WORDS) -> str:
+    """Where the gold answer's content words are, for the context's reader: in the first `words`
+    words ("first-400"), further down the context ("past-400": the context's order or size is at
+    fault), in the returned messages or facts but not quoted in the context ("returned": a turn
+    cut or left out), or nowhere in what retrieve() returned ("not-returned": the ranking's
+    matter, not the formatter's)."""
+    if answer_in_context(answer, context, words):
+        return ANSWER_PLACES[0]
+    if answer_in_context(answer, context, 10**9):
+        return ANSWER_PLACES[1]
+    if answer_in_context(answer, " ".join(returned), 10**9):
+        return ANSWER_PLACES[2]
+    return ANSWER_PLACES[3]
+
+
+def _dated(text: str, when: Any) -> str:
+    return f"{text} {when.date().isoformat()}" if when is not None else text
+
+
 # ---- BM25 baseline -------------------------------------------------------------------------------
 BM25_STOP = ANSWER_STOP | frozenset(["what", "when", "where", "who", "whom", "which", "why", "how", "do", "does", "did", "i", "you", "we", "my", "your", "our", "me", "us", "have", "has", "had", "will", "would", "can", "could", "should", "about", "into", "than", "then", "there", "here", "just", "so", "up", "out"])
 
@@ -274,6 +296,7 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
                                                               "embedding_mode": embedding_mode}}
     latencies: list[float] = []
     cpu_ms = 0.0
+    answer_at: dict[str, int] = dict.fromkeys(ANSWER_PLACES, 0)
     async with MemoryClient(url) as memory:
         await memory.embeddings.embed_one("warm up")
         for path in paths:
@@ -298,15 +321,19 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
                     r = recall_at(mids, q["evidence"], k)
                     per_k[k].append(r)
                     per_cat[q["category"]][k].append(r)
-                hit = answer_in_context(q.get("answer", ""), res.context)
+                returned = [_dated(e.text, e.occurred_at) for e in res.events] + [
+                    _dated(f.fact_text, f.event_date) for f in res.facts]
+                where = answer_location(q.get("answer", ""), res.context, returned)
+                hit = where == ANSWER_PLACES[0]
                 in_ctx[q["category"]].append(float(hit))
+                answer_at[where] += 1
                 if per_question is not None:
                     per_question.append({
                         "conversation": path.stem, "question": q["question"],
                         "category": CATEGORIES[q["category"]], "answer": q.get("answer", ""),
                         "evidence": q["evidence"], "top": mids[:max(KS)],
                         "evidence_rank": {e: (mids.index(e) + 1 if e in mids else None) for e in q["evidence"]},
-                        "in_context": hit})
+                        "in_context": hit, "answer_at": where})
             report["conversations"][path.stem] = {
                 "questions": len(qs),
                 "events": imp.events_inserted, "facts_added": imp.facts_added,
@@ -327,6 +354,7 @@ async def run(paths: list[Path], topk_events: int, extract: bool, keep: bool,
     if baseline == "bm25":
         report["mean_bm25"] = {k: statistics.mean(c["bm25"][k] for c in convs) for k in KS}
     report["mean_answer_in_context"] = statistics.mean(c["answer_in_context"] for c in convs)
+    report["answer_at"] = answer_at
     report["mean_by_category"] = {
         name: {k: statistics.mean(c["by_category"][name][k] for c in convs if name in c["by_category"])
                for k in (*KS, "in_context")}
@@ -358,6 +386,8 @@ def print_report(report: dict[str, Any]) -> None:
           + f" (context cut to {CONTEXT_WORDS} words)")
     for name, v in report["mean_by_category"].items():
         print(f"  {name:14s} " + "  ".join(f"R@{k}={v[k]:.3f}" for k in KS) + f"  in-ctx={v['in_context']:.3f}")
+    if "answer_at" in report:
+        print("where the answer is (questions): " + ", ".join(f"{k} {n}" for k, n in report["answer_at"].items()))
     if "mean_bm25" in report:
         b = report["mean_bm25"]
         print("BM25 baseline: " + "  ".join(f"R@{k}={b[k]:.3f}" for k in KS))

@@ -147,3 +147,39 @@ def test_snippets_follow_the_citation_ranking() -> None:
                SourceRef("e1", "m1", {}, "s1", "Ana", DAY, "low one", 0.3, ["event"])]
     ctx, _ = compress_context([], conversation_snippets(events, sources), [], MemoryConfig(), dated=False)
     assert [ln.split(": ", 1)[1] for ln in ctx.splitlines()[1:]] == ["top one", "middle one", "low one"]
+
+
+# ---- sentence split keeps every word (ctx18b) -------------------------------------------------------
+def test_sentences_keep_quoted_titles_and_inner_periods() -> None:
+    """A period before a closing quote ('called "Finding Freedom."') or inside a word ("2.0",
+    "e.g.") used to make the splitter skip the whole sentence: a long turn's excerpt then lost the
+    very title the question asked for."""
+    text = ('Thanks! We just did a contemporary piece called "Finding Freedom." It was really '
+            'emotional. Version 2.0 is out, e.g. on the site [shared a photo: a porch] ok')
+    parts = sentences(text)
+    assert 'We just did a contemporary piece called "Finding Freedom."' in parts
+    assert "".join(parts).replace(" ", "") == text.replace(" ", "")  # no character dropped
+    assert any("Version 2.0 is out" in p for p in parts)
+    long_turn = FILLER + FILLER + text
+    match = _matcher({"piec": 4.0, "contemporari": 4.0})
+    assert '"Finding Freedom."' in excerpt(long_turn, match, SNIPPET_CHARS)
+
+
+def test_bench_tells_where_a_missed_answer_is() -> None:
+    """bench/locomo.py's per-question `answer_at`: the first 400 words, further down the context,
+    only in what retrieve() returned, or nowhere: it separates the formatter's misses from the
+    ranking's."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "locomo.py"
+    spec = importlib.util.spec_from_file_location("bench_locomo_where", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    ctx = "Relevant conversations:\n- (2023-05-07) Caroline: I researched adoption agencies"
+    far = "filler " * 400 + ctx
+    assert mod.answer_location("adoption agencies", ctx, []) == "first-400"
+    assert mod.answer_location("adoption agencies", far, []) == "past-400"
+    assert mod.answer_location("Sweden", ctx, ["I moved from Sweden 4 years ago"]) == "returned"
+    assert mod.answer_location("Sweden", ctx, ["I moved from Norway"]) == "not-returned"
+    assert mod.answer_location("9 May 2023", ctx, [mod._dated("we met", DAY.replace(2023, 5, 9))]) == "returned"

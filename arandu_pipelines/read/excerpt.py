@@ -23,7 +23,11 @@ from collections.abc import Callable, Sequence
 
 from arandu_pipelines.keys import fold
 
-_SENTENCE = re.compile(r"\[[^\]]*\]|[^.!?\[]+(?:[.!?]+(?=\s|$|\[)|$)|[.!?]+")
+# A sentence ends at a run of . ! ? (and closing quotes) before a space, a "[" or the end; a
+# period inside a word ("e.g.", "2.0") does not end it. Every character lands in some sentence.
+_CLOSE = "[\"'”’)]*"
+_SENTENCE = re.compile(rf"\[[^\]]*\]|(?:[^.!?\[]++|[.!?]++(?!{_CLOSE}(?:\s|$|\[)))+(?:[.!?]++{_CLOSE})?"
+                       rf"|[.!?]++{_CLOSE}|\[")
 _WORD = re.compile(r"[a-z0-9]+")
 _TIME_CUE = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this (?:week|month|year|weekend|morning)|"
