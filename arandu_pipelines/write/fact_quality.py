@@ -519,28 +519,41 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+# bench/fact_drops.py: when set, every dropped fact is appended as (reason, text before the check)
+AUDIT: ContextVar[list[tuple[str, str]] | None] = ContextVar("arandu_refine_audit", default=None)
+
+
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
+    audit = AUDIT.get()
     result.facts = _split_actions(result.facts)
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:
         cur: ExtractedFact | None = f
         for check in CHECKS:
+            before = f.fact_text
             cur = check(f, ctx)
             if cur is None:
                 dropped[check.__name__.lstrip("_")] = dropped.get(check.__name__.lstrip("_"), 0) + 1
+                if audit is not None:
+                    audit.append((check.__name__.lstrip("_"), before))
                 break
             f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
             kept.append(cur)
     n = len(kept)
+    before_dedupe = kept
     kept = _dedupe(kept)
     if len(kept) < n:
         dropped["duplicate"] = n - len(kept)
     n = len(kept)
+    before_cap = kept
     kept = _cap(kept)
     if len(kept) < n:
         dropped["cap"] = n - len(kept)
+    if audit is not None:
+        audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
+        audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = readability.pronouns(f.fact_text, f.subject)
     result.facts = kept
