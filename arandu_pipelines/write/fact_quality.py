@@ -50,7 +50,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import precision, readability
+from arandu_pipelines.write import drop_repair, precision, readability
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -133,6 +133,9 @@ def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
     if not who or not _free(f):
         return f
     others = [m for m in f.mentions if m not in (who, ctx.speaker_name)]
+    if f.subject == ctx.speaker_name and (cut := drop_repair.lead_clause(f.fact_text, f.subject, who)):
+        f.fact_text = cut  # "Jon is taking Gina's advice, Jon is sprucing up ..." (write/drop_repair.py)
+        return f
     if not others and (f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text)
                        or _YOU_RE.search(f.fact_text)):
         return None  # about the two of them only: talk ("Maria is glad John's son is okay")
@@ -212,6 +215,12 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         return f
     head = f.fact_text.split(",", 1)[0]
     if _EXPLETIVE_RE.match(f.fact_text) or f.subject not in head:
+        # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
+        if drop_repair.causative(f.fact_text, f.subject):
+            return f
+        if (cut := drop_repair.but_tail(f.fact_text, f.subject)) is not None:
+            f.fact_text = cut
+            return f
         return None
     return f
 
