@@ -12,6 +12,9 @@ extracted well, because of a clause around them:
 - `causative`: "It made Caroline reflect on how far Caroline has come", "It taught Caroline
   self-acceptance": an "it" whose verb acts on the subject reports what happened to the subject,
   so the empty-pronoun opening does not make it talk ("It's great that ..." still does).
+- `shown_own`: "Here's a pic of Melanie's family camping at the beach" -> "Melanie's family
+  camping at the beach": a pointer to a shared photo of the subject's own things is cut to
+  what it shows, up to the first comma or dash.
 - `but_tail`: "It's been stressful, but dancing has kept Jon going": an expletive head before
   ", but" is cut when the tail names the subject -> "Dancing has kept Jon going".
 
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["but_tail", "causative", "lead_clause"]
+__all__ = ["but_tail", "causative", "lead_clause", "shown_own"]
 
 
 def _names(text: str, who: str) -> bool:
@@ -42,7 +45,7 @@ def lead_clause(text: str, subject: str, addressee: str) -> str | None:
 
 # "it" acting on the subject: made/makes/let (+ verb), taught/helped/reminded/showed/gave ...
 _CAUSATIVE_RE = re.compile(
-    r"^(?:It|This|That)\s+(?:has\s+|had\s+|really\s+|also\s+)?(?:made|makes|taught|teaches|helped|helps|reminded"
+    r"^(?:It|This|That)(?:\s+|['’]s\s+)(?:has\s+|had\s+|really\s+|also\s+)?(?:made|makes|taught|teaches|helped|helps|reminded"
     r"|reminds|showed|shows|gave|gives|inspired|inspires|pushed|pushes|encouraged|encourages|let|lets)\s+")
 
 
@@ -68,3 +71,18 @@ def but_tail(text: str, subject: str) -> str | None:
     if re.match(r"(?i)(?:it|that|this|there|here)\b", tail):
         return None  # "but it was worth it": another empty pronoun
     return tail[:1].upper() + tail[1:]
+
+
+_HERE_RE = re.compile(r"(?i)^here['’]?s\s+(?:a\s+|another\s+|one\s+more\s+)?(?:(?:pic|picture|photo|snap|shot)\s+"
+                      r"(?:of\s+)?|one\s+of\s+)")
+
+
+def shown_own(text: str, subject: str) -> str | None:
+    """"Here's a pic of <subject>'s X ..." -> "<subject>'s X ..." (cut at a comma or dash)."""
+    m = _HERE_RE.match(text)
+    if not m:
+        return None
+    rest = re.split(r"\s*(?:,|\s[-–—]+\s)", text[m.end():], maxsplit=1)[0].strip(" .!")
+    if not rest.startswith(subject + "'s ") or len(rest.split()) < 3:
+        return None
+    return rest

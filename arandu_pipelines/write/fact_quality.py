@@ -218,7 +218,7 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
         if drop_repair.causative(f.fact_text, f.subject):
             return f
-        if (cut := drop_repair.but_tail(f.fact_text, f.subject)) is not None:
+        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.but_tail(f.fact_text, f.subject)):
             f.fact_text = cut
             return f
         return None
