@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import facts as fb  # noqa: E402  (bench/facts.py: extractor loop and matcher)
+import facts as fb
 
 
 async def audit(paths: list[Path], cos_min: float, f1_min: float, samples: int, seed: int) -> dict[str, Any]:

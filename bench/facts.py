@@ -201,11 +201,10 @@ def facts_from_extractor(paths: list[Path],
     """The offline extractor over each turn, with the context the pipeline would give it.
     `drops`: when given, filled per conversation with (check, fact) for every fact `refine`
     dropped (bench/fact_drops.py)."""
-    from arandu_pipelines.write.fact_quality import AUDIT
-
     from datetime import datetime
 
     from arandu_pipelines.write.extract_rules import extract_offline
+    from arandu_pipelines.write.fact_quality import AUDIT
     from arandu_pipelines.write.importer import locomo_rows
     from arandu_pipelines.write.types import ExtractionContext
 

@@ -49,8 +49,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
-from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write import drop_repair, precision, readability
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
