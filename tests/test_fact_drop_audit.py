@@ -27,6 +27,12 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
     # "it" acting on the speaker: what happened to them (was dropped by `subject_first`)
     ("It taught me self-acceptance and how to find support.", "Caroline", "Melanie",
      "It taught Caroline self-acceptance and how to find support"),
+    # causative "It made X think ... we": not generic "we" (was dropped by `generic_we`)
+    ("It made me think how much work we still have to do for LGBTQ rights.", "Caroline", "Melanie",
+     "It made Caroline think how much work Caroline and others still have to do for LGBTQ rights"),
+    # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
+    ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
+     "It's made Caroline appreciate how lucky Caroline is to have Caroline's friends and family"),
     # an empty-pronoun head before ", but" is cut (was dropped by `subject_first`)
     ("It's been stressful, but dancing has kept me going.", "Jon", "Gina", "Dancing has kept Jon going"),
     # a pointer to a photo of one's own things is cut to what it shows (was dropped by `subject_first`)
@@ -42,6 +48,8 @@ def test_repaired_instead_of_dropped(text, speaker, addressee, kept):
     ("Here's a pic of your dog, so cute.", "Gina", "Jon"),  # the addressee's things: their turn says it
     ("It's been a long week, but it was worth it.", "Jon", "Gina"),  # the tail is another empty pronoun
     ("You're doing an amazing job with the studio.", "Gina", "Jon"),  # a compliment
+    ("Music brings us together.", "Caroline", "Melanie"),  # generic "we" without a causative
+    ("Thanks so much for the support!", "Caroline", "Melanie"),  # thanks
 ])
 def test_still_dropped(text, speaker, addressee):
     assert texts(text, speaker, addressee) == []

@@ -11,7 +11,8 @@ extracted well, because of a clause around them:
   the addressee after the cut is left to the check (it is about the two of them).
 - `causative`: "It made Caroline reflect on how far Caroline has come", "It taught Caroline
   self-acceptance": an "it" whose verb acts on the subject reports what happened to the subject,
-  so the empty-pronoun opening does not make it talk ("It's great that ..." still does).
+  so the empty-pronoun opening does not make it talk ("It's great that ..." still does); nor
+  does a "we" inside it make it generic (`generic_we`), nor "appreciate" make it thanks (`talk`).
 - `shown_own`: "Here's a pic of Melanie's family camping at the beach" -> "Melanie's family
   camping at the beach": a pointer to a shared photo of the subject's own things is cut to
   what it shows, up to the first comma or dash.

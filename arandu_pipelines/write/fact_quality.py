@@ -229,8 +229,9 @@ def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Greetings, thanks, apologies, wishes are not knowledge."""
     if not _free(f):
         return f
-    if _GREETING_START_RE.match(f.fact_text) or _TALK_RE.search(f.fact_text):
-        return None
+    if _GREETING_START_RE.match(f.fact_text) or (_TALK_RE.search(f.fact_text)
+                                                 and not drop_repair.causative(f.fact_text, f.subject)):
+        return None  # "It's made Caroline appreciate ..." is what happened to her, not thanks
     return f
 
 
@@ -323,7 +324,8 @@ def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     as "<speaker> and others" in a fact that does not open with its subject, is about people
     in general, not about the speaker; so is a present "we all are/have ..." ("We all have
     different paths"; a past "we all made our own pots" is an event and stays)."""
-    if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
+    if (_free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text
+            and not drop_repair.causative(f.fact_text, f.subject)):  # "It made Caroline think ... others"
         return None
     if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
         return None  # "We all have different paths", "We're all imperfect": people in general
