@@ -77,3 +77,15 @@ def test_audit_hook_records_each_drop_with_its_reason():
         AUDIT.reset(token)
     assert audit and audit[0][0] == "addressee" and "Jon's dog" in audit[0][1], audit
     assert AUDIT.get() is None  # off by default: no cost for the pipeline
+
+
+def test_cap_ranks_a_causative_fact_as_about_its_subject():
+    """The 2-per-subject cap prefers facts that open with their subject; "It made Caroline
+    reflect ..." is about her too, so a repaired causative fact is not the first one capped."""
+    from arandu_pipelines.write.fact_quality import _rank
+    from arandu_pipelines.write.types import ExtractedFact
+
+    causative = ExtractedFact("Caroline", "It made Caroline reflect on how far Caroline has come")
+    other = ExtractedFact("Caroline", "Some days with Caroline are hard")
+    assert _rank(causative)[0] == 1
+    assert _rank(other)[0] == 0

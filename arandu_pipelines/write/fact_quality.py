@@ -481,7 +481,8 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 def _rank(f: ExtractedFact) -> tuple[int, int, int]:
     """Which free-text fact of a subject to keep: one that opens with its subject, typed
     (event/plan/preference), with the most content words."""
-    return (int(f.fact_text.startswith(f.subject)), int(f.attribute_key is not None),
+    first = f.fact_text.startswith(f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
+    return (int(first), int(f.attribute_key is not None),
             min(len(_content(f.fact_text)), 10))
 
 
