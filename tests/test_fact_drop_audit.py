@@ -33,6 +33,9 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
     # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
     ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
      "It's made Caroline appreciate how lucky Caroline is to have Caroline's friends and family"),
+    # what one imagines is not an ability modal (was dropped by `unanchored`)
+    ("I can picture waking up to nature every day.", "Caroline", "Melanie",
+     "Caroline can picture waking up to nature every day"),
     # an empty-pronoun head before ", but" is cut (was dropped by `subject_first`)
     ("It's been stressful, but dancing has kept me going.", "Jon", "Gina", "Dancing has kept Jon going"),
     # a pointer to a photo of one's own things is cut to what it shows (was dropped by `subject_first`)
@@ -48,7 +51,10 @@ def test_repaired_instead_of_dropped(text, speaker, addressee, kept):
     ("Here's a pic of your dog, so cute.", "Gina", "Jon"),  # the addressee's things: their turn says it
     ("It's been a long week, but it was worth it.", "Jon", "Gina"),  # the tail is another empty pronoun
     ("You're doing an amazing job with the studio.", "Gina", "Jon"),  # a compliment
-    ("Music brings us together.", "Caroline", "Melanie"),  # generic "we" without a causative
+    ("Music brings us together.", "Caroline", "Melanie"),
+    ("I can't imagine how hard that was.", "Caroline", "Melanie"),  # empathy, not what she imagines
+    ("I can't imagine it.", "Caroline", "Melanie"),
+    ("I can do this.", "Caroline", "Melanie"),  # an ability modal with no content  # generic "we" without a causative
     ("Thanks so much for the support!", "Caroline", "Melanie"),  # thanks
 ])
 def test_still_dropped(text, speaker, addressee):

@@ -417,6 +417,13 @@ _SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause|how
 _MEMORY_RE = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:never\s+forget|always\s+remember)\b")
 
 
+# "can picture / can't imagine ...": what one imagines, an attitude with content, not an ability
+_IMAGINE_RE = re.compile(r"(?i)\s+(?:can|can['’]t|cannot|could|couldn['’]t)\s+(?:really\s+|even\s+)?(?:picture|imagine)\b"
+                         # with an object of two words or more ("life without it"); "can't imagine how
+                         # hard that was" is empathy, "can't imagine" alone says nothing
+                         r"(?=\s+(?!(?:how|what|why|where|who|that|if|it|this)\b)[\w'’]+\s+\S)")
+
+
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Precision: a free-text fact of attitude ("Jon won't quit", "it wasn't easy") or of what
     could or will be ("Jon will keep going") is kept only when anchored to something checkable:
@@ -429,6 +436,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if (kept := keep(f)) is not None:
         return kept  # resolve and outlook with something named (write/attitudes.py KINDS)
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
+    t = _IMAGINE_RE.sub(" imagines", t)
     main = _SUBCLAUSE_RE.sub("", t)
     if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):
         return None
