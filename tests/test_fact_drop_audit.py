@@ -36,6 +36,9 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
     # what one imagines is not an ability modal (was dropped by `unanchored`)
     ("I can picture waking up to nature every day.", "Caroline", "Melanie",
      "Caroline can picture waking up to nature every day"),
+    # the speaker's own appraisal of what they do (was dropped by `subject_first`)
+    ("It's been so inspiring to work with my young dancers, seeing their passion and commitment.", "Jon", "Gina",
+     "Jon finds it inspiring to work with their young dancers"),
     # an empty-pronoun head before ", but" is cut (was dropped by `subject_first`)
     ("It's been stressful, but dancing has kept me going.", "Jon", "Gina", "Dancing has kept Jon going"),
     # a pointer to a photo of one's own things is cut to what it shows (was dropped by `subject_first`)
@@ -54,7 +57,8 @@ def test_repaired_instead_of_dropped(text, speaker, addressee, kept):
     ("Music brings us together.", "Caroline", "Melanie"),
     ("I can't imagine how hard that was.", "Caroline", "Melanie"),  # empathy, not what she imagines
     ("I can't imagine it.", "Caroline", "Melanie"),
-    ("I can do this.", "Caroline", "Melanie"),  # an ability modal with no content  # generic "we" without a causative
+    ("I can do this.", "Caroline", "Melanie"),  # an ability modal with no content
+    ("It's awesome to see the difference we can make in each other's lives.", "Jon", "Gina"),  # generic "we"  # generic "we" without a causative
     ("Thanks so much for the support!", "Caroline", "Melanie"),  # thanks
 ])
 def test_still_dropped(text, speaker, addressee):

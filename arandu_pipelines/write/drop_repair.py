@@ -16,6 +16,9 @@ extracted well, because of a clause around them:
 - `shown_own`: "Here's a pic of Melanie's family camping at the beach" -> "Melanie's family
   camping at the beach": a pointer to a shared photo of the subject's own things is cut to
   what it shows, up to the first comma or dash.
+- `finds`: "It's been so inspiring to work with Jon's young dancers, seeing ..." (speaker Jon) ->
+  "Jon finds it inspiring to work with Jon's young dancers": an evaluation of an activity that
+  names the speaker is the speaker's own appraisal (not for a generic "we", kept generic).
 - `but_tail`: "It's been stressful, but dancing has kept Jon going": an expletive head before
   ", but" is cut when the tail names the subject -> "Dancing has kept Jon going".
 
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["but_tail", "causative", "lead_clause", "shown_own"]
+__all__ = ["but_tail", "causative", "finds", "lead_clause", "shown_own"]
 
 
 def _names(text: str, who: str) -> bool:
@@ -87,3 +90,17 @@ def shown_own(text: str, subject: str) -> str | None:
     if not rest.startswith(subject + "'s ") or len(rest.split()) < 3:
         return None
     return rest
+
+
+_FINDS_RE = re.compile(r"^It['’]s\s+(?:been\s+)?(?:(?:so|really|very|super|truly)\s+)?(?P<adj>[a-z]+)\s+"
+                       r"(?P<vp>to\s+[a-z]+|[a-z]+ing)\s+(?P<rest>.+)$")
+
+
+def finds(text: str, subject: str, speaker: str) -> str | None:
+    """"It's been so inspiring to work with Jon's dancers" (speaker Jon) -> "Jon finds it
+    inspiring to work with Jon's dancers": the speaker's own appraisal of what they do."""
+    m = _FINDS_RE.match(text)
+    if not m or subject != speaker or not _names(text, subject) or f"{subject} and others" in text:
+        return None  # a generic "we" ("It's awesome to see the difference we can make") stays generic
+    rest = re.split(r",\s+|\s[-–—]+\s", m["rest"], maxsplit=1)[0]
+    return f"{subject} finds it {m['adj']} {m['vp']} {rest}"

@@ -218,7 +218,8 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
         if drop_repair.causative(f.fact_text, f.subject):
             return f
-        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.but_tail(f.fact_text, f.subject)):
+        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.but_tail(f.fact_text, f.subject)
+                or drop_repair.finds(f.fact_text, f.subject, ctx.speaker_name)):
             f.fact_text = cut
             return f
         return None
