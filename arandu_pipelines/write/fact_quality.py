@@ -38,6 +38,11 @@ what does not read as an atomic statement about a person or thing:
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
 person, dates, openers) and the question/caption checks. All checks apply to both languages.
 
+Before dropping, `addressee`, `subject_first`, `generic_we`, `talk` and `unanchored` try the
+repairs of write/drop_repair.py (cut a leading addressee clause or an empty head before ", but",
+keep "It taught X ...", "X finds it inspiring to ..."), found by bench/fact_drops.py, which
+records every drop through `AUDIT`.
+
 Every check is a plain function over one fact (or the list), listed in `CHECKS`; linear-time
 regexes only (no nested quantifiers), so a long message costs what its length costs.
 """
