@@ -196,11 +196,15 @@ async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]],
     return out, vectors, info
 
 
-def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
-    """The offline extractor over each turn, with the context the pipeline would give it."""
+def facts_from_extractor(paths: list[Path],
+                         drops: dict[str, list[tuple[str, Fact]]] | None = None) -> dict[str, list[Fact]]:
+    """The offline extractor over each turn, with the context the pipeline would give it.
+    `drops`: when given, filled per conversation with (check, fact) for every fact `refine`
+    dropped (bench/fact_drops.py)."""
     from datetime import datetime
 
     from arandu_pipelines.write.extract_rules import extract_offline
+    from arandu_pipelines.write.fact_quality import AUDIT
     from arandu_pipelines.write.importer import locomo_rows
     from arandu_pipelines.write.types import ExtractionContext
 
@@ -228,8 +232,16 @@ def facts_from_extractor(paths: list[Path]) -> dict[str, list[Fact]]:
         for r, to, ner, prev in zip(rows, addressees, labels, turns, strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
                 r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev)
-            res = extract_offline(r["text"], ctx)
+            audit: list[tuple[str, str]] = []
+            token = AUDIT.set(audit if drops is not None else None)
+            try:
+                res = extract_offline(r["text"], ctx)
+            finally:
+                AUDIT.reset(token)
             facts += [Fact(r["message_id"], f.fact_text, f.subject) for f in res.facts]
+            if drops is not None:
+                drops.setdefault(path.stem, []).extend(
+                    (check, Fact(r["message_id"], text, r["speaker"])) for check, text in audit)
         out[path.stem] = facts
     return out
 

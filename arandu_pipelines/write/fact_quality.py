@@ -40,6 +40,11 @@ what does not read as an atomic statement about a person or thing:
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
 person, dates, openers) and the question/caption checks. All checks apply to both languages.
 
+Before dropping, `addressee`, `subject_first`, `generic_we`, `talk` and `unanchored` try the
+repairs of write/drop_repair.py (cut a leading addressee clause or an empty head before ", but",
+keep "It taught X ...", "X finds it inspiring to ..."), found by bench/fact_drops.py, which
+records every drop through `AUDIT`.
+
 Every check is a plain function over one fact (or the list), listed in `CHECKS`; linear-time
 regexes only (no nested quantifiers), so a long message costs what its length costs.
 """
@@ -51,8 +56,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
+from arandu_pipelines.write import drop_repair, precision, readability
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import precision, readability
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -135,6 +140,9 @@ def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
     if not who or not _free(f):
         return f
     others = [m for m in f.mentions if m not in (who, ctx.speaker_name)]
+    if f.subject == ctx.speaker_name and (cut := drop_repair.lead_clause(f.fact_text, f.subject, who)):
+        f.fact_text = cut  # "Jon is taking Gina's advice, Jon is sprucing up ..." (write/drop_repair.py)
+        return f
     if not others and (f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text)
                        or _YOU_RE.search(f.fact_text)):
         return None  # about the two of them only: talk ("Maria is glad John's son is okay")
@@ -214,6 +222,13 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         return f
     head = f.fact_text.split(",", 1)[0]
     if _EXPLETIVE_RE.match(f.fact_text) or f.subject not in head:
+        # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
+        if drop_repair.causative(f.fact_text, f.subject):
+            return f
+        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.but_tail(f.fact_text, f.subject)
+                or drop_repair.finds(f.fact_text, f.subject, ctx.speaker_name)):
+            f.fact_text = cut
+            return f
         return None
     return f
 
@@ -244,8 +259,9 @@ def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Greetings, thanks, apologies, wishes are not knowledge."""
     if not _free(f):
         return f
-    if _GREETING_START_RE.match(f.fact_text) or _TALK_RE.search(f.fact_text):
-        return None
+    if _GREETING_START_RE.match(f.fact_text) or (_TALK_RE.search(f.fact_text)
+                                                 and not drop_repair.causative(f.fact_text, f.subject)):
+        return None  # "It's made Caroline appreciate ..." is what happened to her, not thanks
     return f
 
 
@@ -338,7 +354,8 @@ def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     as "<speaker> and others" in a fact that does not open with its subject, is about people
     in general, not about the speaker; so is a present "we all are/have ..." ("We all have
     different paths"; a past "we all made our own pots" is an event and stays)."""
-    if _free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text:
+    if (_free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text
+            and not drop_repair.causative(f.fact_text, f.subject)):  # "It made Caroline think ... others"
         return None
     if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
         return None  # "We all have different paths", "We're all imperfect": people in general
@@ -430,6 +447,13 @@ _SUBCLAUSE_RE = re.compile(r"(?i)\s+(?:so|because|since|if|when|'cause|cause|how
 _MEMORY_RE = re.compile(r"(?i)\b(?:will|'ll|’ll)\s+(?:never\s+forget|always\s+remember)\b")
 
 
+# "can picture / can't imagine ...": what one imagines, an attitude with content, not an ability
+_IMAGINE_RE = re.compile(r"(?i)\s+(?:can|can['’]t|cannot|could|couldn['’]t)\s+(?:really\s+|even\s+)?(?:picture|imagine)\b"
+                         # with an object of two words or more ("life without it"); "can't imagine how
+                         # hard that was" is empathy, "can't imagine" alone says nothing
+                         r"(?=\s+(?!(?:how|what|why|where|who|that|if|it|this)\b)[\w'’]+\s+\S)")
+
+
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Precision: a free-text fact of attitude ("Jon won't quit", "it wasn't easy") or of what
     could or will be ("Jon will keep going") is kept only when anchored to something checkable:
@@ -442,6 +466,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     if (kept := keep(f)) is not None:
         return kept  # resolve and outlook with something named (write/attitudes.py KINDS)
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
+    t = _IMAGINE_RE.sub(" imagines", t)
     main = _SUBCLAUSE_RE.sub("", t)
     if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):
         return None
@@ -494,7 +519,8 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 def _rank(f: ExtractedFact) -> tuple[int, int, int]:
     """Which free-text fact of a subject to keep: one that opens with its subject, typed
     (event/plan/preference), with the most content words."""
-    return (int(f.fact_text.startswith(f.subject)), int(f.attribute_key is not None),
+    first = f.fact_text.startswith(f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
+    return (int(first), int(f.attribute_key is not None),
             min(len(_content(f.fact_text)), 10))
 
 
@@ -547,28 +573,41 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+# bench/fact_drops.py: when set, every dropped fact is appended as (reason, text before the check)
+AUDIT: ContextVar[list[tuple[str, str]] | None] = ContextVar("arandu_refine_audit", default=None)
+
+
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
+    audit = AUDIT.get()
     result.facts = _split_actions(result.facts)
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:
         cur: ExtractedFact | None = f
         for check in CHECKS:
+            before = f.fact_text
             cur = check(f, ctx)
             if cur is None:
                 dropped[check.__name__.lstrip("_")] = dropped.get(check.__name__.lstrip("_"), 0) + 1
+                if audit is not None:
+                    audit.append((check.__name__.lstrip("_"), before))
                 break
             f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
             kept.append(cur)
     n = len(kept)
+    before_dedupe = kept
     kept = _dedupe(kept)
     if len(kept) < n:
         dropped["duplicate"] = n - len(kept)
     n = len(kept)
+    before_cap = kept
     kept = _cap(kept)
     if len(kept) < n:
         dropped["cap"] = n - len(kept)
+    if audit is not None:
+        audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
+        audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = readability.pronouns(f.fact_text, f.subject)
     result.facts = kept

@@ -1,0 +1,106 @@
+"""Repairs before a drop: the part of a free-text fact that a quality check would drop it for is
+cut, and the fact is kept, when what remains is a plain statement of its own subject.
+
+Found by bench/fact_drops.py (docs/architecture.md, "Drop-check audit"): the `addressee` and
+`subject_first` checks of write/fact_quality.py dropped first-person facts the rules had
+extracted well, because of a clause around them:
+
+- `lead_clause`: "Jon is taking Gina's advice, Jon is sprucing up Jon's biz plan" (speaker Jon,
+  addressee Gina): the addressee is named only in a leading clause before a comma, and the rest
+  opens with the speaker again -> "Jon is sprucing up Jon's biz plan". A fact that still names
+  the addressee after the cut is left to the check (it is about the two of them).
+- `causative`: "It made Caroline reflect on how far Caroline has come", "It taught Caroline
+  self-acceptance": an "it" whose verb acts on the subject reports what happened to the subject,
+  so the empty-pronoun opening does not make it talk ("It's great that ..." still does); nor
+  does a "we" inside it make it generic (`generic_we`), nor "appreciate" make it thanks (`talk`).
+- `shown_own`: "Here's a pic of Melanie's family camping at the beach" -> "Melanie's family
+  camping at the beach": a pointer to a shared photo of the subject's own things is cut to
+  what it shows, up to the first comma or dash.
+- `finds`: "It's been so inspiring to work with Jon's young dancers, seeing ..." (speaker Jon) ->
+  "Jon finds it inspiring to work with Jon's young dancers": an evaluation of an activity that
+  names the speaker is the speaker's own appraisal (not for a generic "we", kept generic).
+- `but_tail`: "It's been stressful, but dancing has kept Jon going": an expletive head before
+  ", but" is cut when the tail names the subject -> "Dancing has kept Jon going".
+
+Each repair returns the new text or None (no repair: the check decides as before).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["but_tail", "causative", "finds", "lead_clause", "shown_own"]
+
+
+def _names(text: str, who: str) -> bool:
+    return re.search(rf"\b{re.escape(who)}\b", text) is not None
+
+
+def lead_clause(text: str, subject: str, addressee: str) -> str | None:
+    """Cut a leading clause that alone names the addressee, when the rest opens with `subject`."""
+    head, sep, tail = text.partition(", ")
+    tail = tail.strip()
+    if not sep or not _names(head, addressee) or _names(tail, addressee):
+        return None
+    if not tail.startswith(subject + " ") or len(tail.split()) < 4:
+        return None
+    return tail
+
+
+# "it" acting on the subject: made/makes/let (+ verb), taught/helped/reminded/showed/gave ...
+_CAUSATIVE_RE = re.compile(
+    r"^(?:It|This|That)(?:\s+|['’]s\s+)(?:has\s+|had\s+|really\s+|also\s+)?(?:made|makes|taught|teaches|helped|helps|reminded"
+    r"|reminds|showed|shows|gave|gives|inspired|inspires|pushed|pushes|encouraged|encourages|let|lets)\s+")
+
+
+def causative(text: str, subject: str) -> str | None:
+    """Keep "It made <subject> ..." / "It taught <subject> ..." as it is (None when not one)."""
+    m = _CAUSATIVE_RE.match(text)
+    if not m or not text[m.end():].startswith(subject + " "):
+        return None
+    return text
+
+
+_BUT_RE = re.compile(r",\s+but\s+")
+
+
+def but_tail(text: str, subject: str) -> str | None:
+    """Cut an expletive head before ", but" when the tail is a clause naming the subject."""
+    parts = _BUT_RE.split(text, maxsplit=1)
+    if len(parts) != 2:
+        return None
+    tail = parts[1].strip()
+    if not _names(tail, subject) or len(tail.split()) < 4 or "," in tail:
+        return None
+    if re.match(r"(?i)(?:it|that|this|there|here)\b", tail):
+        return None  # "but it was worth it": another empty pronoun
+    return tail[:1].upper() + tail[1:]
+
+
+_HERE_RE = re.compile(r"(?i)^here['’]?s\s+(?:a\s+|another\s+|one\s+more\s+)?(?:(?:pic|picture|photo|snap|shot)\s+"
+                      r"(?:of\s+)?|one\s+of\s+)")
+
+
+def shown_own(text: str, subject: str) -> str | None:
+    """"Here's a pic of <subject>'s X ..." -> "<subject>'s X ..." (cut at a comma or dash)."""
+    m = _HERE_RE.match(text)
+    if not m:
+        return None
+    rest = re.split(r"\s*(?:,|\s[-–—]+\s)", text[m.end():], maxsplit=1)[0].strip(" .!")
+    if not rest.startswith(subject + "'s ") or len(rest.split()) < 3:
+        return None
+    return rest
+
+
+_FINDS_RE = re.compile(r"^It['’]s\s+(?:been\s+)?(?:(?:so|really|very|super|truly)\s+)?(?P<adj>[a-z]+)\s+"
+                       r"(?P<vp>to\s+[a-z]+|[a-z]+ing)\s+(?P<rest>.+)$")
+
+
+def finds(text: str, subject: str, speaker: str) -> str | None:
+    """"It's been so inspiring to work with Jon's dancers" (speaker Jon) -> "Jon finds it
+    inspiring to work with Jon's dancers": the speaker's own appraisal of what they do."""
+    m = _FINDS_RE.match(text)
+    if not m or subject != speaker or not _names(text, subject) or f"{subject} and others" in text:
+        return None  # a generic "we" ("It's awesome to see the difference we can make") stays generic
+    rest = re.split(r",\s+|\s[-–—]+\s", m["rest"], maxsplit=1)[0]
+    return f"{subject} finds it {m['adj']} {m['vp']} {rest}"
