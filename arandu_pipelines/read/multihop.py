@@ -51,7 +51,7 @@ SHARPNESS = 1.0  # a bridged turn's share falls with its cosine relative to the 
 
 @dataclass
 class Pick:
-    """A session's best turn for the question, with its cosine."""
+    """A turn of another session bridged to, with its cosine to the question."""
 
     id: str
     message_id: str | None
