@@ -73,6 +73,8 @@ WHITELIST: dict[tuple[str, str], str] = {
     ("read/feedback.py", "where_x"): "scope.events('x'): WHERE fragment from literals; values bound",
     ("read/feedback.py", "bm25_expr('e', n_bm25)"): "BM25 expression: alias + int term count",
     ("read/feedback.py", "sql"): "_sql(): literals, the scope fragment, the BM25 expression",
+    ("read/multihop.py", "where_e"): "scope.events('e'): WHERE fragment from literals; values bound",
+    ("read/multihop.py", "sql"): "_sql(): literals and the scope fragment; phrases bound as :mh_ph",
     ("read/graph.py", "scope.relationships('r')"): "scope predicate: literals, values bound",
     ("read/graph.py", "scope.facts('t')"): "scope predicate: literals, values bound",
     ("read/sql.py", "sql"): "fetch()/fetch_one()/run(): statement text is checked at every call "

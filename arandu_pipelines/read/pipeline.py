@@ -37,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.keys import fold
 from arandu_pipelines.protocols import EmbeddingProvider
+from arandu_pipelines.read import multihop
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
 from arandu_pipelines.read.excerpt import query_weights, word_matcher
@@ -289,9 +290,13 @@ async def _gather(
 
     async def events_path(c: AsyncConnection) -> tuple[list[ScoredEvent], int]:
         te = time.perf_counter()
+        listq = is_list_question(query)
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
                                       ctx.windows, config.topk_events, config.event_max_scan,
-                                      lexical_share_of(plan), spread=is_list_question(query))
+                                      lexical_share_of(plan), spread=listq)
+        if events and (listq or multihop.ALL_QUESTIONS):  # other sessions' turns (read/multihop.py)
+            picks = await multihop.bridge(c, scope, emb, query, speakers, events)
+            events = multihop.merge(events, picks, config.topk_events)
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n

@@ -1,0 +1,112 @@
+"""Issue 18, multi-session evidence for list questions about a person (read/multihop.py).
+
+"What activities does Kate enjoy?": the first item (a pottery class) shares words with the
+question; the others were told in other sessions in words the question does not use ("went
+camping with the fam", "swimming laps with the kids"), while the pottery session's chatter about
+activities fills the top ranks. The person's best turn of each session reaches them. The
+conversation below is invented.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from arandu_pipelines.read import multihop as mh
+from arandu_pipelines.read.types import ScoredEvent
+
+T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+AGENT = "kate-chat"
+QUESTION = "What sports does Kate play?"
+
+SESSIONS: list[list[tuple[str, str]]] = [
+    [("Leo", "do you play any sports these days?"),
+     ("Kate", "the sport I play most is rowing at the riverside rowing club"),
+     ("Leo", "sports are fun, I play football"),
+     ("Kate", "football is fun to watch on tv"),
+     ("Leo", "we play every sunday, all sports fans welcome"),
+     ("Kate", "I might play with you guys one day"),
+     ("Leo", "what other sports do you play?"),
+     ("Kate", "a bit of everything, keeps me sane")],
+    [("Leo", "how was your saturday?"),
+     ("Kate", "up at 5 for the riverside rowing club regatta, my arms are dead"),
+     ("Leo", "oof, did you win?"),
+     ("Kate", "second place, not bad")],
+    [("Leo", "did you watch the match?"),
+     ("Kate", "no, was busy, who played?"),
+     ("Leo", "our team played badly, sports can be painful"),
+     ("Kate", "sorry lol")],
+    [("Leo", "did you finish the report?"),
+     ("Kate", "nope, the deadline moved to friday"),
+     ("Leo", "phew"),
+     ("Kate", "yeah lucky")],
+]
+EVIDENCE = "s1:1"
+
+
+def _conversation() -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for s, turns in enumerate(SESSIONS):
+        start = T0 + timedelta(days=6 * s)
+        for t, (who, text) in enumerate(turns):
+            rows.append({"agent_id": AGENT, "session_id": f"s{s}", "speaker": who, "text": text,
+                         "message_id": f"s{s}:{t}", "occurred_at": (start + timedelta(minutes=t)).isoformat()})
+    return rows
+
+
+async def _cited(memory, k: int) -> list[str]:
+    r = await memory.retrieve(AGENT, QUESTION, config_overrides={"topk_events": 20})
+    return [s.message_id for s in r.sources][:k]
+
+
+async def test_a_list_question_reaches_items_told_in_other_sessions(memory, monkeypatch) -> None:
+    """Without the session picks the camping and swimming turns (no word of the question) rank
+    below the pottery session's chatter; with them both are among the first five citations."""
+    await memory.import_messages(_conversation())
+    monkeypatch.setattr(mh, "ENABLED", False)
+    before = await _cited(memory, 5)
+    monkeypatch.setattr(mh, "ENABLED", True)
+    after = await _cited(memory, 5)
+    assert "s0:1" in before and "s0:1" in after  # the first item is found either way
+    assert EVIDENCE not in before, before
+    assert EVIDENCE in after, after
+    assert await _cited(memory, 5) == after  # deterministic: same database, same query
+
+
+async def test_a_phrase_said_once_bridges_nothing(memory, monkeypatch) -> None:
+    """"When is the report deadline?": the top hit's phrase ("moved friday") is in no other
+    message, so the ranking is exactly the one without the mechanism."""
+    await memory.import_messages(_conversation())
+    q = "When is the report deadline?"
+    monkeypatch.setattr(mh, "ENABLED", False)
+    before = (await memory.retrieve(AGENT, q)).sources
+    monkeypatch.setattr(mh, "ENABLED", True)
+    after = (await memory.retrieve(AGENT, q)).sources
+    assert [s.message_id for s in before] == [s.message_id for s in after]
+
+
+def test_phrases_qualify_a_word_of_the_question() -> None:
+    """Two-word phrases without stop words, query words or names, taken only from clauses that
+    hold a word of the question (its first STEM letters: "moved" for "move")."""
+    top = [("Yeah, I'm really lucky to have them. I've known these friends for 4 years, since I moved "
+           "from my home country. Last week I went to an LGBTQ+ pride parade.")]
+    assert mh.phrases(top, "Where did Caroline move from 4 years ago?", ["Caroline"]) == ["home country"]
+    assert mh.phrases(top, "What events did Caroline go to?", ["Caroline"]) == []  # no clause says so
+    assert mh.phrases(top, "Which parade did Caroline attend?", ["Caroline"]) == ["lgbtq pride"]
+
+
+def test_merge_gives_a_bounded_share_and_keeps_the_better_score() -> None:
+    """The best pick scores SHARE x the top; a pick already ranked keeps the higher of its two
+    scores; the list stays cut to `limit`."""
+    def ev(i: str, score: float) -> ScoredEvent:
+        return ScoredEvent(i, i, {}, "s0", "Kate", "t", T0, score)
+
+    def pick(i: str, session: str, sim: float) -> mh.Pick:
+        return mh.Pick(i, i, None, session, "Kate", "t", T0, sim)
+
+    events = [ev("a", 1.0), ev("b", 0.9), ev("c", 0.2)]
+    out = mh.merge(events, [pick("x", "s1", 0.6), pick("c", "s2", 0.3)], 3)
+    assert [e.event_id for e in out] == ["a", "b", "x"]
+    assert out[2].score == round(mh.SHARE * 1.0, 6) and out[2].scores == {"session_pick": out[2].score}
+    out = mh.merge([ev("a", 1.0), ev("b", 0.9), ev("c", 0.2)], [pick("x", "s1", 0.6), pick("c", "s2", 0.6)], 4)
+    assert {e.event_id: e.score for e in out}["c"] == round(mh.SHARE, 6)
+    assert mh.merge(events, [], 3) == events
