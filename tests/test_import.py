@@ -407,3 +407,18 @@ async def test_import_labels_events_with_its_source(memory, fresh_db_url):
     got = rows(fresh_db_url, "SELECT source, count(*) FROM memory_events WHERE agent_id = 'src' "
                              "GROUP BY 1 ORDER BY 1")
     assert got == [("import", 1), ("import:abc123", 3)]
+
+
+async def test_a_large_import_leaves_the_planner_statistics_fresh(memory, fresh_db_url):
+    """Questions right after an import must not run on a table the planner has no statistics
+    for (a first pass of retrieves was 10x slower until autovacuum came by)."""
+    from arandu_pipelines.write.importer import ANALYZE_MIN_EVENTS
+
+    def analysed() -> bool:
+        return rows(fresh_db_url, "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables "
+                                  "WHERE relname = 'memory_events'")[0][0]
+
+    small = await memory.import_messages([good(i) for i in range(5)], extract=False)
+    assert small.events_inserted == 5 and not analysed()  # a few rows: autovacuum's business
+    big = await memory.import_messages([good(i) for i in range(5, 5 + ANALYZE_MIN_EVENTS)], extract=False)
+    assert big.events_inserted == ANALYZE_MIN_EVENTS and analysed()
