@@ -205,7 +205,7 @@ async def linked_facts(
 
 
 _HUB_FACTS = """
-SELECT h.id, h.entity_key AS key, h.valid_from FROM unnest(CAST(:keys AS text[])) AS k(key)
+SELECT h.id, h.entity_key AS key, h.valid_from FROM (VALUES {keys}) AS k(key)
 CROSS JOIN LATERAL (
     SELECT t.id, t.entity_key, t.valid_from FROM memory_facts t
     WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
@@ -219,8 +219,17 @@ async def hub_facts(
 ) -> list[tuple[str, str, datetime, str | None]]:
     """The `cap` most important facts whose primary subject is each hub: read through the
     (agent, entity) index, not by ranking every fact linked to the hub (hundreds for a speaker)."""
-    rows = await fetch(conn, _HUB_FACTS.format(facts=scope.facts("t")),
-                       {**scope.params(), "keys": sorted(keys), "cap": cap}, stable_plan=True)
+    if not keys:
+        return []
+    # One scalar parameter per hub, not one text[]: a generic plan assumes ten array elements
+    # and always looked costlier than the custom plan for the one or two real hubs, so Postgres
+    # re-planned the prepared statement every call; with scalars it reuses it (one statement
+    # per hub count; docs/retrieval.md "Latency after the feedback pass and the bridge").
+    ordered = sorted(keys)
+    values = ", ".join(f"(CAST(:k{i} AS text))" for i in range(len(ordered)))
+    rows = await fetch(conn, _HUB_FACTS.format(keys=values, facts=scope.facts("t")),
+                       {**scope.params(), **{f"k{i}": k for i, k in enumerate(ordered)}, "cap": cap},
+                       stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, None) for r in rows)
 
 
