@@ -37,7 +37,10 @@ from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.types import ScoredEvent
 
-ENABLED = True
+# Off by default: under an import running in another process (bench/soak.py, 5 min) its phrase
+# counts gave retrieve tails of p95 347 ms / max 3.0 s against 206 ms / 0.9 s without it, for
+# +0.4 points of dev R@10. On again once its statement is planned safely on growing tables.
+ENABLED = False
 ALL_QUESTIONS = True  # False: list questions only (read/listq.py); True measured better
 TOP_HITS = 2  # the phrases come from the message ranking's first TOP_HITS turns
 MAX_PHRASES = 12
