@@ -57,12 +57,7 @@ SPELLINGS: dict[str, str] = {
 }
 # English words a careful writer capitalises: weekdays, months, languages and nationalities ("may"
 # and "march" are verbs too: "march" only beside a number, "may" never)
-PROPER: dict[str, str] = {w.lower(): w for w in (
-    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mondays Tuesdays Wednesdays Thursdays Fridays"
-    " Saturdays Sundays January February April June July August September October November December"
-    " English Japanese Spanish French German Italian Portuguese Chinese Mandarin Cantonese Korean Arabic Hindi"
-    " Russian Dutch Greek Turkish Polish Swedish Norwegian Danish Irish Scottish Welsh British American"
-    " Canadian Mexican Brazilian Indian Thai Vietnamese Australian").split()}
+PROPER: dict[str, str] = {w.lower(): w for w in ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays", "January", "February", "April", "June", "July", "August", "September", "October", "November", "December", "English", "Japanese", "Spanish", "French", "German", "Italian", "Portuguese", "Chinese", "Mandarin", "Cantonese", "Korean", "Arabic", "Hindi", "Russian", "Dutch", "Greek", "Turkish", "Polish", "Swedish", "Norwegian", "Danish", "Irish", "Scottish", "Welsh", "British", "American", "Canadian", "Mexican", "Brazilian", "Indian", "Thai", "Vietnamese", "Australian"]}
 # the rules' agreement for a third-person subject turns a chat negation into "donts"
 AGREEMENT: dict[str, str] = {
     "donts": "doesn't", "dont's": "doesn't", "cants": "can't", "wonts": "won't", "didnts": "didn't",
