@@ -16,8 +16,9 @@ steps, both tables below:
   `SPELLINGS` (word -> careful form; "" drops it: laughter, "btw", "tbh"), `AGREEMENT` (the
   rules' third-person "-s" on a chat negation: "donts" -> "doesn't"), removes emoji and a
   trailing "tho", cuts a "please" request clause off a statement, collapses stretched letters
-  (`_unstretch`), runs of "!"/"?", lower-cases words still shouted, and capitalises the first
-  letter.
+  (`_unstretch`), runs of "!"/"?", lower-cases words still shouted, capitalises weekdays,
+  months and languages (`PROPER`) and the first letter. `late` writes out "gonna"/"wanna"/"gotta"
+  after the other checks, which read "gonna" as a modal (an unanchored prediction is dropped).
 
 Ambiguous chat words are resolved by their neighbour, never guessed: "ur" is "you're" before an
 adjective/adverb/participle-like word (`_UR_ARE_NEXT`, "-ing", "-ed") and "your" before a noun;
@@ -48,7 +49,7 @@ SPELLINGS: dict[str, str] = {
     "tonite": "tonight", "nite": "night", "bc": "because", "cuz": "because", "coz": "because",
     "cos": "because", "rn": "right now", "ppl": "people", "b4": "before", "bday": "birthday",
     "abt": "about", "thx": "thanks", "msg": "message", "txt": "text", "wknd": "weekend",
-    "gonna": "going to", "wanna": "want to", "kinda": "kind of", "sorta": "sort of", "dunno": "don't know",
+    "kinda": "kind of", "sorta": "sort of", "dunno": "don't know",
     "w/": "with", "w/o": "without", "bf": "boyfriend", "gf": "girlfriend", "bff": "best friend",
     "tho": "though", "thru": "through", "srsly": "seriously", "obvs": "obviously", "defo": "definitely",
     # laughter, interjections and chat tags: not part of any fact
@@ -171,7 +172,11 @@ _TRAILING_CHEER_RE = re.compile(r"(?i)[,\s]+(?:yes|yay|wow|phew|ugh|woohoo|whoop
 _ITS_NEXT = frozenset(["so", "too", "very", "really", "not", "a", "an", "the", "ok", "okay", "fine", "been",
                        "going", "gonna", "just", "still", "all", "like", "actually", "literally", "always", "never"])
 _PUNCT_RUN_RE = re.compile(r"[!?]{2,}")
-_NOUN_VERB_RE = re.compile(r"^(?P<subj>.+?) (?P<noun>[a-z]+)s (?P<copula>was|is|has been|got|sucked|sucks)\b")
+_NOUN_VERB_RE = re.compile(r"^(?P<subj>.+?) (?!(?:ha|wa|doe|i|thi|hi|it|wa|need|want|feel|seem|look)s )(?P<noun>[a-z]{3,})s (?P<copula>was|is|has been)\b")
+# expanded only by `late`, after fact_quality's checks: "gonna" there is a modal that marks an
+# unanchored prediction ("Jon is gonna make it"), which "going to" (a plan) would hide
+LATE: dict[str, str] = {"gonna": "going to", "wanna": "want to", "gotta": "has to"}
+_LATE_RE = re.compile(r"(?i)\b(?:gonna|wanna|gotta)\b")
 
 
 def tidy(text: str, subject: str = "", names: dict[str, str] | None = None) -> str:
@@ -235,6 +240,17 @@ def transposed(word: str, vocabulary: Iterable[str]) -> str | None:
         if cand != low and cand in vocab:
             return cand
     return None
+
+
+def late(text: str) -> str:
+    """"gonna"/"wanna"/"gotta" written out, once the checks that read them as modals are done."""
+    def repl(m: re.Match[str]) -> str:
+        new = LATE[m.group(0).lower()]
+        if new == "has to" and re.search(r"(?i)\b(?:others|they|we|you)\s+$", text[:m.start()]):
+            new = "have to"  # "Ana and others gotta leave early" -> "have to"
+        return _case(m.group(0), new)
+
+    return _LATE_RE.sub(repl, text)
 
 
 def _case(word: str, new: str) -> str:

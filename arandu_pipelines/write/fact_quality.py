@@ -629,7 +629,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
         audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
         audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
-        f.fact_text = readability.pronouns(f.fact_text, f.subject)
+        f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)
