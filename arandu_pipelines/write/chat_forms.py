@@ -16,7 +16,8 @@ steps, both tables below:
   `SPELLINGS` (word -> careful form; "" drops it: laughter, "btw", "tbh"), `AGREEMENT` (the
   rules' third-person "-s" on a chat negation: "donts" -> "doesn't"), removes emoji and a
   trailing "tho", cuts a "please" request clause off a statement, collapses stretched letters
-  (`_unstretch`), runs of "!"/"?", lower-cases words still shouted, capitalises weekdays,
+  (`_unstretch`), runs of "!"/"?", lower-cases an emphasis word still shouted ("AGAIN"; any
+  other capitalised word is a name or an initialism: "USP"), capitalises weekdays,
   months and languages (`PROPER`) and the first letter. `late` writes out "gonna"/"wanna"/"gotta"
   after the other checks, which read "gonna" as a modal (an unanchored prediction is dropped).
 
@@ -210,7 +211,7 @@ def tidy(text: str, subject: str = "", names: dict[str, str] | None = None) -> s
             return PROPER[low]
         if low == "march" and (re.match(r"\s*\d", t[m.end():]) or re.search(r"\d(?:st|nd|rd|th)?\s*$", t[:m.start()])):
             return "March"
-        if w.isupper() and len(w) > 1 and not _acronym(w) and w not in names.values():
+        if w.isupper() and len(w) > 1 and (low in EMPHASIS or _STRETCH_RE.search(w)) and w not in ACRONYMS:
             w = w.lower()  # a word still shouted ("Priya FINISHED"): names and initialisms stay
         return _unstretch(w, names)
 
