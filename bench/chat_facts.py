@@ -65,6 +65,13 @@ MARKERS: dict[str, re.Pattern[str]] = {
     "lower_case": re.compile(r"^[a-z]|\bi\b(?!['’]?\w)"),
     # doubled punctuation ("!!", "?!", "...")
     "punctuation": re.compile(r"[!?]{2,}|\.{3,}|…"),
+    # a weekday, month or language in lower case ("on friday", "learning japanese")
+    "lower_proper": re.compile(
+        r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|august"
+        r"|september|october|november|december|english|japanese|spanish|french|german|italian|portuguese"
+        r"|chinese|korean|arabic|hindi)s?\b"),
+    # a request verb misspelt by a swap ("Remnid Maria on friday") is still a request, no fact
+    "typo_request": re.compile(r"(?i)^(?:remnid|rmeind|tlel|sned|txet|clal|hlep|shwo)\b"),
 }
 
 
