@@ -70,6 +70,7 @@ def test_ur_is_resolved_by_its_neighbour_then_to_the_addressee():
     assert tidy("Ana thinks ur right") == "Ana thinks you're right"
     assert tidy("Ana loves ur flat") == "Ana loves your flat"
     assert tidy("u r the best") == "You are the best"
+    assert tidy("Ana mudou para Lisboa kkkk") == "Ana mudou para Lisboa"  # Portuguese laughter
     # a fact holding "ur" now resolves the second person (fact_quality._second_person)
     assert facts("I met ur brother Carlos at the gym") == facts("I met your brother Carlos at the gym") != []
     assert facts("i think ur right") == facts("i think you're right")

@@ -66,7 +66,7 @@ AGREEMENT: dict[str, str] = {
     "doesnts": "doesn't", "isnts": "isn't", "wasnts": "wasn't", "havents": "hasn't", "ims": "is",
 }
 # laughter written out at any length ("hahaha", "hehe", "ahahah"), stretched interjections
-_LAUGH_RE = re.compile(r"(?i)\b(?:a?(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo+l|lu+l|ugh+|argh+|ya+y+|wo+h?o+)\b")
+_LAUGH_RE = re.compile(r"(?i)\b(?:a?(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo+l|lu+l|ugh+|argh+|ya+y+|wo+h?o+|k{3,}|(?:rs){2,}|hu(?:e){2,}(?:hue)*)\b")  # pt: "kkkk", "rsrs"
 # after "ur": the verb "are" ("ur right", "ur so", "ur going"); otherwise the possessive
 _UR_ARE_NEXT = frozenset(
     ["right", "wrong", "welcome", "so", "too", "very", "really", "basically", "literally", "always", "never",
