@@ -402,4 +402,4 @@ def test_making_plans_is_no_fact(text):
 
 def test_a_lower_case_sentence_with_a_dropped_subject_gets_the_speaker():
     assert texts(run("sprained my finger bouldering on friday")) == [
-        "Maria sprained their finger bouldering on friday"]
+        "Maria sprained their finger bouldering on Friday"]  # weekday capitalised (write/chat_forms.py)

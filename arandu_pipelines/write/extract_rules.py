@@ -1357,6 +1357,7 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     lang = detect_language(text)
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
+        text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
     windows = _sentence_windows(spans)
     if len(windows) == 1:
         result = _extract_spans(text, spans, ctx, lang)
@@ -1372,6 +1373,15 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
 
 # Chat writes the pronoun in lower case ("i need a holiday", "i'm moving"): the rules know "I".
 _LOWER_I_RE = re.compile(r"(?<![\w'’-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w'’-]))")
+
+
+def _unshout(text: str, ctx: ExtractionContext) -> str:
+    from arandu_pipelines.write import chat_forms
+
+    if not re.search(r"[A-Z]{2}", text):
+        return text
+    return chat_forms.unshout(text, chat_forms.known_names(
+        [*ctx.known_aliases.values(), ctx.speaker_name, ctx.addressee or ""], [t for _, t in ctx.previous_turns]))
 
 
 def _sentence_windows(spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:

@@ -8,6 +8,9 @@ what does not read as an atomic statement about a person or thing:
 | check (`CHECKS`, in order)  | what happens                                                        |
 |-----------------------------|---------------------------------------------------------------------|
 | (split)                     | "S did X and did Y" (two past actions) becomes two facts            |
+| chat_form                   | chat register is written out (write/chat_forms.py: "ur" -> "your",  |
+|                             | "tmrw" -> "tomorrow", "lol"/emoji/"tho" removed, "sooo" -> "so",    |
+|                             | shouted words lower-cased); every fact, rule or free text           |
 | caption                     | a fact restating a photo caption ("[shared a photo: ...]") is dropped |
 |                             | (the caption stays in the message text, so it is still searchable) |
 | question                    | a fact with "?" is dropped                                          |
@@ -56,7 +59,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
-from arandu_pipelines.write import drop_repair, precision, readability
+from arandu_pipelines.write import chat_forms, drop_repair, precision, readability
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -119,6 +122,22 @@ def _free(f: ExtractedFact) -> bool:
     """Restated sentences (the extractor's generic facts, not a rule's match on a pattern such
     as "lives in", "works at", "my sister X") get the strict checks and the cap."""
     return id(f) in _GENERIC.get()
+
+
+_NEEDS_NAMES_RE = re.compile(r"[A-Z]{2}|([A-Za-z])\1\1")
+
+
+def _chat_form(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """Chat spellings, laughter, emoji, stretched letters and shouting written as a careful
+    person would (write/chat_forms.py); names known to the session keep their case."""
+    names = (chat_forms.known_names([*ctx.known_aliases.values(), *f.mentions, ctx.speaker_name],
+                                    [t for _, t in ctx.previous_turns])
+             if _NEEDS_NAMES_RE.search(f.fact_text) else {})
+    text = chat_forms.tidy(f.fact_text, f.subject, names)
+    if not text:
+        return None
+    f.fact_text = text
+    return f
 
 
 def _caption(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -248,7 +267,8 @@ def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     if not _free(f):
         return f
     first, _, rest = f.fact_text.partition(" ")
-    if first.lower() in _REQUEST_VERBS and f.subject and rest.startswith(f.subject):
+    verb = first.lower() if first.lower() in _REQUEST_VERBS else chat_forms.transposed(first, _REQUEST_VERBS)
+    if verb and f.subject and rest.startswith(f.subject):  # "Remnid Maria on friday" too (a typo)
         return None
     if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
         return None  # "Friday works for Maria": making plans, not a fact that lasts
@@ -491,7 +511,7 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
+    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
 )
@@ -609,7 +629,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
         audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
         audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
-        f.fact_text = readability.pronouns(f.fact_text, f.subject)
+        f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)
