@@ -139,13 +139,13 @@ def test_one_act_for_a_long_message_extracted_in_windows():
     ("Wow Daniel, you're gonna kill it in that race. Good luck.", "Priya is confident Daniel will kill it in that race"),
     ("You'll ace the interview at the bakery!", "Priya is confident Daniel will ace the interview at the bakery"),
     ("Yeah, Daniel, I'll watch your game! So proud of you!", "Priya is proud of Daniel"),
-    ("I'm so proud of you for finishing the marathon.", "Priya is proud of Daniel for finishing the marathon"),
     ("Sounds great. I'd really appreciate your help with the website and the newsletter.",
      "Priya is grateful for Daniel's help with the website and the newsletter"),
 ])
 def test_confidence_pride_and_appreciation_toward_the_listener(text, fact):
     r = run(text)
-    assert texts(r) == [fact], texts(r)  # "proud of you for X": write/stance.py's kind, kept as before
+    assert texts(r) == [fact], texts(r)
+    assert r.trace.get("speech_act") in ("confident", "proud_of", "grateful")
 
 
 @pytest.mark.parametrize("text", ["You're gonna kill it!", "You'll be fine.", "You will do great!",
@@ -157,3 +157,10 @@ def test_bare_predictions_give_nothing(text):
 def test_confidence_is_not_added_beside_a_real_fact():
     r = run("I signed up for the half marathon in Lisbon last week. You're gonna kill it in that race too!")
     assert not any("confident" in t for t in texts(r)), texts(r)
+
+
+def test_proud_of_you_for_x_stays_with_the_stance_kind():
+    """"Proud of you for X" is write/stance.py's `proud_of` (it judges X); the speech act is
+    only the bare "So proud of you!"."""
+    r = run("I'm so proud of you for sticking with it.")
+    assert r.trace.get("speech_act") is None, texts(r)

@@ -186,13 +186,12 @@ _CONFIDENT_RE = re.compile(r"(?i)^you(?:['’]re\s+(?:gonna|going\s+to)|['’]ll
 
 
 def _proud_of(t: _Turn, s: str, doc: Any) -> str | None:
-    """"So proud of you (for finishing the marathon)" -> "S is proud of A (for ...)"."""
+    """"So proud of you!" -> "S is proud of A". With a reason ("proud of you for X") the sentence
+    is write/stance.py's `proud_of` kind, which decides whether X says enough."""
     m = _PROUD_RE.match(s)
-    if not m:
+    if not m or m.group("x"):
         return None
-    x = _cut(m.group("x") or "")
-    tail = f" for {t.third(x)}" if x and _content(x, _FORMULA, (t.speaker, t.addressee)) >= 1 else ""
-    return f"{t.speaker} is proud of {t.addressee}{tail}"
+    return f"{t.speaker} is proud of {t.addressee}"
 
 
 def _confident(t: _Turn, s: str, doc: Any) -> str | None:
