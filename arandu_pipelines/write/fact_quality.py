@@ -34,7 +34,10 @@ what does not read as an atomic statement about a person or thing:
 |                             | the subject's verb, dropped if still too long                       |
 | duplicate                   | within one message, a free-text fact whose content words are mostly |
 |                             | another's of the same subject is dropped (rule facts win)           |
+| thin                        | fewer than two content words besides the subject, and no named      |
+|                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
+|                             | (opening with the subject, typed, naming an entity, longest first)  |
 
 "Free-text" facts are the extractor's generic ones (a restated sentence, passed as `generic`);
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second

@@ -15,6 +15,7 @@ ONE fact per turn and only for a turn that carries no other fact:
 |               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
 | grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
 |               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
+|               |   I'd (really) appreciate your X;                        |                                   |
 |               |   Your X means a lot / the world (to me)                 |                                   |
 | believes_in   | I believe in you / I have faith in you                   | S believes in A                   |
 | encourages    | an imperative addressed to A: root verb in base form,    | S encourages A to VP /            |
@@ -28,6 +29,11 @@ ONE fact per turn and only for a turn that carries no other fact:
 | thinks_of     | You're (so/definitely) <adjective or noun phrase> with   | S thinks A is X                   |
 |               |   content ("so talented and driven", "the perfect        |                                   |
 |               |   mentor"; not "awesome", "the best")                    |                                   |
+| proud_of      | (I'm) (so) proud of you! (bare; "proud of you for X" is  | S is proud of A                   |
+|               |   write/stance.py's kind)                                |                                   |
+| confident     | You're gonna / going to / You'll / You will VP, the VP   | S is confident A will VP          |
+|               |   naming two things ("kill it in that competition"; not  |                                   |
+|               |   "You're gonna kill it", "You'll be fine")              |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
