@@ -76,7 +76,7 @@ def test_bare_formulas_give_nothing(text):
     "Don't forget to take breaks when you need to rest!", "Remember to book the tickets early!",  # advice
     "And remember, I'm always here for you.",  # about the speaker, not a thing to do
     "Are you going to keep going after your dreams?",  # a question
-    "You're gonna kill it in that race!", "You're welcome, Daniel!",
+    "You're welcome, Daniel!",
 ])
 def test_talk_and_advice_are_not_acts(text):
     r = run(text)
@@ -130,3 +130,37 @@ def test_one_act_for_a_long_message_extracted_in_windows():
     second = "Thanks for driving me to the airport. " * (half // 38)
     r = run(first + second)
     assert texts(r) == ["Priya is grateful to Daniel for driving Priya to the airport"], texts(r)  # table order
+
+
+# ---- session 10 (cov30): confidence in the listener, pride, "I'd appreciate your X" ------------
+@pytest.mark.parametrize(("text", "fact"), [
+    # a prediction about the listener that names two things (measured on the dev pair: 3 of 4
+    # such facts matched an annotator's observation; it was talk before)
+    ("Wow Daniel, you're gonna kill it in that race. Good luck.", "Priya is confident Daniel will kill it in that race"),
+    ("You'll ace the interview at the bakery!", "Priya is confident Daniel will ace the interview at the bakery"),
+    ("Yeah, Daniel, I'll watch your game! So proud of you!", "Priya is proud of Daniel"),
+    ("Sounds great. I'd really appreciate your help with the website and the newsletter.",
+     "Priya is grateful for Daniel's help with the website and the newsletter"),
+])
+def test_confidence_pride_and_appreciation_toward_the_listener(text, fact):
+    r = run(text)
+    assert texts(r) == [fact], texts(r)
+    assert r.trace.get("speech_act") in ("confident", "proud_of", "grateful")
+
+
+@pytest.mark.parametrize("text", ["You're gonna kill it!", "You'll be fine.", "You will do great!",
+                                  "You're going to love it!"])
+def test_bare_predictions_give_nothing(text):
+    assert texts(run(text)) == [], texts(run(text))
+
+
+def test_confidence_is_not_added_beside_a_real_fact():
+    r = run("I signed up for the half marathon in Lisbon last week. You're gonna kill it in that race too!")
+    assert not any("confident" in t for t in texts(r)), texts(r)
+
+
+def test_proud_of_you_for_x_stays_with_the_stance_kind():
+    """"Proud of you for X" is write/stance.py's `proud_of` (it judges X); the speech act is
+    only the bare "So proud of you!"."""
+    r = run("I'm so proud of you for sticking with it.")
+    assert r.trace.get("speech_act") is None, texts(r)

@@ -92,6 +92,25 @@ def shown_own(text: str, subject: str) -> str | None:
     return rest
 
 
+_WHEN_RE = re.compile(r"(?i)^(?:here['’]?s|that['’]?s|this\s+is)\s+(?:a\s+|another\s+|one\s+more\s+|the\s+)?"
+                      r"(?:pic|picture|photo|snap|shot)\s+(?:is\s+)?from\s+(?:when|the\s+time)\s+"
+                      r"|^(?:that|this)\s+(?:pic|picture|photo|snap|shot)(?:['’]s|\s+is|\s+was)\s+from\s+(?:when|the\s+time)\s+")
+
+
+def shown_when(text: str, subject: str) -> str | None:
+    """"Here's a pic from when Gina was dancing - it was a tough road" -> "Gina was dancing - it
+    was a tough road": the pointer to a shared photo is talk, what the photo shows happening to
+    the subject is the fact (the clause must open with the subject)."""
+    m = _WHEN_RE.match(text)
+    if not m:
+        return None
+    rest = text[m.end():].strip(" .!")
+    head = re.match(rf"{re.escape(subject)}(?:['’]s|\s+and\s+others)?\s", rest)
+    if not head or len(rest[head.end():].split()) < 3:
+        return None  # "from when Caroline and others met up": nothing to keep
+    return rest
+
+
 _FINDS_RE = re.compile(r"^It['’]s\s+(?:been\s+)?(?:(?:so|really|very|super|truly)\s+)?(?P<adj>[a-z]+)\s+"
                        r"(?P<vp>to\s+[a-z]+|[a-z]+ing)\s+(?P<rest>.+)$")
 

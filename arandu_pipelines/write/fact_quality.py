@@ -37,7 +37,10 @@ what does not read as an atomic statement about a person or thing:
 |                             | the subject's verb, dropped if still too long                       |
 | duplicate                   | within one message, a free-text fact whose content words are mostly |
 |                             | another's of the same subject is dropped (rule facts win)           |
+| thin                        | fewer than two content words besides the subject, and no named      |
+|                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
+|                             | (opening with the subject, typed, naming an entity, longest first)  |
 
 "Free-text" facts are the extractor's generic ones (a restated sentence, passed as `generic`);
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
@@ -244,7 +247,8 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
         if drop_repair.causative(f.fact_text, f.subject):
             return f
-        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.but_tail(f.fact_text, f.subject)
+        if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.shown_when(f.fact_text, f.subject)
+                or drop_repair.but_tail(f.fact_text, f.subject)
                 or drop_repair.finds(f.fact_text, f.subject, ctx.speaker_name)):
             f.fact_text = cut
             return f
@@ -387,9 +391,17 @@ _EMPTY_WORDS = frozenset(
 )
 
 
+def _named(f: ExtractedFact, ctx: ExtractionContext | None) -> bool:
+    """The fact names an entity besides its subject and the two speakers ("Jon has been to
+    Paris"): a place, a person, a product is content however short the sentence."""
+    skip = {f.subject, *((ctx.speaker_name, ctx.addressee) if ctx else ())}
+    return any(m and m not in skip and m in f.fact_text for m in f.mentions)
+
+
 def _thin(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """At least two content words besides the subject ("Caroline loved it" says nothing)."""
-    if not _free(f):
+    """At least two content words besides the subject ("Caroline loved it" says nothing), or a
+    named entity ("Jon has been to Paris")."""
+    if not _free(f) or _named(f, ctx):
         return f
     names = {w.lower() for w in _WORD_RE.findall(f.subject)}
     rest = {w for w in _content(f.fact_text) if w.removesuffix("'s") not in names} - _EMPTY_WORDS
@@ -536,22 +548,23 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [facts[i] for i in sorted(kept)]
 
 
-def _rank(f: ExtractedFact) -> tuple[int, int, int]:
+def _rank(f: ExtractedFact, ctx: ExtractionContext | None = None) -> tuple[int, int, int, int]:
     """Which free-text fact of a subject to keep: one that opens with its subject, typed
-    (event/plan/preference), with the most content words."""
+    (event/plan/preference), naming an entity besides the speakers (`_named`: "Jon has been to
+    Paris" over "Jon has been looking at different places ..."), with the most content words."""
     first = f.fact_text.startswith(f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
-    return (int(first), int(f.attribute_key is not None),
+    return (int(first), int(f.attribute_key is not None), int(_named(f, ctx)),
             min(len(_content(f.fact_text)), 10))
 
 
-def _cap(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+def _cap(facts: list[ExtractedFact], ctx: ExtractionContext | None = None) -> list[ExtractedFact]:
     """At most MAX_FREE_FACTS free-text facts per subject per message, the best by `_rank`."""
     by_subject: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
         if _free(f):
             by_subject.setdefault(f.subject, []).append(i)
     keep = {i for ids in by_subject.values()
-            for i in sorted(ids, key=lambda i: _rank(facts[i]), reverse=True)[:MAX_FREE_FACTS]}
+            for i in sorted(ids, key=lambda i: _rank(facts[i], ctx), reverse=True)[:MAX_FREE_FACTS]}
     return [f for i, f in enumerate(facts) if not _free(f) or i in keep]
 
 
@@ -622,7 +635,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
         dropped["duplicate"] = n - len(kept)
     n = len(kept)
     before_cap = kept
-    kept = _cap(kept)
+    kept = _cap(kept, ctx)
     if len(kept) < n:
         dropped["cap"] = n - len(kept)
     if audit is not None:

@@ -15,6 +15,7 @@ ONE fact per turn and only for a turn that carries no other fact:
 |               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
 | grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
 |               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
+|               |   I'd (really) appreciate your X;                        |                                   |
 |               |   Your X means a lot / the world (to me)                 |                                   |
 | believes_in   | I believe in you / I have faith in you                   | S believes in A                   |
 | encourages    | an imperative addressed to A: root verb in base form,    | S encourages A to VP /            |
@@ -28,6 +29,11 @@ ONE fact per turn and only for a turn that carries no other fact:
 | thinks_of     | You're (so/definitely) <adjective or noun phrase> with   | S thinks A is X                   |
 |               |   content ("so talented and driven", "the perfect        |                                   |
 |               |   mentor"; not "awesome", "the best")                    |                                   |
+| proud_of      | (I'm) (so) proud of you! (bare; "proud of you for X" is  | S is proud of A                   |
+|               |   write/stance.py's kind)                                |                                   |
+| confident     | You're gonna / going to / You'll / You will VP, the VP   | S is confident A will VP          |
+|               |   naming two things ("kill it in that competition"; not  |                                   |
+|               |   "You're gonna kill it", "You'll be fine")              |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
@@ -170,12 +176,41 @@ _HELP_RE = re.compile(
     r"\s+(?P<x>(?:with|out\s+with|on)\s+\w.+|(?!out\b)[a-z]+\s+\w.+)$")
 _THANKS_RE = re.compile(r"(?i)^(?:thanks|thank\s+you|thx)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|ton))?"
                         r"\s+for\s+(?P<x>\w.+)$")
-_APPRECIATE_RE = re.compile(r"(?i)^(?:i\s+)?(?:really\s+|truly\s+|so\s+)?appreciate\s+(?P<x>your\s+\w.+)$"
+_APPRECIATE_RE = re.compile(r"(?i)^(?:i\s+|i['’]d\s+|i\s+would\s+)?(?:really\s+|truly\s+|so\s+)?appreciate\s+(?P<x>your\s+\w.+)$"
                             r"|^(?P<y>your\s+[\w'’ -]{2,40}?)\s+(?:really\s+)?means\s+(?:a\s+lot|so\s+much|the\s+world)\b")
 _BELIEVE_RE = re.compile(r"(?i)^i\s+(?:really\s+|totally\s+|truly\s+)?(?:believe\s+in|have\s+(?:(?:so\s+much|total"
                          r"|full|complete)\s+)?faith\s+in)\s+you$")
 _WAY_TO_RE = re.compile(r"(?i)^way\s+to\s+(?P<x>[a-z]+\s+\w.+)$")
 _YOURE_RE = re.compile(r"(?i)^you['’]re\s+(?P<x>\w.+)$|^you\s+are\s+(?P<y>\w.+)$")
+
+
+# session 10 (cov30): acts of a fact-less turn that the kinds above left out
+_FEEL_ = r"(?:i['’]m\s+|i\s+am\s+)?(?:(?:so|really|super|very|truly|incredibly|just)\s+)*"
+_PROUD_RE = re.compile(rf"(?i)^{_FEEL_}proud\s+of\s+you(?:\s+for\s+(?P<x>\w.+))?$")
+_CONFIDENT_RE = re.compile(r"(?i)^you(?:['’]re\s+(?:gonna|going\s+to)|['’]ll|\s+will)\s+(?:(?:totally|definitely|surely)\s+)?"
+                           r"(?P<x>(?!be\s+(?:fine|ok|okay|great|alright)\b)[a-z]+\s+\w.+)$")
+
+
+def _proud_of(t: _Turn, s: str, doc: Any) -> str | None:
+    """"So proud of you!" -> "S is proud of A". With a reason ("proud of you for X") the sentence
+    is write/stance.py's `proud_of` kind, which decides whether X says enough."""
+    m = _PROUD_RE.match(s)
+    if not m or m.group("x"):
+        return None
+    return f"{t.speaker} is proud of {t.addressee}"
+
+
+def _confident(t: _Turn, s: str, doc: Any) -> str | None:
+    """"You're gonna kill it in that competition" -> "S is confident A will kill it in that
+    competition": a prediction about the listener that names two things ("You're gonna kill it",
+    "You'll be fine" give nothing)."""
+    m = _CONFIDENT_RE.match(s)
+    if not m:
+        return None
+    x = _cut(m.group("x"))
+    if "?" in x or _content(x, _FORMULA, (t.speaker, t.addressee)) < 2:
+        return None
+    return f"{t.speaker} is confident {t.addressee} will {t.third(x)}"
 
 
 def _offer_help(t: _Turn, s: str, doc: Any) -> str | None:
@@ -296,6 +331,8 @@ ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
     ("encourages", _encourages),
     ("admires", _admires),
     ("thinks_of", _thinks_of),
+    ("proud_of", _proud_of),
+    ("confident", _confident),
 )
 
 _CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|\s*\[shared a photo.*$|,\s+(?:but|and\s+it|which|so\s+that|'cause|because)\s+")
