@@ -29,15 +29,15 @@ are not taken from them). English only; with no spaCy pipeline nothing changes.
 
 Cost bound: only pronouns within a reply's first `REACH` characters with no determiner before them
 are considered (`worth_resolving`, regex only); the message up to that sentence and the previous
-turn's last question (or a short statement turn) are parsed, in one `nlp.pipe` batch per chunk
-when the pipeline calls `preparse`. Measured figures: docs/architecture.md, "Cross-turn
+turn's last question (or a short statement turn) are parsed, in the chunk's one batch of
+write/parses.py (the write pipeline asks for `parse_texts` up front; the docs are shared with
+the other stages). Measured figures: docs/architecture.md, "Cross-turn
 antecedents and attitude facts".
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -163,44 +163,17 @@ def context_turns(ctx: ExtractionContext) -> list[tuple[str | None, str]]:
 
 
 # ---- parsing ----------------------------------------------------------------------------------------
-_lock = threading.Lock()
-_parsers: dict[str, Any] = {}
-_DOCS: OrderedDict[str, Any] = OrderedDict()
-_DOC_CACHE = 512  # parses of a chunk (see `preparse`), reused by `replacements`
+# The docs come from the chunk's write/parses.ChunkParses (`ExtractionContext.parses`): the one
+# shared pipeline, each text parsed once per chunk whichever stage asked first.
+STAGE = "antecedents"
 
 
-def _parser(name: str | None) -> Any:
-    from arandu_pipelines.write.nlp import model_name
+def _parses(ctx: ExtractionContext, spacy_model: str | None) -> Any:
+    from arandu_pipelines.write.parses import ChunkParses
 
-    model = model_name(name)
-    if not model:
-        return None
-    with _lock:
-        if model not in _parsers:
-            try:
-                import spacy
-
-                _parsers[model] = spacy.load(model, exclude=["ner", "lemmatizer"])
-                import gc
-
-                gc.freeze()  # as write/nlp.py: the pipeline's long-lived objects out of every full collection
-            except Exception:  # noqa: BLE001 - optional: write/nlp logs the missing pipeline once; rules go on
-                _parsers[model] = None
-        return _parsers[model]
-
-
-def _parse(nlp: Any, text: str) -> Any:
-    with _lock:
-        doc = _DOCS.get(text)
-        if doc is not None:
-            _DOCS.move_to_end(text)
-            return doc
-    doc = nlp(text)
-    with _lock:
-        _DOCS[text] = doc
-        while len(_DOCS) > _DOC_CACHE:
-            _DOCS.popitem(last=False)
-    return doc
+    if ctx.parses is None:
+        ctx.parses = ChunkParses(spacy_model if spacy_model is not None else ctx.spacy_model)
+    return ctx.parses
 
 
 # ---- resolution -------------------------------------------------------------------------------------
@@ -224,10 +197,9 @@ def _turn_part(who: str | None, text: str, speaker: str) -> str | None:
     return text if len(text) <= MAX_STATEMENT_CHARS else None
 
 
-def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], spacy_model: str | None = None) -> None:
-    """Parse in one batch (`nlp.pipe`) what `replacements` will need for these messages, given
-    as (text, speaker, previous turns): about a third less CPU than one call per text. Call it
-    in a worker thread; optional (without it each text is parsed when first needed)."""
+def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
+    """What `replacements` will parse for these messages, given as (text, speaker, previous
+    turns): regex prefilters only, so the write pipeline can batch them (write/parses.py)."""
     texts: list[str] = []
     for text, speaker, turns in items:
         early = _early_pronouns(text) if turns else []
@@ -238,19 +210,16 @@ def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], spacy_m
             part = _turn_part(who, prev, speaker)
             if part is not None:
                 texts.append(part)
-    with _lock:
-        todo = list(dict.fromkeys(t for t in texts if t not in _DOCS))[:_DOC_CACHE]
-    if not todo:
-        return
-    nlp = _parser(spacy_model)
-    if nlp is None:
-        return
-    docs = list(nlp.pipe(todo, batch_size=32))
-    with _lock:
-        for t, d in zip(todo, docs, strict=True):
-            _DOCS[t] = d
-        while len(_DOCS) > _DOC_CACHE:
-            _DOCS.popitem(last=False)
+    return list(dict.fromkeys(texts))
+
+
+def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], parses: Any) -> None:
+    """Parse in one batch (`nlp.pipe`) what `replacements` will need for these messages, into
+    the chunk's `parses` (a write/parses.ChunkParses): about a third less CPU than one call per
+    text. Call it in a worker thread; optional (without it each text is parsed when first needed)."""
+    from arandu_pipelines.write.parses import PARSE
+
+    parses.docs(parse_texts(items), PARSE, STAGE)
 
 
 def worth_resolving(text: str) -> bool:
@@ -265,10 +234,12 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     early = _early_pronouns(text) if turns else []
     if not early:
         return []
-    nlp = _parser(spacy_model)
-    if nlp is None:
+    from arandu_pipelines.write.parses import PARSE
+
+    parses = _parses(ctx, spacy_model)
+    doc = parses.doc(_message_part(text, early), PARSE, STAGE)
+    if doc is None:
         return []
-    doc = _parse(nlp, _message_part(text, early))
     speaker = (ctx.speaker_name or "").strip()
     names = _person_names(ctx)
     out: list[Replacement] = []
@@ -289,7 +260,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         elif plural in earlier:  # a second "it": the same thing as the first, if that one was resolved
             np = earlier[plural]
         else:
-            np = _antecedent(nlp, turns, speaker, names, role, plural)
+            np = _antecedent(parses, turns, speaker, names, role, plural)
         earlier[plural] = np
         if np is None:
             continue
@@ -430,7 +401,7 @@ class _Found:
     asked: bool  # it is what the other speaker asked about (not something they stated)
 
 
-def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
+def _antecedent(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
                 role: str, plural: bool) -> _Found | None:
     """The one phrase of the previous turn (chaining one turn back through "it") it stands for.
 
@@ -442,7 +413,9 @@ def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, nam
         part = _turn_part(who, text, speaker)
         if part is None:
             return None
-        sents = list(_parse(nlp, part).sents)
+        from arandu_pipelines.write.parses import PARSE
+
+        sents = list(parses.doc(part, PARSE, STAGE).sents)
         cands = [c for sent in sents for c in _candidates(sent, names) if _number_ok(c.span, plural)]
         if not cands:
             if depth == 0 and any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT"

