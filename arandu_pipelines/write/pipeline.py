@@ -322,8 +322,11 @@ class WritePipeline:
         texts = [e.text for e in events]
         parses = ChunkParses(config.spacy_model)
         parses.want(ner_texts(texts, seen), NER, "ner")
-        parses.want(antecedents.parse_texts([(e.text, e.speaker, e.previous_turns) for e in events]),
-                    PARSE, antecedents.STAGE)
+        items = [(e.text, e.speaker, e.previous_turns) for e in events]
+        parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
+        parses.run()
+        persons = frozenset(n.casefold() for n, t in types.items() if t == "person")
+        parses.want(antecedents.turn_texts(items, parses, persons), PARSE, antecedents.STAGE)
         parses.run()
         labels = ner_labels(texts, config.spacy_model, seen, parses)
         out: list[_Prepared] = []
