@@ -64,6 +64,34 @@ def _count_spacy_docs() -> None:
     Language.pipe = counted_pipe  # type: ignore[method-assign,assignment]
 
 
+EMB: Counter[str] = Counter()  # embedding work: calls, texts, units and CPU seconds of this thread
+
+
+def _count_embeddings() -> None:
+    """Wrap the local embedding model's encoders to count what the write path embeds."""
+    from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
+
+    units, array = LocalEmbeddings.encode_units, LocalEmbeddings.encode_array
+
+    def counted_units(self: Any, items: Any) -> Any:
+        EMB["unit calls"] += 1
+        EMB["unit messages"] += len(items)
+        EMB["units"] += sum(len(s) for _, s in items)
+        t0 = time.thread_time()
+        try:
+            return units(self, items)
+        finally:
+            EMB["unit CPU s (calling thread)"] += time.thread_time() - t0
+
+    def counted_array(self: Any, texts: Any) -> Any:
+        EMB["text calls"] += 1
+        EMB["texts"] += len(texts)
+        return array(self, texts)
+
+    LocalEmbeddings.encode_units = counted_units  # type: ignore[method-assign]
+    LocalEmbeddings.encode_array = counted_array  # type: ignore[method-assign]
+
+
 def _rss_mb() -> tuple[float, float]:
     now = peak = 0.0
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -89,6 +117,7 @@ async def run(args: argparse.Namespace) -> None:
     from arandu_pipelines.write.import_files import locomo_rows
 
     _count_spacy_docs()
+    _count_embeddings()
     url = fresh_database(DB_NAME)
     lines: list[str] = []
     async with MemoryClient(url) as memory:
@@ -101,6 +130,7 @@ async def run(args: argparse.Namespace) -> None:
                  "text": "It was great, I made a bowl. Keep going after your dreams!"}])
             print(f"warm-up (model loads): {time.process_time() - t0:.2f} CPU s")
         DOCS.clear()
+        EMB.clear()
         total_cpu = total_msgs = 0.0
         for path in args.paths:
             agent = f"cpu-{Path(path).stem}"
@@ -121,6 +151,7 @@ async def run(args: argparse.Namespace) -> None:
             page = await memory.get_all(agent, limit=100_000)
             for f in page.facts:
                 lines.append(f"{Path(path).stem}\t{f.entity_key}\t{f.fact_text}\t{f.valid_from}\t{f.valid_to}")
+        print(f"embeddings: { {k: round(v, 2) for k, v in EMB.items()} }")
         print(f"total: {total_msgs:.0f} msgs  {total_cpu:.2f} CPU s  {total_msgs / total_cpu:.0f} msgs/CPU-s")
         now, peak = _rss_mb()
         print(f"RSS after import: {now:.0f} MB (peak {peak:.0f} MB)")
