@@ -93,3 +93,28 @@ def test_one_pipeline_per_model_and_none_means_no_parse():
     assert load(model_name()) is load(model_name(None))
     assert {"ner", "parser", "tagger"} <= set(load(model_name()).pipe_names)
     assert ChunkParses("none").doc("It was fun.", PARSE, "x") is None
+
+
+def test_antecedent_preparse_parses_the_previous_turn_only_where_replacements_reads_it(parsed):
+    """`preparse` asks for a previous turn's part only when the reply's pronoun looks past the
+    reply (`_needs_antecedent`): what `replacements` then reads is all parsed already, and the
+    turn behind an expletive "it" is not parsed at all."""
+    _need_model()
+    from arandu_pipelines.write import antecedents
+    from arandu_pipelines.write.types import ExtractionContext
+
+    at = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    wanted = ("Honestly I loved it, the teacher was so patient.", [("Caroline", "How did the pottery class go?")])
+    expletive = ("It was great to see everyone there.", [("Caroline", "Did you go to the garden party?")])
+    cp = ChunkParses()
+    antecedents.preparse([(t, "Melanie", turns) for t, turns in (wanted, expletive)], cp)
+    texts = {t for _, _, t in parsed}
+    assert "How did the pottery class go?" in texts
+    assert "Did you go to the garden party?" not in texts
+    before = len(parsed)
+    for text, turns in (wanted, expletive):
+        c = ExtractionContext(speaker_name="Melanie", occurred_at=at, addressee="Caroline",
+                              previous_turns=turns, parses=cp)
+        reps = antecedents.replacements(text, c)
+        assert bool(reps) == (text == wanted[0]), reps
+    assert len(parsed) == before  # everything read was parsed up front
