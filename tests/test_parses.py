@@ -1,0 +1,120 @@
+"""write/parses.py: one spaCy pipeline per model, and per chunk each text parsed at most once,
+shared by the NER, antecedent and speech-act stages (counted through `parses.HOOKS`, no mock)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+
+import pytest
+
+from arandu_pipelines.write import parses
+from arandu_pipelines.write.parses import NER, PARSE, ChunkParses, load, model_name
+
+
+@pytest.fixture
+def parsed():
+    """(stage, need, text) of every doc parsed while the test runs."""
+    seen: list[tuple[str, str, str]] = []
+    hook = lambda stage, need, text: seen.append((stage, need, text))
+    parses.HOOKS.append(hook)
+    yield seen
+    parses.HOOKS.remove(hook)
+
+
+def _need_model() -> None:
+    if load(model_name()) is None:
+        pytest.skip("no spaCy pipeline installed")
+
+
+async def test_a_chunk_parses_each_text_once_and_the_stages_share_it(memory, parsed):
+    """The question is an NER text (an unknown name in it) AND the antecedent stage's text for the
+    reply ("it" -> the pottery class): one doc, each component run once on it; every other text
+    too is parsed once per component set."""
+    _need_model()
+    at = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    question = "How did the pottery class with Carlos go?"
+    rows = [
+        {"agent_id": "u1", "session_id": "s1", "speaker": "Caroline", "text": question,
+         "occurred_at": at.isoformat(), "message_id": "m1"},
+        {"agent_id": "u1", "session_id": "s1", "speaker": "Melanie",
+         "text": "Honestly I loved it, the teacher was so patient.",
+         "occurred_at": at.replace(minute=1).isoformat(), "message_id": "m2"},
+        {"agent_id": "u1", "session_id": "s1", "speaker": "Caroline",
+         "text": "Keep going after your dreams of opening a studio!",
+         "occurred_at": at.replace(minute=2).isoformat(), "message_id": "m3"},
+    ]
+    imp = await memory.import_messages(rows)
+    assert imp.events_inserted == 3
+    counts = Counter((need, text) for _, need, text in parsed)
+    assert counts and max(counts.values()) == 1, [k for k, n in counts.items() if n > 1]
+    assert counts[(NER, question)] == 1 and counts[(PARSE, question)] == 1  # wanted by two stages
+    stages = {stage for stage, _, _ in parsed}
+    assert {"ner", "antecedents", "speech_acts"} <= stages, stages
+    facts = [f.fact_text for f in (await memory.get_all("u1")).facts]
+    assert any("pottery class" in f for f in facts), facts  # the shared doc served the antecedent stage
+
+
+def test_a_text_parsed_first_gets_the_same_entities_as_a_fresh_doc(parsed):
+    """spaCy's NER does not cross a sentence start: on a doc the parser had already split, its
+    entities could differ. NER asked for after PARSE runs on a fresh doc, copied over."""
+    _need_model()
+    text = "I met Ana Lima in Lisbon. She works at Acme Corp in São Paulo now."
+    fresh = ChunkParses().doc(text, NER, "t")
+    cp = ChunkParses()
+    parsed_first = cp.doc(text, PARSE, "t")
+    assert not parsed_first.ents and parsed_first.has_annotation("DEP")
+    doc = cp.doc(text, NER, "t")
+    assert doc is parsed_first  # one doc, both annotations
+    assert [(e.text, e.label_) for e in doc.ents] == [(e.text, e.label_) for e in fresh.ents]
+    assert doc.ents and doc.has_annotation("DEP")
+    # asked again by any stage: from the cache
+    before = len(parsed)
+    cp.docs([text, text], PARSE, "other")
+    cp.doc(text, NER, "other")
+    assert len(parsed) == before
+
+
+def test_want_then_run_is_one_batch_per_component_set(parsed):
+    _need_model()
+    cp = ChunkParses()
+    cp.want(["Ana went to Lisbon.", "It was fun."], NER, "ner")
+    cp.want(["It was fun.", "Keep going!"], PARSE, "antecedents")
+    cp.want(["Keep going!"], PARSE, "speech_acts")  # already wanted: not twice
+    cp.run()
+    assert Counter((n, t) for _, n, t in parsed) == Counter(
+        {(NER, "Ana went to Lisbon."): 1, (NER, "It was fun."): 1, (PARSE, "It was fun."): 1,
+         (PARSE, "Keep going!"): 1})
+    assert cp.doc("It was fun.", PARSE, "x").has_annotation("DEP") and len(parsed) == 4
+
+
+def test_one_pipeline_per_model_and_none_means_no_parse():
+    _need_model()
+    assert load(model_name()) is load(model_name(None))
+    assert {"ner", "parser", "tagger"} <= set(load(model_name()).pipe_names)
+    assert ChunkParses("none").doc("It was fun.", PARSE, "x") is None
+
+
+def test_antecedent_preparse_parses_the_previous_turn_only_where_replacements_reads_it(parsed):
+    """`preparse` asks for a previous turn's part only when the reply's pronoun looks past the
+    reply (`_needs_antecedent`): what `replacements` then reads is all parsed already, and the
+    turn behind an expletive "it" is not parsed at all."""
+    _need_model()
+    from arandu_pipelines.write import antecedents
+    from arandu_pipelines.write.types import ExtractionContext
+
+    at = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    wanted = ("Honestly I loved it, the teacher was so patient.", [("Caroline", "How did the pottery class go?")])
+    expletive = ("It was great to see everyone there.", [("Caroline", "Did you go to the garden party?")])
+    cp = ChunkParses()
+    antecedents.preparse([(t, "Melanie", turns) for t, turns in (wanted, expletive)], cp)
+    texts = {t for _, _, t in parsed}
+    assert "How did the pottery class go?" in texts
+    assert "Did you go to the garden party?" not in texts
+    before = len(parsed)
+    for text, turns in (wanted, expletive):
+        c = ExtractionContext(speaker_name="Melanie", occurred_at=at, addressee="Caroline",
+                              previous_turns=turns, parses=cp)
+        reps = antecedents.replacements(text, c)
+        assert bool(reps) == (text == wanted[0]), reps
+    assert len(parsed) == before  # everything read was parsed up front
