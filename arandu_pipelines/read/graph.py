@@ -171,20 +171,18 @@ async def bfs_hops(
 
 
 _FACTS = """
-SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
-    SELECT x.id, x.key, x.valid_from, row_number() OVER (PARTITION BY x.key ORDER BY x.importance DESC,
-           x.valid_from DESC, x.id) AS rn
-    FROM (
-        SELECT t.id, l.entity_key AS key, t.importance, t.valid_from
+SELECT h.id, k.key, h.valid_from, NULL::text AS display_name
+FROM (SELECT * FROM (VALUES {keys}) AS v(key, cap) OFFSET 0) AS k
+CROSS JOIN LATERAL (
+    SELECT x.id, x.valid_from FROM (
+        SELECT t.id, t.importance, t.valid_from
         FROM memory_fact_entity_links l JOIN memory_facts t ON t.id = l.fact_id
-        WHERE l.agent_id = :a AND l.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
+        WHERE l.agent_id = :a AND l.entity_key = k.key AND {facts}
         UNION
-        SELECT t.id, t.entity_key, t.importance, t.valid_from FROM memory_facts t
-        WHERE t.agent_id = :a AND t.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
-    ) x
-) y
-JOIN unnest(CAST(:keys AS text[]), CAST(:caps AS int[])) AS k(key, cap) ON k.key = y.key
-WHERE y.rn <= k.cap
+        SELECT t.id, t.importance, t.valid_from FROM memory_facts t
+        WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
+    ) x ORDER BY x.importance DESC, x.valid_from DESC, x.id LIMIT k.cap
+) h
 """
 
 
@@ -196,11 +194,21 @@ async def linked_facts(
     `caps[key]`) most important facts of each entity, in one statement."""
     if not keys:
         return []
+    # One scalar parameter per key and per cap, read per key (VALUES + LATERAL, as hub_facts),
+    # not a text[] and an int[]: the facts' entity_key statistics are two speakers holding 98% of
+    # the rows, so a generic plan for "entity_key = ANY(array)" expected a sixth of the table per
+    # key and always looked costlier than the custom plan for the few rare real keys; Postgres
+    # planned the prepared statement again on every call (0.32 ms of planning for 0.08 ms of work
+    # per retrieve on conv-26). Per key, custom and generic plans estimate alike and the generic
+    # one is kept (one statement per key count; docs/retrieval.md "Latency after the feedback
+    # pass and the bridge"). OFFSET 0 keeps a single key from being folded into the lateral
+    # query, where a custom plan would see its value again. Same rows: the top `cap` by
+    # (importance, valid_from, id) per key.
     ordered = sorted(keys)
-    rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
-                       {**scope.params(), "keys": ordered,
-                        "caps": [int((caps or {}).get(k, per_entity)) for k in ordered]},
-                       stable_plan=True)
+    values = ", ".join(f"(CAST(:k{i} AS text), CAST(:c{i} AS int))" for i in range(len(ordered)))
+    params = {**scope.params(), **{f"k{i}": k for i, k in enumerate(ordered)},
+              **{f"c{i}": int((caps or {}).get(k, per_entity)) for i, k in enumerate(ordered)}}
+    rows = await fetch(conn, _FACTS.format(keys=values, facts=scope.facts("t")), params, stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
 
 
