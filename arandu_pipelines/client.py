@@ -39,7 +39,12 @@ from arandu_pipelines.types import (
 from arandu_pipelines.write.aliases import AliasCache
 from arandu_pipelines.write.events import EventInput, insert_events, mark_failed
 from arandu_pipelines.write.hooks import build_hooks
-from arandu_pipelines.write.pipeline import Extractor, WritePipeline, entity_refs
+from arandu_pipelines.write.pipeline import (
+    ChunkOutcome,
+    Extractor,
+    WritePipeline,
+    entity_refs,
+)
 
 if TYPE_CHECKING:
     from arandu_pipelines.store.erase import EraseReport
@@ -79,13 +84,19 @@ class MemoryClient:
         embeddings: EmbeddingProvider | None = None,
         config: MemoryConfig | None = None,
         extractor: Extractor | None = None,
+        *,
+        on_chunk: Callable[[ChunkOutcome], None] | None = None,
     ) -> None:
         """`extractor` replaces the extraction step (rules or LLM) by the caller's own
         `async (text, ExtractionContext) -> ExtractionResult`; resolution, reconciliation and
-        storage stay ours. The seam for custom extraction and for tests that script it."""
+        storage stay ours. The seam for custom extraction and for tests that script it.
+        `on_chunk` is called with each write pipeline run's `ChunkOutcome` (what every message's
+        extraction gave, the trace, tokens) once the run returns: instrumentation for tests and
+        debugging, without reaching into the client's internals."""
         self._database_url = database_url
         self.llm = llm
         self._extractor = extractor
+        self._on_chunk = on_chunk
         if embeddings is None:
             from arandu_pipelines.providers.local_embeddings import LocalEmbeddings
 
@@ -210,6 +221,7 @@ class MemoryClient:
             tag_emotion=hooks.tag_emotion,
             usage=usage,
             sentences=hooks.sentences,
+            on_outcome=self._on_chunk,
         )
 
     # ---- write ---------------------------------------------------------------------------------

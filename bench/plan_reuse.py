@@ -53,6 +53,9 @@ def report(url: str, caps: list[list[tuple[str, dict[str, Any]]]]) -> None:
     for cap in caps:
         for text, params in cap:
             groups[text].append(params)
+    counts = sorted(len(cap) for cap in caps)
+    print(f"statements per retrieve: mean {sum(counts) / len(counts):.2f}, min {counts[0]}, "
+          f"median {counts[len(counts) // 2]}, max {counts[-1]} over {len(caps)} retrieves")
     print(f"{'generic':>7s} {'custom':>6s} {'plan ms':>7s} {'exec ms':>7s}  (per retrieve) statement")
     for text, sets in sorted(groups.items(), key=lambda g: -len(g[1])):
         if len(sets) < 6:

@@ -336,23 +336,12 @@ def provider(fake: FakeOpenAI, **kw: Any) -> OpenAIProvider:
 
 
 class RecordingClient(MemoryClient):
-    """MemoryClient that keeps each pipeline run's ChunkOutcome (test instrumentation only)."""
+    """MemoryClient that keeps each pipeline run's ChunkOutcome (test instrumentation only),
+    through the public `on_chunk` hook."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.outcomes: list[Any] = []
-
-    def _pipeline(self, config):  # type: ignore[no-untyped-def]
-        pipe = super()._pipeline(config)
-        run = pipe.run
-
-        async def recorded(*a: Any, **k: Any) -> Any:
-            out = await run(*a, **k)
-            self.outcomes.append(out)
-            return out
-
-        pipe.run = recorded  # type: ignore[method-assign]
-        return pipe
+        super().__init__(*args, on_chunk=self.outcomes.append, **kwargs)
 
     @property
     def last_extraction(self) -> Any:

@@ -137,8 +137,8 @@ def test_a_far_turn_gets_a_decaying_bounded_share() -> None:
 
 def test_the_window_stays_within_event_max_scan() -> None:
     """What is left of event_max_scan bounds the new messages: nearest the best seed first."""
-    def new(i: str) -> fb.NewRow:
-        return fb.NewRow(i, "s", None, "", T0, None, None, 0.0, 0.0, None, None)
+    def new(i: str) -> EventRow:
+        return EventRow(i, "s", None, "", T0, None, None, 0.0, 0.0, None, None)
 
     got = fb.Feedback(near={"a": [("s2", 2)], "b": [("s1", -3)], "c": [("s1", 2)], "d": [("s1", 3), ("s2", -2)]},
                       new=[new("a"), new("b"), new("c"), new("d")])

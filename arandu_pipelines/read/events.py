@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.read import feedback as fbk
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
+from arandu_pipelines.read.rows import EventRow
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
@@ -58,26 +57,6 @@ NEAR = 0.2  # a feedback message lends NEAR * NEAR_DECAY ** (d - 2) of its base 
 NEAR_DECAY = 0.6
 NEAR_WORDS = 4  # a far turn with fewer words (3+ letters) gets a share: "lmao", "wait what" carry no answer
 _WORD = re.compile(r"[^\W\d_]{3,}")
-
-
-@dataclass
-class EventRow:
-    id: str
-    session_id: str
-    speaker: str | None
-    text: str
-    occurred_at: datetime
-    message_id: str | None
-    metadata: str | None  # JSON text; decoded only for the messages returned
-    kw: float
-    sim: float
-    prev_id: str | None = None
-    next_id: str | None = None
-    seed: bool = False
-    base: float = 0.0
-    score: float = 0.0
-    parts: dict[str, float] = field(default_factory=dict)
-    near: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _seed_ids(signals: dict[str, dict[str, float]], limit: int) -> list[str]:
@@ -158,9 +137,7 @@ async def rank_events(
     if FEEDBACK and len(rows) < max_scan:  # the window's new messages count in event_max_scan
         seeds = [r.id for r in rows[:fbk.FB_DOCS]]
         fb = await fbk.feedback(conn, scope, terms, embedding, seeds, [r.id for r in rows])
-        rows += [EventRow(n.id, n.session_id, n.speaker, n.text, n.occurred_at, n.message_id, n.metadata,
-                          n.kw, n.sim, n.prev_id, n.next_id)
-                 for n in fbk.closest(fb, seeds, max_scan - len(rows))]
+        rows += fbk.closest(fb, seeds, max_scan - len(rows))
         for r in rows:
             r.near = fb.near.get(r.id, [])
         _score(rows, terms, recent, speakers, windows, lexical_share, context, feedback=True)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
+from arandu_pipelines.read.rows import EventRow
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
@@ -38,29 +38,12 @@ WIDE = 3  # turns each side of a feedback message (±1 is already events.py's PR
 
 
 @dataclass
-class NewRow:
-    """A message the first ranking had not scored, as events.EventRow needs it."""
-
-    id: str
-    session_id: str
-    speaker: str | None
-    text: str
-    occurred_at: datetime
-    message_id: str | None
-    metadata: str | None
-    kw: float
-    sim: float
-    prev_id: str | None
-    next_id: str | None
-
-
-@dataclass
 class Feedback:
     """`near`: per message id, the (feedback message id, signed turn offset) pairs, |offset| in
     2..WIDE; `new`: the window messages the first ranking had not scored, sorted by id."""
 
     near: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    new: list[NewRow] = field(default_factory=list)
+    new: list[EventRow] = field(default_factory=list)
 
 
 def _sql(where_x: str, n_bm25: int, with_sim: bool) -> str:
@@ -135,7 +118,7 @@ async def feedback(
         if r.near:
             out.near[r.id] = [(s, int(d)) for s, d in json.loads(r.near)]
         if r.is_new:
-            out.new.append(NewRow(r.id, r.session_id, r.speaker, r.text, r.occurred_at, r.message_id,
+            out.new.append(EventRow(r.id, r.session_id, r.speaker, r.text, r.occurred_at, r.message_id,
                                   r.metadata, float(r.kw or 0.0),
                                   max(float(r.sim), 0.0) if r.sim is not None else 0.0,
                                   r.prev_id, r.next_id))
@@ -143,12 +126,12 @@ async def feedback(
     return out
 
 
-def closest(fb: Feedback, seeds: list[str], budget: int) -> list[NewRow]:
+def closest(fb: Feedback, seeds: list[str], budget: int) -> list[EventRow]:
     """The new messages within `budget` (what is left of event_max_scan): those nearest the best
     feedback messages first (seed rank, then distance, then id)."""
     rank = {s: i for i, s in enumerate(seeds)}
 
-    def key(n: NewRow) -> tuple[int, int, str]:
+    def key(n: EventRow) -> tuple[int, int, str]:
         return min(((rank.get(s, len(rank)), abs(d)) for s, d in fb.near.get(n.id, [])),
                    default=(len(rank), 0)) + (n.id,)
 

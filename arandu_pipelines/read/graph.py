@@ -171,66 +171,59 @@ async def bfs_hops(
 
 
 _FACTS = """
-SELECT y.id, y.key, y.valid_from, NULL::text AS display_name FROM (
-    SELECT x.id, x.key, x.valid_from, row_number() OVER (PARTITION BY x.key ORDER BY x.importance DESC,
-           x.valid_from DESC, x.id) AS rn
-    FROM (
-        SELECT t.id, l.entity_key AS key, t.importance, t.valid_from
+SELECT h.id, k.key, h.valid_from, NULL::text AS display_name
+FROM (SELECT * FROM (VALUES {keys}) AS v(key, cap, hub) OFFSET 0) AS k
+CROSS JOIN LATERAL (
+    SELECT x.id, x.valid_from FROM (
+        SELECT t.id, t.importance, t.valid_from
         FROM memory_fact_entity_links l JOIN memory_facts t ON t.id = l.fact_id
-        WHERE l.agent_id = :a AND l.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
+        WHERE NOT k.hub AND l.agent_id = :a AND l.entity_key = k.key AND {facts}
         UNION
-        SELECT t.id, t.entity_key, t.importance, t.valid_from FROM memory_facts t
-        WHERE t.agent_id = :a AND t.entity_key = ANY(CAST(:keys AS text[])) AND {facts}
-    ) x
-) y
-JOIN unnest(CAST(:keys AS text[]), CAST(:caps AS int[])) AS k(key, cap) ON k.key = y.key
-WHERE y.rn <= k.cap
+        SELECT t.id, t.importance, t.valid_from FROM memory_facts t
+        WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
+    ) x ORDER BY x.importance DESC, x.valid_from DESC, x.id LIMIT k.cap
+) h
 """
 
 
 async def linked_facts(
     conn: AsyncConnection, scope: Scope, keys: list[str], per_entity: int,
-    caps: dict[str, int] | None = None,
+    caps: dict[str, int] | None = None, hubs: list[str] | None = None, hub_cap: int = HUB_FACT_CAP,
 ) -> list[tuple[str, str, datetime, str | None]]:
     """(fact id, entity key, valid_from, entity display name) for up to `per_entity` (or
-    `caps[key]`) most important facts of each entity, in one statement."""
-    if not keys:
+    `caps[key]`) most important facts of each entity, and the `hub_cap` most important facts
+    whose primary subject is each of `hubs` (see `hub_facts`), in one statement."""
+    rows_in = sorted([(k, int((caps or {}).get(k, per_entity)), False) for k in keys]
+                     + [(k, int(hub_cap), True) for k in hubs or []])
+    if not rows_in:
         return []
-    ordered = sorted(keys)
-    rows = await fetch(conn, _FACTS.format(facts=scope.facts("t")),
-                       {**scope.params(), "keys": ordered,
-                        "caps": [int((caps or {}).get(k, per_entity)) for k in ordered]},
-                       stable_plan=True)
+    # One scalar parameter per key, cap and hub flag, read per key (VALUES + LATERAL), not a
+    # text[] and an int[]: the facts' entity_key statistics are two speakers holding 98% of the
+    # rows, so a generic plan for "entity_key = ANY(array)" expected a sixth of the table per key
+    # and always looked costlier than the custom plan for the few rare real keys; Postgres
+    # planned the prepared statement again on every call (0.32 ms of planning for 0.08 ms of work
+    # per retrieve on conv-26). Per key, custom and generic plans estimate alike and the generic
+    # one is kept (one statement per key count; docs/retrieval.md "Latency after the feedback
+    # pass and the bridge"). OFFSET 0 keeps a single key from being folded into the lateral
+    # query, where a custom plan would see its value again. Same rows: the top `cap` by
+    # (importance, valid_from, id) per key. A hub's row skips the links (NOT k.hub, a one-time
+    # filter): its facts are read through the (agent, entity) index, not every fact linked to it.
+    values = ", ".join(f"(CAST(:k{i} AS text), CAST(:c{i} AS int), CAST(:h{i} AS boolean))"
+                       for i in range(len(rows_in)))
+    params: dict[str, object] = {**scope.params()}
+    for i, (k, cap, hub) in enumerate(rows_in):
+        params.update({f"k{i}": k, f"c{i}": cap, f"h{i}": hub})
+    rows = await fetch(conn, _FACTS.format(keys=values, facts=scope.facts("t")), params, stable_plan=True)
     return sorted((str(r.id), r.key, r.valid_from, r.display_name) for r in rows)
-
-
-_HUB_FACTS = """
-SELECT h.id, h.entity_key AS key, h.valid_from FROM (VALUES {keys}) AS k(key)
-CROSS JOIN LATERAL (
-    SELECT t.id, t.entity_key, t.valid_from FROM memory_facts t
-    WHERE t.agent_id = :a AND t.entity_key = k.key AND {facts}
-    ORDER BY t.importance DESC, t.valid_from DESC, t.id LIMIT :cap
-) h
-"""
 
 
 async def hub_facts(
     conn: AsyncConnection, scope: Scope, keys: list[str], cap: int
 ) -> list[tuple[str, str, datetime, str | None]]:
     """The `cap` most important facts whose primary subject is each hub: read through the
-    (agent, entity) index, not by ranking every fact linked to the hub (hundreds for a speaker)."""
-    if not keys:
-        return []
-    # One scalar parameter per hub, not one text[]: a generic plan assumes ten array elements
-    # and always looked costlier than the custom plan for the one or two real hubs, so Postgres
-    # re-planned the prepared statement every call; with scalars it reuses it (one statement
-    # per hub count; docs/retrieval.md "Latency after the feedback pass and the bridge").
-    ordered = sorted(keys)
-    values = ", ".join(f"(CAST(:k{i} AS text))" for i in range(len(ordered)))
-    rows = await fetch(conn, _HUB_FACTS.format(keys=values, facts=scope.facts("t")),
-                       {**scope.params(), **{f"k{i}": k for i, k in enumerate(ordered)}, "cap": cap},
-                       stable_plan=True)
-    return sorted((str(r.id), r.key, r.valid_from, None) for r in rows)
+    (agent, entity) index, not by ranking every fact linked to the hub (hundreds for a speaker).
+    `linked_facts` reads them in its own statement when a query has both (one round trip)."""
+    return await linked_facts(conn, scope, [], 0, hubs=keys, hub_cap=cap)
 
 
 def score_links(
@@ -285,9 +278,7 @@ async def retrieve_graph_facts(
     per_entity = limit if broad_query else 10
     keys = sorted(k for k in near if broad_query or reach[k].fact_count <= HUB_FACTS)
     hubs = sorted(k for k in near if not broad_query and reach[k].fact_count > HUB_FACTS)
-    pairs = await linked_facts(conn, scope, keys, per_entity) if keys else []
-    if hubs:
-        pairs += await hub_facts(conn, scope, hubs, HUB_FACT_CAP)
+    pairs = await linked_facts(conn, scope, keys, per_entity, hubs=hubs, hub_cap=HUB_FACT_CAP)
     folded_query = f" {fold(query_text)} "
     for fid, key, valid_from, _ in pairs:
         score = score_links([key], valid_from, reach, folded_query, reference)

@@ -42,9 +42,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from arandu_pipelines.write.session_state import SessionLRU
 from arandu_pipelines.write.types import ExtractionContext
 
-MAX_SESSIONS = 4096  # remembered (agent, session) pairs, least recently used dropped first
 TURNS = 2  # previous turns kept per session (the previous one, and one more for a chained "it")
 MAX_PARSE_CHARS = 2000  # longer messages are not parsed (cost bound; long turns rarely need it)
 # Only a pronoun that starts within the first REACH characters of a reply is looked at, and only
@@ -110,20 +110,18 @@ class PreviousTurnTracker:
     """Per (agent, session): the last `TURNS` turns as (speaker, text), across a pipeline's chunks."""
 
     def __init__(self) -> None:
-        self._state: OrderedDict[tuple[str, str], list[tuple[str | None, str]]] = OrderedDict()
+        self._state: SessionLRU[list[tuple[str | None, str]]] = SessionLRU(list)
 
     def assign(self, events: list[Any]) -> list[list[tuple[str | None, str]]]:
         """Previous turns per event (oldest first), `events` in time order."""
         out: list[list[tuple[str | None, str]]] = []
         for e in events:
             key = (e.agent_id, e.session_id)
-            turns = self._state.get(key, [])
+            turns = self._state.get(key)
             out.append(list(turns))
             # the tail is all that is ever parsed (the last question, or a short turn): memory bound
-            self._state[key] = (turns + [(e.speaker, (e.text or "")[-MAX_PARSE_CHARS:])])[-TURNS:]
-            self._state.move_to_end(key)
-        while len(self._state) > MAX_SESSIONS:
-            self._state.popitem(last=False)
+            self._state.set(key, (turns + [(e.speaker, (e.text or "")[-MAX_PARSE_CHARS:])])[-TURNS:])
+        self._state.trim()
         return out
 
 

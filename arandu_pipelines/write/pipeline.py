@@ -167,10 +167,12 @@ class WritePipeline:
         tag_emotion: EmotionTagger | None = None,
         usage: TokenUsage | None = None,
         sentences: Callable[[str], list[str]] | None = None,
+        on_outcome: Callable[[ChunkOutcome], None] | None = None,
     ) -> None:
         """`usage` is shared with the LLM hooks so every call's tokens land in one place.
         `sentences` is the extractor's sentence splitter, when known (it lets an import encode
-        the next chunk's sentences ahead, see `prefetcher`)."""
+        the next chunk's sentences ahead, see `prefetcher`). `on_outcome` sees each `run`'s
+        outcome (MemoryClient(on_chunk=...))."""
         self.engine = engine
         self.embeddings = embeddings
         self.alias_cache = alias_cache
@@ -181,6 +183,7 @@ class WritePipeline:
         self.tag_emotion = tag_emotion
         self.usage = usage if usage is not None else TokenUsage()
         self.sentences = sentences
+        self.on_outcome = on_outcome
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
         self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
 
@@ -209,6 +212,20 @@ class WritePipeline:
         In a chunked run, `prefetch` holds this chunk's sentence vectors if they were started
         ahead, and starts encoding `then` (a later chunk) once this chunk's embedding is done, so
         that encode overlaps this chunk's reconciliation and writes."""
+        outcome = await self._run(agent_id, events, config, dry_run, prefetch, then)
+        if self.on_outcome is not None:
+            self.on_outcome(outcome)
+        return outcome
+
+    async def _run(
+        self,
+        agent_id: str,
+        events: list[EventInput],
+        config: MemoryConfig,
+        dry_run: bool,
+        prefetch: UnitPrefetch | None,
+        then: list[EventInput] | None,
+    ) -> ChunkOutcome:
         trace = PipelineTrace()
         tokens = self.usage
         async with self.engine.connect() as conn:
