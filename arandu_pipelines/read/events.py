@@ -15,6 +15,7 @@ lexical, semantic, temporal and recent-session steps plus their neighbouring tur
                        + NEAR * NEAR_DECAY ** (d - 2) * base(f) * min(1, words(t) / NEAR_WORDS)
                          (second pass, read/feedback.py: f one of the first ranking's top FB_DOCS
                          messages, said by t's speaker, d = 2..WIDE turns from t in its session)
+    score(t) *= answering.ASK  if t only asks (read/answering.py: the reply holds the answer)
 
 The constants were tuned once on the LoCoMo dev conversations (bench/locomo.py) and are general
 mechanisms, not per-question rules. Scores are rescaled to [0, 1] so the best message carries the
@@ -31,6 +32,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from arandu_pipelines.read import answering as ans
 from arandu_pipelines.read import feedback as fbk
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.scope import Scope
@@ -281,6 +283,10 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
         if lent > 0:
             score += context * NEAR * lent
             r.parts["context_near"] = lent
+        ask = ans.ask_factor(r.text)
+        if ask < 1.0:  # read/answering.py; on the score: the question still lends its base to the reply
+            score *= ask
+            r.parts["asks"] = 1.0
         r.score = score
     top = max((r.score for r in rows), default=0.0) or 1.0
     quality = max((0.5 * r.parts["keyword"] + 0.5 * r.sim for r in rows), default=0.0)
