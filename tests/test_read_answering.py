@@ -52,6 +52,7 @@ def _order(rows: list[EventRow]) -> list[str]:
 def test_the_reply_outranks_the_question_that_inherits_the_context(monkeypatch) -> None:
     terms = QueryTerms([], CorpusStats(), CorpusStats())
     monkeypatch.setattr(ans, "ASK", 1.0)  # without the mechanism: the question comes before its answer
+    monkeypatch.setattr(ans, "OTHER", 1.0)  # (no speaker named here: OTHER does not apply anyway)
     before = _exchange()
     _score(before, terms, {}, [], [])
     assert _order(before) == ["I", "Love", "It"]
@@ -90,6 +91,7 @@ async def test_retrieve_puts_the_answer_before_the_question(memory, monkeypatch)
                                   config_overrides={"topk_events": 5})
         return [e.message_id for e in r.events]
 
+    monkeypatch.setattr(ans, "OTHER", 1.0)  # Leo's question is another speaker's turn: isolate ASK
     monkeypatch.setattr(ans, "ASK", 1.0)
     before = await ranked()
     monkeypatch.setattr(ans, "ASK", 0.85)
@@ -97,3 +99,31 @@ async def test_retrieve_puts_the_answer_before_the_question(memory, monkeypatch)
     assert before.index("s0:1") < before.index("s0:2"), before
     assert after.index("s0:2") < after.index("s0:1"), after
     assert await ranked() == after  # deterministic
+
+
+def test_another_speakers_reaction_does_not_borrow_the_named_speakers_boost(monkeypatch) -> None:
+    """"What are Kate's plans?": Leo's "sounds great, let's plan something" after Kate's strong
+    turn inherits her speaker-boosted base through the neighbour term and outranks Kate's own
+    turn of another session; with the lent share of a turn by someone the query does not name
+    cut to OTHER, Kate's turn comes first. A query naming nobody is untouched."""
+    terms = QueryTerms([], CorpusStats(), CorpusStats())
+
+    def rows() -> list[EventRow]:
+        return [EventRow("e0", "s1", "Kate", "strong", T0, "m0", None, 1.0, 0.8, next_id="e1"),
+                EventRow("e1", "s1", "Leo", "reaction", T0 + timedelta(minutes=1), "m1", None, 0.5, 0.5,
+                         prev_id="e0"),
+                EventRow("e2", "s2", "Kate", "own", T0 + timedelta(days=3), "m2", None, 0.5, 0.62)]
+
+    monkeypatch.setattr(ans, "OTHER", 1.0)
+    before = rows()
+    _score(before, terms, {}, ["Kate"], [])
+    assert _order(before) == ["strong", "reaction", "own"]
+    monkeypatch.setattr(ans, "OTHER", 0.7)
+    after = rows()
+    _score(after, terms, {}, ["Kate"], [])
+    assert _order(after) == ["strong", "own", "reaction"]
+    nobody, plain = rows(), rows()
+    _score(nobody, terms, {}, [], [])
+    monkeypatch.setattr(ans, "OTHER", 1.0)
+    _score(plain, terms, {}, [], [])
+    assert [r.score for r in nobody] == [r.score for r in plain]

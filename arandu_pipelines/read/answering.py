@@ -7,6 +7,13 @@ that holds the answer ("I made something to catch the eye and make people smile"
 that only asks (`asks`) keeps ASK of its score. The factor is applied to the turn's final score,
 not to its base: the question still lends its full base to the reply after it (events.QUESTION).
 
+The same exchanges show the other half: the named speaker's turns carry the speaker boost in
+their base, and the neighbour terms hand that base on to the other speaker's turns around them
+("Sounds great, Caroline! Let's plan something special!" inherits Caroline's boosted plan and
+ranks second for "What are Caroline's plans for the summer?"). So when the query names speakers,
+what the neighbour turns lend a turn of someone else counts OTHER; the turn's own match is
+untouched, so another speaker's turn that answers by its own words still ranks.
+
 Measured on the dev conversations and the realistic chat (docs/retrieval.md, "Answer-bearing
 turns (session 10)"); a stretch-diversity re-rank (turns next to a better-ranked turn of the same
 session yield) was measured with it and lost clearly, so it is not here.
@@ -20,6 +27,7 @@ import re
 from functools import lru_cache
 
 ASK = 0.85  # an asking turn keeps this share of its score
+OTHER = 0.7  # neighbour terms lent to a turn of a speaker the query does not name keep this share
 ASK_WORDS = 6  # a turn stating this many words (3+ letters) besides its questions is not "only asking"
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _WORD = re.compile(r"[^\W\d_]{3,}")
