@@ -15,6 +15,9 @@ lexical, semantic, temporal and recent-session steps plus their neighbouring tur
                        + NEAR * NEAR_DECAY ** (d - 2) * base(f) * min(1, words(t) / NEAR_WORDS)
                          (second pass, read/feedback.py: f one of the first ranking's top FB_DOCS
                          messages, said by t's speaker, d = 2..WIDE turns from t in its session)
+    the neighbour terms (PREV, NEXT, NEAR) x answering.OTHER if the query names speakers and t's
+                         speaker is not one of them (they lend t the named speaker's boosted base)
+    score(t) *= answering.ASK  if t only asks (read/answering.py: the reply holds the answer)
 
 The constants were tuned once on the LoCoMo dev conversations (bench/locomo.py) and are general
 mechanisms, not per-question rules. Scores are rescaled to [0, 1] so the best message carries the
@@ -29,6 +32,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from arandu_pipelines.read import answering as ans
 from arandu_pipelines.read import feedback as fbk
 from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_terms
 from arandu_pipelines.read.rows import EventRow
@@ -243,21 +247,27 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
     for r in rows:
         session_best[r.session_id] = max(session_best.get(r.session_id, 0.0), r.base)
     for r in rows:
-        score = r.base
+        lent_sum = 0.0  # what the neighbouring turns lend r
         p = by_id.get(prev.get(r.id, ""))
         if p is not None:
             w = context * (PREV + (QUESTION if "?" in p.text else 0.0))
-            score += w * p.base
+            lent_sum += w * p.base
             r.parts["context_prev"] = p.base
         n = by_id.get(nxt.get(r.id, ""))
         if n is not None:
-            score += context * NEXT * n.base
+            lent_sum += context * NEXT * n.base
             r.parts["context_next"] = n.base
-        score += SESSION * session_best[r.session_id]
         lent = _near(r, by_id) if feedback and r.near else 0.0
         if lent > 0:
-            score += context * NEAR * lent
+            lent_sum += context * NEAR * lent
             r.parts["context_near"] = lent
+        if speaker_set and r.speaker not in speaker_set:  # read/answering.py: borrowed speaker boost
+            lent_sum *= ans.OTHER
+        score = r.base + lent_sum + SESSION * session_best[r.session_id]
+        ask = ans.ask_factor(r.text)
+        if ask < 1.0:  # read/answering.py; on the score: the question still lends its base to the reply
+            score *= ask
+            r.parts["asks"] = 1.0
         r.score = score
     top = max((r.score for r in rows), default=0.0) or 1.0
     quality = max((0.5 * r.parts["keyword"] + 0.5 * r.sim for r in rows), default=0.0)
