@@ -38,7 +38,6 @@ antecedents and attitude facts".
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
