@@ -37,14 +37,12 @@ from arandu_pipelines.read.semantic import qvec
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.types import ScoredEvent
 
-# Off by default: under an import running in another process (bench/soak.py, 5 min) its phrase
-# counts gave retrieve tails of p95 347 ms / max 3.0 s against 206 ms / 0.9 s without it, for
-# +0.4 points of dev R@10. On again once its statement is planned safely on growing tables.
-ENABLED = False
+ENABLED = True
 ALL_QUESTIONS = True  # False: list questions only (read/listq.py); True measured better
 TOP_HITS = 2  # the phrases come from the message ranking's first TOP_HITS turns
 MAX_PHRASES = 12
 MAX_DF = 8  # a phrase in more messages than this is too common to bridge
+MAX_UB = 400  # a phrase whose rarest word is in more messages than this is not probed
 PICKS = 3  # bridged turns merged into the ranking
 SHARE = 0.85  # the best bridged turn scores SHARE x the ranking's top score
 CLAUSE_CUE = True  # only phrases in a clause that holds a word of the question (its first STEM letters)
@@ -94,18 +92,37 @@ def phrases(texts: list[str], query: str, names: list[str]) -> list[str]:
 
 
 def _sql(where_e: str, with_speakers: bool) -> str:
-    who = "AND e.speaker = ANY(CAST(:mh_speakers AS text[]))" if with_speakers else ""
+    """One statement whose work is bounded whatever the agent's size or write load:
+
+    - `p`: a phrase's document frequency is at most its rarest word's, read from the term
+      statistics kept at write time (memory_term_stats, migration 0002: per-agent lexeme df, one
+      primary-key lookup per word), so a phrase with a word in fewer than 2 messages (it bridges
+      nothing) or in more than MAX_UB (too common: probing it could recheck that many rows) is
+      dropped before any index probe;
+    - `c`: ONE probe of the text index (agent_id leads it) for all remaining phrases at once, as
+      one OR'ed tsquery: one pass over the GIN pending list however many phrases, and at most
+      MAX_UB rows per phrase to recheck, whatever the table's size;
+    - `m`, `hit`: per phrase, its messages among those rows (no second probe); the phrases found
+      in 2..MAX_DF messages bridge to their turns of other sessions."""
+    who = "AND m.speaker = ANY(CAST(:mh_speakers AS text[]))" if with_speakers else ""
     return f"""
-    WITH p AS (
-        SELECT ph, phraseto_tsquery('english', ph) AS q FROM unnest(CAST(:mh_ph AS text[])) ph
-    ), df AS (
-        SELECT p.ph, p.q FROM p WHERE numnode(p.q) > 1 AND (SELECT count(*) FROM memory_events e
-            WHERE e.agent_id = :a AND e.search_vector @@ p.q AND {where_e}) BETWEEN 2 AND :mh_maxdf
+    WITH p AS MATERIALIZED (
+        SELECT ph, q FROM unnest(CAST(:mh_ph AS text[])) ph, phraseto_tsquery('english', ph) q,
+        LATERAL (SELECT min(coalesce((SELECT s.df FROM memory_term_stats s
+                                      WHERE s.agent_id = :a AND s.kind = 'e' AND s.lexeme = l), 0)) AS ub
+                 FROM unnest(tsvector_to_array(to_tsvector('english', ph))) l) u
+        WHERE numnode(q) > 1 AND u.ub BETWEEN 2 AND :mh_maxub
+    ), c AS MATERIALIZED (
+        SELECT e.id, e.session_id, e.speaker, e.search_vector FROM memory_events e
+        WHERE EXISTS (SELECT FROM p) AND e.agent_id = :a AND {where_e}
+          AND e.search_vector @@ (SELECT string_agg('(' || p.q::text || ')', ' | ')::tsquery FROM p)
+    ), m AS (
+        SELECT c.id, c.session_id, c.speaker, count(*) OVER (PARTITION BY p.ph) AS df
+        FROM p JOIN c ON c.search_vector @@ p.q
     ), hit AS (
-        SELECT e.id, count(*) AS k FROM memory_events e JOIN df ON e.search_vector @@ df.q
-        WHERE e.agent_id = :a AND NOT (e.session_id = ANY(CAST(:mh_sessions AS text[]))) {who}
-          AND {where_e}
-        GROUP BY e.id
+        SELECT m.id, count(*) AS k FROM m
+        WHERE m.df BETWEEN 2 AND :mh_maxdf AND NOT (m.session_id = ANY(CAST(:mh_sessions AS text[]))) {who}
+        GROUP BY m.id
     )
     SELECT e.id::text AS id, e.message_id, e.metadata::text AS metadata, e.session_id, e.speaker,
            e.text, e.occurred_at, hit.k, 1 - (e.embedding_vec <=> CAST(:qv AS vector)) AS sim
@@ -128,7 +145,8 @@ async def bridge(conn: AsyncConnection, scope: Scope, embedding: list[float] | N
         return []
     sql = _sql(scope.events("e"), bool(speakers))
     params = {**scope.params(), "qv": qvec(embedding), "mh_speakers": sorted(speakers), "mh_ph": ph,
-              "mh_sessions": sorted({e.session_id for e in head}), "mh_maxdf": MAX_DF, "mh_limit": PICKS}
+              "mh_sessions": sorted({e.session_id for e in head}), "mh_maxdf": MAX_DF,
+              "mh_maxub": MAX_UB, "mh_limit": PICKS}
     rows = await fetch(conn, sql, params, stable_plan=True)
     return [Pick(r.id, r.message_id, r.metadata, r.session_id, r.speaker, r.text, r.occurred_at,
                  max(float(r.sim), 0.0) if r.sim is not None else 0.0) for r in rows]
