@@ -26,6 +26,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import argparse
 import asyncio
+import functools
 import json
 import sys
 import time
@@ -119,7 +120,6 @@ def _rows(paths: list[Path], copies: int) -> dict[str, list[dict[str, Any]]]:
 async def record(paths: list[Path], copies: int, n: int) -> tuple[str, dict[str, Any]]:
     from arandu_pipelines.client import MemoryClient
     from arandu_pipelines.read import multihop as mh
-    from arandu_pipelines.read import sql as sqlmod
 
     url = locomo.fresh_database("arandu_bench_mh_cost")
     qs = [q["question"] for p in paths for q in locomo.questions(p)]
@@ -130,31 +130,35 @@ async def record(paths: list[Path], copies: int, n: int) -> tuple[str, dict[str,
             await memory.import_messages(rows, extract=False)
             mine = qs[:n] if agent == "big" else [q["question"] for p in paths if f"dev-{p.stem}" == agent
                                                   for q in locomo.questions(p)][:n]
-            caps, cpu, caps_done = [], {}, False
-            for on in (True, False, True, False):  # the last pass of each is kept (warm caches)
+            caps: list[tuple[Any, ...]] = []  # bridge()'s inputs, first pass with it on
+            cpu: dict[bool, float] = {}
+            orig = mh.bridge
+
+            async def spy(conn: Any, scope: Any, emb: Any, query: str, speakers: list[str], top: list[Any],
+                          rec: bool, caps: list[tuple[Any, ...]], orig: Any) -> Any:
+                if rec:
+                    caps.append((scope, emb, query, list(speakers), list(top[:mh.TOP_HITS])))
+                return await orig(conn, scope, emb, query, speakers, top)
+
+            for i, on in enumerate((True, False, True, False)):  # the last pass of each is kept (warm caches)
                 mh.ENABLED = on
+                mh.bridge = functools.partial(spy, rec=i == 0, caps=caps, orig=orig)  # type: ignore[assignment]
                 await memory.retrieve(agent, "warm up the plan cache")
                 c = time.process_time()
                 for q in mine:
-                    with sqlmod.capture() as cap:
-                        await memory.retrieve(agent, q, config_overrides={"topk_events": 20})
-                    if on and not caps_done:
-                        caps += [(t, p) for t, p in cap if "mh_ph" in p]
-                caps_done = caps_done or on
+                    await memory.retrieve(agent, q, config_overrides={"topk_events": 20})
                 cpu[on] = (time.process_time() - c) * 1000 / max(len(mine), 1)
-            mh.ENABLED = True
+            mh.ENABLED, mh.bridge = True, orig  # type: ignore[method-assign]
             out[agent] = {"messages": len(rows), "questions": len(mine), "caps": caps, "cpu": cpu}
     return url, out
-
-
-def params_maxub(o: dict[str, Any]) -> int:
-    return int(o["caps"][0][1]["mh_maxub"]) if o["caps"] else 0
 
 
 def report(url: str, out: dict[str, Any]) -> None:
     import psycopg
 
+    from arandu_pipelines.read import multihop as mh
     from arandu_pipelines.read import sql as sqlmod
+    from arandu_pipelines.read.semantic import qvec
     from arandu_pipelines.store.engine import register_vectors
 
     with psycopg.connect(url.replace("postgresql+psycopg", "postgresql")) as conn:
@@ -162,26 +166,41 @@ def report(url: str, out: dict[str, Any]) -> None:
         conn.execute("ANALYZE memory_events")
         for agent, o in out.items():
             sums: dict[str, Counter[str]] = {"v1": Counter(), "now": Counter()}
-            differ = 0
+            differ = probes = 0
             bridging: list[int] = []  # ub of the phrases found in 2..MAX_DF messages
             ubs: list[int] = []
-            for text, params in o["caps"]:
+            statements = 0
+            for scope, emb, query, speakers, head in o["caps"]:
+                ph = mh.phrases([e.text for e in head], query, speakers)
+                if not ph or emb is None:
+                    continue  # no phrase: no statement, before or after
+                statements += 1
+                params = {**scope.params(), "qv": qvec(emb), "mh_speakers": sorted(speakers), "mh_ph": ph,
+                          "mh_sessions": sorted({e.session_id for e in head}), "mh_maxdf": mh.MAX_DF,
+                          "mh_limit": mh.PICKS, "mh_maxub": mh.MAX_UB}
                 for _ph, ub, df in conn.execute(DF, sqlmod._bind(params)).fetchall():
                     ubs.append(ub or 0)
-                    if 2 <= df <= params["mh_maxdf"]:
+                    if 2 <= df <= mh.MAX_DF:
                         bridging.append(ub)
-                who = "AND e.speaker = ANY(CAST(:mh_speakers AS text[]))" if "m.speaker" in text else ""
-                old = locomo_sql(V1.format(who=who))
-                a, ids_old = explain(conn, old, params)
-                b, ids_now = explain(conn, text, params)
+                who = "AND e.speaker = ANY(CAST(:mh_speakers AS text[]))" if speakers else ""
+                a, ids_old = explain(conn, locomo_sql(V1.format(who=who)), params)
                 sums["v1"].update(a)
+                accept = locomo_sql(mh._ACCEPT)
+                b, _ = explain(conn, accept, params)
                 sums["now"].update(b)
+                kept = conn.execute(accept, sqlmod._bind(params)).fetchall()
+                ids_now: list[str] = []
+                if kept:
+                    probe = {**params, "mh_ph": [k[0] for k in kept], "mh_q": " | ".join(f"({k[1]})" for k in kept)}
+                    b, ids_now = explain(conn, locomo_sql(mh._sql(scope.events("e"), bool(speakers))), probe)
+                    sums["now"].update(b)
+                    probes += 1
                 differ += ids_old != ids_now
             print(f"{agent}: {o['messages']} messages, {o['questions']} questions, "
-                  f"{len(o['caps'])} multi-session statements; client CPU ms/retrieve on "
+                  f"{statements} with phrases ({probes} probed); client CPU ms/retrieve on "
                   f"{o['cpu'][True]:.1f} off {o['cpu'][False]:.1f}; picks differ in {differ}")
             print(f"   phrases {len(ubs)}, bound (rarest word's df) max {max(ubs, default=0)}, "
-                  f"> MAX_UB {sum(u > params_maxub(o) for u in ubs)}; found in 2..MAX_DF messages "
+                  f"> MAX_UB {sum(u > mh.MAX_UB for u in ubs)}; found in 2..MAX_DF messages "
                   f"{len(bridging)}, their bound max {max(bridging, default=0)}")
             print("   statement " + " ".join(f"{m:>15s}" for m in METRICS))
             for name, acc in sums.items():

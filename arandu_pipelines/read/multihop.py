@@ -91,31 +91,36 @@ def phrases(texts: list[str], query: str, names: list[str]) -> list[str]:
     return out[:MAX_PHRASES]
 
 
-def _sql(where_e: str, with_speakers: bool) -> str:
-    """One statement whose work is bounded whatever the agent's size or write load:
+# A phrase's document frequency is at most its rarest word's, read from the term statistics kept
+# at write time (memory_term_stats, migration 0002: per-agent lexeme df; one primary-key lookup per
+# word). A phrase with a word in fewer than 2 messages bridges nothing; one whose rarest word is in
+# more than MAX_UB would cost that many rows to check: both are dropped before any index probe.
+_ACCEPT = """
+    SELECT ph, q::text AS q
+    FROM unnest(CAST(:mh_ph AS text[])) WITH ORDINALITY AS x(ph, i), phraseto_tsquery('english', x.ph) q,
+    LATERAL (SELECT min(coalesce((SELECT s.df FROM memory_term_stats s
+                                  WHERE s.agent_id = :a AND s.kind = 'e' AND s.lexeme = l), 0)) AS ub
+             FROM unnest(tsvector_to_array(to_tsvector('english', x.ph))) l) u
+    WHERE numnode(q) > 1 AND u.ub BETWEEN 2 AND :mh_maxub
+    ORDER BY x.i
+"""
 
-    - `p`: a phrase's document frequency is at most its rarest word's, read from the term
-      statistics kept at write time (memory_term_stats, migration 0002: per-agent lexeme df, one
-      primary-key lookup per word), so a phrase with a word in fewer than 2 messages (it bridges
-      nothing) or in more than MAX_UB (too common: probing it could recheck that many rows) is
-      dropped before any index probe;
-    - `c`: ONE probe of the text index (agent_id leads it) for all remaining phrases at once, as
-      one OR'ed tsquery: one pass over the GIN pending list however many phrases, and at most
-      MAX_UB rows per phrase to recheck, whatever the table's size;
-    - `m`, `hit`: per phrase, its messages among those rows (no second probe); the phrases found
-      in 2..MAX_DF messages bridge to their turns of other sessions."""
+
+def _sql(where_e: str, with_speakers: bool) -> str:
+    """The phrases kept by _ACCEPT, searched with ONE probe of the text index (agent_id leads it)
+    for all of them at once: their OR'ed tsquery is a bound constant, so the planner estimates
+    it from the column's statistics (a rare phrase: the GIN index) and the probe is one pass over
+    the GIN pending list however many phrases, rechecking at most MAX_UB rows per phrase whatever
+    the table's size. Per phrase, its messages are counted among those rows (no count probe per
+    phrase, no second probe); the phrases found in 2..MAX_DF messages bridge to their turns of
+    other sessions."""
     who = "AND m.speaker = ANY(CAST(:mh_speakers AS text[]))" if with_speakers else ""
     return f"""
     WITH p AS MATERIALIZED (
-        SELECT ph, q FROM unnest(CAST(:mh_ph AS text[])) ph, phraseto_tsquery('english', ph) q,
-        LATERAL (SELECT min(coalesce((SELECT s.df FROM memory_term_stats s
-                                      WHERE s.agent_id = :a AND s.kind = 'e' AND s.lexeme = l), 0)) AS ub
-                 FROM unnest(tsvector_to_array(to_tsvector('english', ph))) l) u
-        WHERE numnode(q) > 1 AND u.ub BETWEEN 2 AND :mh_maxub
+        SELECT ph, phraseto_tsquery('english', ph) AS q FROM unnest(CAST(:mh_ph AS text[])) ph
     ), c AS MATERIALIZED (
         SELECT e.id, e.session_id, e.speaker, e.search_vector FROM memory_events e
-        WHERE EXISTS (SELECT FROM p) AND e.agent_id = :a AND {where_e}
-          AND e.search_vector @@ (SELECT string_agg('(' || p.q::text || ')', ' | ')::tsquery FROM p)
+        WHERE e.agent_id = :a AND e.search_vector @@ CAST(:mh_q AS tsquery) AND {where_e}
     ), m AS (
         SELECT c.id, c.session_id, c.speaker, count(*) OVER (PARTITION BY p.ph) AS df
         FROM p JOIN c ON c.search_vector @@ p.q
@@ -135,19 +140,24 @@ def _sql(where_e: str, with_speakers: bool) -> str:
 async def bridge(conn: AsyncConnection, scope: Scope, embedding: list[float] | None, query: str,
                  speakers: list[str], top: list[ScoredEvent]) -> list[Pick]:
     """Turns of OTHER sessions than the top hits' that repeat a salient phrase of the top hits
-    (read in one statement; a phrase found in more than MAX_DF messages is too common to bridge),
-    said by the person the question names when it names one; most phrases, then cosine, first."""
+    (a phrase found in more than MAX_DF messages is too common to bridge), said by the person the
+    question names when it names one; most phrases, then cosine, first. Two statements: the
+    phrases worth probing (term statistics only, prepared), then one probe for all of them
+    (planned with its tsquery known, so never prepared: a generic plan cannot see how rare it is)."""
     if not ENABLED or embedding is None or not top:
         return []
     head = top[:TOP_HITS]
     ph = phrases([e.text for e in head], query, speakers)
     if not ph:
         return []
+    kept = await fetch(conn, _ACCEPT, {"a": scope.agent_id, "mh_ph": ph, "mh_maxub": MAX_UB}, stable_plan=True)
+    if not kept:
+        return []
     sql = _sql(scope.events("e"), bool(speakers))
-    params = {**scope.params(), "qv": qvec(embedding), "mh_speakers": sorted(speakers), "mh_ph": ph,
-              "mh_sessions": sorted({e.session_id for e in head}), "mh_maxdf": MAX_DF,
-              "mh_maxub": MAX_UB, "mh_limit": PICKS}
-    rows = await fetch(conn, sql, params, stable_plan=True)
+    params = {**scope.params(), "qv": qvec(embedding), "mh_speakers": sorted(speakers),
+              "mh_ph": [r.ph for r in kept], "mh_q": " | ".join(f"({r.q})" for r in kept),
+              "mh_sessions": sorted({e.session_id for e in head}), "mh_maxdf": MAX_DF, "mh_limit": PICKS}
+    rows = await fetch(conn, sql, params)
     return [Pick(r.id, r.message_id, r.metadata, r.session_id, r.speaker, r.text, r.occurred_at,
                  max(float(r.sim), 0.0) if r.sim is not None else 0.0) for r in rows]
 
