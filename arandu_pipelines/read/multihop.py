@@ -10,7 +10,9 @@ statement (no model call) bridges from its first TOP_HITS turns to other session
   taken only from a clause that holds a word of the question (its first STEM letters: "moved"
   for "move"), so the phrase qualifies what is asked about ("moved from my home country"), not
   the small talk around it;
-- in SQL: phrases found (as phrases) in 2..MAX_DF messages (more is too common to bridge); the
+- in SQL: phrases found (as phrases) in 2..MAX_DF messages (more is too common to bridge),
+  after dropping, on the write-time term statistics alone, those whose rarest word is in fewer
+  than 2 or more than MAX_UB messages (see _ACCEPT, _sql: one probe for all phrases); the
   turns of OTHER sessions holding them, said by the person the question names when it names one;
   most phrases first, then cosine to the question; at most PICKS;
 - `merge`: a bridged turn scores SHARE x the ranking's top score x its cosine relative to the best
@@ -19,7 +21,7 @@ statement (no model call) bridges from its first TOP_HITS turns to other session
 What else was tried (docs/retrieval.md, "Multi-session evidence"): the person's best turn of
 each session by cosine (own turns and the source turns of facts about the person), and the
 person's facts by cosine: the missing evidence ranks 30-80th by either, so neither moved R@10.
-Bounded (one statement, PICKS turns) and deterministic (ties on ids; no clock).
+Bounded (two statements, one index probe, PICKS turns) and deterministic (ties on ids; no clock).
 """
 
 from __future__ import annotations
