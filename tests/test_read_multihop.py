@@ -164,3 +164,22 @@ async def test_a_common_phrase_is_neither_bridged_nor_counted(memory, fresh_db_u
     accept, probes = await statements()
     assert accept["mh_maxub"] == 10
     assert probes == []  # rejected on the term statistics alone: the text index is not probed
+
+
+async def test_the_phrase_filter_is_planned_once_per_connection(memory) -> None:
+    """The term-statistics filter runs prepared on every question with phrases; Postgres must keep
+    its generic plan (not plan it again per call) whatever the number of phrases."""
+    from arandu_pipelines.read.sql import _driver
+
+    await memory.import_messages(_conversation())
+    async with memory.engine.connect() as conn:
+        for i in range(10):
+            ph = ["riverside rowing", "pottery class", "rowing club"][: 1 + i % 3]
+            kept = await mh.accepted(conn, AGENT, ph)
+            assert [r.ph for r in kept] == [p for p in ph if p != "pottery class"]  # no such words
+        cur = await (await _driver(conn)).execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%WITH ORDINALITY%'")
+        plans = [tuple(r) for r in await cur.fetchall()]
+    assert len(plans) == 1, plans
+    generic, custom = plans[0]
+    assert custom <= 5 and generic >= 5, plans
