@@ -110,3 +110,76 @@ def test_merge_gives_a_bounded_share_and_keeps_the_better_score() -> None:
     out = mh.merge([ev("a", 1.0), ev("b", 0.9), ev("c", 0.2)], [pick("x", "s1", 0.6), pick("c", "s2", 0.6)], 4)
     assert {e.event_id: e.score for e in out}["c"] == round(mh.SHARE, 6)
     assert mh.merge(events, [], 3) == events
+
+
+def _probe_rows(url: str, text: str, params: dict) -> int:
+    """Message rows the statement's text-index probe (its CTE `c`) evaluated, read from EXPLAIN
+    ANALYZE: rows returned plus rows removed by filter or by index recheck, over all loops."""
+    import psycopg
+
+    from arandu_pipelines.read import sql as sqlmod
+    from arandu_pipelines.store.engine import register_vectors
+
+    def walk(node: dict, inside: bool) -> int:
+        inside = inside or node.get("Subplan Name") == "CTE c"
+        n = 0
+        if inside and node.get("Relation Name") == "memory_events":
+            n += node.get("Actual Rows", 0) * node.get("Actual Loops", 0)
+            n += node.get("Rows Removed by Filter", 0) + node.get("Rows Removed by Index Recheck", 0)
+        return n + sum(walk(c, inside) for c in node.get("Plans", []))
+
+    with psycopg.connect(url) as conn:
+        register_vectors(conn)
+        plan = conn.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + text, sqlmod._bind(params)).fetchone()[0][0]
+    return walk(plan["Plan"], False)
+
+
+async def test_a_common_phrase_is_neither_bridged_nor_counted(memory, fresh_db_url, monkeypatch) -> None:
+    """"rowing club" is in 13 messages (more than MAX_DF): never bridged. Its words' document
+    frequencies, kept at write time (memory_term_stats), bound the phrase's: with MAX_UB below
+    them the text index is not probed at all (no probe statement), where counting the phrase
+    evaluates at least its 13 messages. The mechanism is on by default."""
+    from arandu_pipelines.read import sql as sqlmod
+
+    assert mh.ENABLED
+    convo = [{"agent_id": AGENT, "session_id": "s0", "speaker": "Kate", "message_id": "s0:0",
+              "text": "the sport I play most is rowing at the rowing club", "occurred_at": T0.isoformat()}]
+    for i in range(12):
+        convo.append({"agent_id": AGENT, "session_id": f"s{1 + i // 3}", "speaker": ("Leo", "Kate")[i % 2],
+                      "message_id": f"c{i}", "text": f"meet you at the rowing club after work, number {i}",
+                      "occurred_at": (T0 + timedelta(days=1 + i)).isoformat()})
+    await memory.import_messages(convo)
+
+    async def statements() -> tuple[dict, list[tuple[str, dict]]]:
+        with sqlmod.capture() as cap:
+            r = await memory.retrieve(AGENT, QUESTION, config_overrides={"topk_events": 20})
+        assert all("session_pick" not in e.scores for e in r.events if hasattr(e, "scores"))
+        (accept,) = [p for _t, p in cap if "mh_maxub" in p]
+        assert "rowing club" in accept["mh_ph"], accept["mh_ph"]
+        return accept, [(t, p) for t, p in cap if "mh_q" in p]
+
+    _, probes = await statements()
+    assert len(probes) == 1 and _probe_rows(fresh_db_url, *probes[0]) >= 13  # counted: every row of it
+    monkeypatch.setattr(mh, "MAX_UB", 10)
+    accept, probes = await statements()
+    assert accept["mh_maxub"] == 10
+    assert probes == []  # rejected on the term statistics alone: the text index is not probed
+
+
+async def test_the_phrase_filter_is_planned_once_per_connection(memory) -> None:
+    """The term-statistics filter runs prepared on every question with phrases; Postgres must keep
+    its generic plan (not plan it again per call) whatever the number of phrases."""
+    from arandu_pipelines.read.sql import _driver
+
+    await memory.import_messages(_conversation())
+    async with memory.engine.connect() as conn:
+        for i in range(10):
+            ph = ["riverside rowing", "pottery class", "rowing club"][: 1 + i % 3]
+            kept = await mh.accepted(conn, AGENT, ph)
+            assert [r.ph for r in kept] == [p for p in ph if p != "pottery class"]  # no such words
+        cur = await (await _driver(conn)).execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%WITH ORDINALITY%'")
+        plans = [tuple(r) for r in await cur.fetchall()]
+    assert len(plans) == 1, plans
+    generic, custom = plans[0]
+    assert custom <= 5 and generic >= 5, plans
