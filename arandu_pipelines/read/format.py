@@ -87,10 +87,11 @@ def _snippet_chars(position: int) -> int:
     """The quote length of the snippet at `position` (0 = first).
 
     The first snippet is the message the ranking trusts most, and the reader sees it first; cut
-    at SNIPPET_CHARS, a long one loses the sentence beside its match (the answer to "What was
-    Melanie's reaction to ..." sat after the 300th character of the best-ranked turn). Measured
-    on the LoCoMo dev pair (docs/retrieval.md, "The lead snippet quoted longer"): 1.5x for the
-    first snippet gains an answer and loses none; longer for the first 2-3 gains nothing more."""
+    at SNIPPET_CHARS, a long one loses the sentences beside its match (the answer to "What was
+    Melanie's reaction to ..." was the sentence the excerpt of a 337-character best-ranked turn
+    left out). Measured on the LoCoMo dev pair (docs/retrieval.md, "The lead snippet quoted
+    longer"): 1.5x for the first snippet gains an answer and loses none; longer, or for the
+    first 2-3 snippets, gains nothing more."""
     return LEAD_SNIPPET_CHARS if position == 0 else SNIPPET_CHARS
 
 
