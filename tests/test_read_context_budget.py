@@ -19,6 +19,7 @@ from arandu_pipelines.read.excerpt import (
 )
 from arandu_pipelines.read.format import (
     EVENT_OVERFLOW_TOKENS,
+    LEAD_SNIPPET_CHARS,
     SNIPPET_CHARS,
     UNDATED_FACTS,
     compress_context,
@@ -117,7 +118,8 @@ def test_the_token_budget_holds_with_excerpts() -> None:
         assert tokens(ctx) <= budget + EVENT_OVERFLOW_TOKENS + tokens(max(ctx.splitlines(), key=len))
         snippet_lines = ctx.split("Relevant conversations:\n", 1)[1].splitlines()
         assert snippet_lines and all("greyhound called Biscuit" in ln for ln in snippet_lines)
-        assert all(len(ln) <= SNIPPET_CHARS + 40 for ln in snippet_lines)
+        assert len(snippet_lines[0]) <= LEAD_SNIPPET_CHARS + 40
+        assert all(len(ln) <= SNIPPET_CHARS + 40 for ln in snippet_lines[1:])
 
 
 # ---- end to end: the top source first, its matching sentence kept ----------------------------------
@@ -138,6 +140,32 @@ async def test_retrieve_quotes_the_top_source_first_by_its_matching_sentence(mem
     assert "my sister finally adopted a greyhound called Biscuit" in snippets[0], res.context  # ... and it leads
     ordered = conversation_snippets(res.events, res.sources)
     assert ordered[0].event_id == cited[0].event_id
+
+
+# ---- the lead snippet quoted longer (ctx10) --------------------------------------------------------
+# The best-ranked turn: the sentence that matches the question ("kids", "Grand Canyon") comes
+# after a long opening, and the answer ("happy and thankful") is in the sentence after it.
+LEAD_TURN = ("Yeah, you're right. Family's super important to me, especially after the accident last "
+             "month; I've thought a lot about how much I need them and how lucky we were. "
+             "The kids loved the Grand Canyon and could not stop talking about the colours of the rocks, the "
+             "size of it all, and the little chipmunks begging for snacks at every viewpoint we stopped at. "
+             "Seeing them so excited after such a scary start made me really happy and thankful for every "
+             "day we get together.")
+
+
+def test_the_best_ranked_long_turn_keeps_the_sentences_after_its_match() -> None:
+    match = _matcher({"kid": 3.0, "grand": 5.0, "canyon": 5.0})
+    assert len(LEAD_TURN) > LEAD_SNIPPET_CHARS > SNIPPET_CHARS  # cut either way: the excerpt decides
+    others = [_event(i, f"Other news number {i}: " + FILLER) for i in range(2, 30)]
+    facts = [_fact(0, "Ana went to the Grand Canyon with the kids", "e1")]
+    ctx, _ = compress_context(facts, [_event(1, LEAD_TURN), *others], [], MemoryConfig(), dated=False,
+                              match=match)
+    first_400 = " ".join(ctx.split()[:400])
+    assert "happy and thankful" in first_400, ctx  # at 300 characters the answer was cut off
+    # only the first snippet is quoted longer: the same turn further down is cut as before
+    ctx2, _ = compress_context(facts, [others[0], _event(1, LEAD_TURN), *others[1:]], [], MemoryConfig(),
+                               dated=False, match=match)
+    assert "Grand Canyon" in ctx2 and "happy and thankful" not in ctx2
 
 
 def test_snippets_follow_the_citation_ranking() -> None:

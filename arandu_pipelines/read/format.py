@@ -6,7 +6,8 @@
                             each cut to WARM_WORDS words with "X mentioned that" lead-ins dropped
                             (within warm_tier_ratio of the budget)
     Observed patterns:      cold tier (the rest), at most 3 active meta-observations
-    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars, dated,
+    Relevant conversations: what is left plus a 400-token overflow, snippets <= 300 chars (the
+                            first, the best-ranked message, <= 450), dated,
                             in the reranker's / citations' order (conversation_snippets); a
                             longer turn is quoted by the sentences holding the query's words
                             (read/excerpt.py), not by its opening
@@ -40,6 +41,8 @@ WARM_WORDS = 8
 _LEAD_IN = re.compile(r"^.{0,60}?\b(?:mentioned|said|noted|shared|told \w+) that\s+", re.IGNORECASE)
 MAX_PATTERNS = 3
 SNIPPET_CHARS = 300
+# The first snippet (the best-ranked message) is quoted up to this length: see `_snippet_chars`.
+LEAD_SNIPPET_CHARS = 450
 # Facts without an event date kept when conversation snippets follow (see `facts_worth_words`).
 UNDATED_FACTS = 3
 EVENT_OVERFLOW_TOKENS = 400
@@ -78,6 +81,18 @@ def conversation_snippets(events: list[ScoredEvent], sources: list[SourceRef],
         if led is not None:
             lead.append(led)
     return lead + [e for e in ordered if e.event_id in by_id]
+
+
+def _snippet_chars(position: int) -> int:
+    """The quote length of the snippet at `position` (0 = first).
+
+    The first snippet is the message the ranking trusts most, and the reader sees it first; cut
+    at SNIPPET_CHARS, a long one loses the sentences beside its match (the answer to "What was
+    Melanie's reaction to ..." was the sentence the excerpt of a 337-character best-ranked turn
+    left out). Measured on the LoCoMo dev pair (docs/retrieval.md, "The lead snippet quoted
+    longer"): 1.5x for the first snippet gains an answer and loses none; longer, or for the
+    first 2-3 snippets, gains nothing more."""
+    return LEAD_SNIPPET_CHARS if position == 0 else SNIPPET_CHARS
 
 
 def _ts(t: datetime | None) -> float:
@@ -269,8 +284,8 @@ def _compress(
     quoted: list[str] = []
     if events:
         lines = []
-        for e in events:
-            body = excerpt(e.text, match, SNIPPET_CHARS)
+        for n, e in enumerate(events):
+            body = excerpt(e.text, match, _snippet_chars(n))
             who = f"{e.speaker}: " if e.speaker else ""
             line = f"- ({_day(e.occurred_at)}) {who}{body}"
             if lines and ev_used + tokens(line) > ev_budget:
