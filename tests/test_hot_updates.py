@@ -39,3 +39,18 @@ async def test_repeated_counter_flushes_keep_facts_on_their_page(planted, engine
     assert min(stayed[2:]) >= 0.8 * len(before), stayed
     assert rows(url, "SELECT count(*) FROM memory_facts WHERE agent_id = %s AND times_retrieved = 4",
                 (AGENT,)) == [(len(before),)]
+
+
+async def test_new_messages_and_facts_leave_no_pending_list_for_searches_to_scan(memory) -> None:
+    """Migration 0010: the keyword indexes take new rows at once. With Postgres's default
+    (fastupdate) an import leaves its rows in a pending list that every keyword search scans until
+    a vacuum merges it; `gin_clean_pending_list` returns how many pending pages it had to merge."""
+    url = memory._database_url
+    await memory.import_messages(
+        [{"agent_id": "ana", "session_id": "s1", "speaker": "Ana", "message_id": f"m{i}",
+          "occurred_at": f"2024-03-{1 + i % 28:02d}T10:{i % 60:02d}:00Z",
+          "text": f"I went hiking with Bruno near Lisbon on day {i} and we talked about his job at Acme."}
+         for i in range(60)], extract=True)
+    assert rows(url, "SELECT count(*) FROM memory_events WHERE agent_id = 'ana'") == [(60,)]
+    for index in ("ix_events_agent_fts", "ix_facts_agent_fts", "ix_entities_agent_name_trgm"):
+        assert rows(url, f"SELECT gin_clean_pending_list('{index}'::regclass)") == [(0,)], index

@@ -90,7 +90,7 @@ def _alembic(url: str, action: str, revision: str) -> None:
 
 
 def test_every_key_of_every_table_leads_with_agent_id(fresh_db_url):
-    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0009",)]
+    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0010",)]
     assert _key_shape_offenders(fresh_db_url) == []
     # the foreign keys of the spec are all there (a dropped one would pass the loop above)
     fks = {n for (n,) in rows(fresh_db_url, "SELECT conname FROM pg_constraint WHERE contype = 'f'")}
@@ -182,7 +182,7 @@ async def test_upgrade_from_0005_keeps_rows_and_the_library_still_works(empty_db
 
     async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory:
         await memory.initialize()  # migrates 0005 -> head
-        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0009",)]
+        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0010",)]
         assert _without_units(_snapshot(empty_db_url)) == before
         assert _key_shape_offenders(empty_db_url) == []
 
