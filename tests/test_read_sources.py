@@ -38,15 +38,15 @@ def test_a_weak_fact_does_not_push_its_source_above_a_better_ranked_turn() -> No
     assert weak.score < 0.40 and weak.supports == ["event", "fact:f2"]
 
 
-def test_a_strong_fact_still_lifts_its_source_but_only_by_a_bounded_margin() -> None:
-    """The best fact backs m3 (ranked last by the messages): it may rise a little above its own
-    score (FACT_SOURCE_MARGIN) and gets the support bonus, not jump over m1."""
-    from arandu_pipelines.read.pipeline import FACT_SOURCE_MARGIN, SOURCE_SUPPORT_BONUS
+def test_a_strong_fact_lifts_its_source_by_the_support_bonus_only() -> None:
+    """The best fact backs m3 (ranked last by the messages): it gains the full support bonus,
+    enough to pass m2, not to jump over m1."""
+    from arandu_pipelines.read.pipeline import SOURCE_SUPPORT_BONUS
 
     events = [_event(1, 0.60), _event(2, 0.35), _event(3, 0.33)]
     refs = _sources([_fact(1, 0.90, cites=3)], events, {})
     assert [r.message_id for r in refs] == ["m1", "m3", "m2"]
-    assert refs[1].score == round(0.33 + FACT_SOURCE_MARGIN + SOURCE_SUPPORT_BONUS, 6)
+    assert refs[1].score == round(0.33 + SOURCE_SUPPORT_BONUS, 6)
 
 
 def test_a_fact_only_source_enters_by_the_facts_relative_score() -> None:

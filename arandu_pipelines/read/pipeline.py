@@ -82,15 +82,16 @@ from arandu_pipelines.write.contradicts import load_edges
 
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
 _EMBED_CACHE_SIZE = 512
-# Citations (`_sources`): the message ranking decides, facts compete on its scale. A fact's source
-# message is cited with the fact's score relative to the best fact times the message ranking's top
-# score, but at most FACT_SOURCE_MARGIN above what the message ranking gave that turn (or, for a
-# turn it did not return, its lowest returned score): a weak fact cannot push out a strong turn.
-# Each further supporting fact adds SOURCE_SUPPORT_BONUS x (its score / best fact)^2: before, a flat
-# +0.05 per citing fact let messages backing weak facts push evidence turns past rank 10
-# (docs/retrieval.md, "Fact-cited sources compete with the message ranking").
+# Citations (`_sources`): the message ranking decides, facts compete on its scale. A message the
+# ranking returned keeps its own score; each fact citing it adds SOURCE_SUPPORT_BONUS x (fact score /
+# best fact)^3 (4 facts at most), so a weak fact adds next to nothing. A message only facts cite
+# enters with its best fact's share of the ranking's top score, at most FACT_SOURCE_MARGIN above
+# the lowest message the ranking returned. Before, every citing fact added a flat +0.05 and let
+# messages backing weak facts push evidence turns past rank 10 (docs/retrieval.md, "Fact-cited
+# sources compete with the message ranking").
 SOURCE_SUPPORT_BONUS = 0.05
-FACT_SOURCE_MARGIN = 0.02
+SUPPORT_POWER = 3
+FACT_SOURCE_MARGIN = 0.03
 # A "when" question's snippet keeps a sentence saying when ("last week") after those with its words.
 TIME_CUE = 0.5
 
@@ -444,12 +445,12 @@ def _scored_fact(c: FactCandidate) -> ScoredFact:
 
 
 def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str, tuple[Any, ...]]) -> list[SourceRef]:
-    """Unique source messages, ranked on the message ranking's scale: a message's own score, or
-    for one cited by facts, the best fact's share of the top message score capped at the score
-    the message ranking gave it plus FACT_SOURCE_MARGIN (its lowest returned score when it gave
-    none), plus SOURCE_SUPPORT_BONUS x (fact score / best fact)^2 per further supporting fact (4 at
-    most). Facts and messages are scored on different scales; this keeps a weak fact's source from
-    pushing out a turn the message ranking put first, while a strong fact's source still enters."""
+    """Unique source messages, ranked on the message ranking's scale: a returned message by its
+    own score, one only facts cite by its best fact's share (fact score / best fact) of the top
+    message score, at most FACT_SOURCE_MARGIN above the lowest returned message; plus
+    SOURCE_SUPPORT_BONUS x share^SUPPORT_POWER per further supporting fact (4 at most). Facts and
+    messages are scored on different scales; this keeps a weak fact's source from pushing out a
+    turn the message ranking put above it, while a strong fact's source still enters."""
     refs: dict[str, SourceRef] = {}
     own: dict[str, float] = {}
     cited: dict[str, list[float]] = {}  # event id -> relative scores (fact score / best fact)
@@ -478,11 +479,10 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
         if not own:  # no message ranking to compete with: the facts' order
             score, extra = rel[0], rel[1:]
         elif eid in own:
-            score = own[eid] if not rel else max(own[eid], min(rel[0] * top, own[eid] + FACT_SOURCE_MARGIN))
-            extra = rel
+            score, extra = own[eid], rel
         else:
             score, extra = min(rel[0] * top, low + FACT_SOURCE_MARGIN), rel[1:]
-        ref.score = round(score + SOURCE_SUPPORT_BONUS * sum(x * x for x in extra[:4]), 6)
+        ref.score = round(score + SOURCE_SUPPORT_BONUS * sum(x ** SUPPORT_POWER for x in extra[:4]), 6)
     return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=UTC),
                                                 r.event_id))
 
