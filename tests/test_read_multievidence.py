@@ -123,7 +123,8 @@ async def test_list_question_gathers_evidence_across_sessions(memory) -> None:
 
 def test_a_message_matching_the_query_is_cited_before_one_backing_a_fact() -> None:
     """Citations: the message ranking decides, a fact's source message follows unless the fact is
-    far stronger (FACT_SOURCE_WEIGHT 0.3; at 0.7 the fact-backed message came first here)."""
+    far stronger (at 0.7 of the fact's score the fact-backed message came first here; now a fact's
+    source competes on the message ranking's scale, tests/test_read_sources.py)."""
     from arandu_pipelines.read.pipeline import _sources
     from arandu_pipelines.read.types import ScoredEvent, ScoredFact
 

@@ -82,13 +82,16 @@ from arandu_pipelines.write.contradicts import load_edges
 
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
 _EMBED_CACHE_SIZE = 512
+# Citations (`_sources`): the message ranking decides, facts compete on its scale. A message the
+# ranking returned keeps its own score; each fact citing it adds SOURCE_SUPPORT_BONUS x (fact score /
+# best fact)^3 (4 facts at most), so a weak fact adds next to nothing. A message only facts cite
+# enters with its best fact's share of the ranking's top score, at most FACT_SOURCE_MARGIN above
+# the lowest message the ranking returned. Before, every citing fact added a flat +0.05 and let
+# messages backing weak facts push evidence turns past rank 10 (docs/retrieval.md, "Fact-cited
+# sources compete with the message ranking").
 SOURCE_SUPPORT_BONUS = 0.05
-# A fact is a derived statement; the message it came from is cited with 0.3 of the fact's score
-# so a message that matches the query itself ranks before one that only backs a matching fact
-# (fact and message scores are on different scales). Measured on the LoCoMo dev data after the
-# message ranking's issue-18 changes: R@10 0.768 at 0.7, 0.781 at 0.5, 0.3 and 0.1 (R@20 0.835 /
-# 0.847 / 0.853 / 0.853), 0.730 at 1.0 (docs/retrieval.md, "Multi-evidence questions").
-FACT_SOURCE_WEIGHT = 0.3
+SUPPORT_POWER = 3
+FACT_SOURCE_MARGIN = 0.03
 # A "when" question's snippet keeps a sentence saying when ("last week") after those with its words.
 TIME_CUE = 0.5
 
@@ -442,14 +445,22 @@ def _scored_fact(c: FactCandidate) -> ScoredFact:
 
 
 def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str, tuple[Any, ...]]) -> list[SourceRef]:
-    """Unique source messages, ranked by contribution: the best score among the things they
-    support (facts weighted FACT_SOURCE_WEIGHT), plus a little per additional supported item."""
+    """Unique source messages, ranked on the message ranking's scale: a returned message by its
+    own score, one only facts cite by its best fact's share (fact score / best fact) of the top
+    message score, at most FACT_SOURCE_MARGIN above the lowest returned message; plus
+    SOURCE_SUPPORT_BONUS x share^SUPPORT_POWER per further supporting fact (4 at most). Facts and
+    messages are scored on different scales; this keeps a weak fact's source from pushing out a
+    turn the message ranking put above it, while a strong fact's source still enters."""
     refs: dict[str, SourceRef] = {}
-    scores: dict[str, list[float]] = {}
+    own: dict[str, float] = {}
+    cited: dict[str, list[float]] = {}  # event id -> relative scores (fact score / best fact)
     for e in events:
         refs[e.event_id] = SourceRef(e.event_id, e.message_id, e.metadata, e.session_id, e.speaker,
                                      e.occurred_at, e.text, 0.0, ["event"])
-        scores.setdefault(e.event_id, []).append(e.score)
+        own[e.event_id] = e.score
+    top = max(own.values(), default=0.0)
+    low = min(own.values(), default=0.0)
+    best = max((f.score for f in facts), default=0.0)
     for f in facts:
         eid = f.source_event_id
         if not eid:
@@ -462,10 +473,16 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
             refs[eid] = SourceRef(eid, f.source_message_id, json.loads(meta) if meta else {}, session,
                                   speaker, at, body, 0.0, [])
         refs[eid].supports.append(f"fact:{f.fact_id}")
-        scores.setdefault(eid, []).append(FACT_SOURCE_WEIGHT * f.score)
+        cited.setdefault(eid, []).append(f.score / best if best > 0 else 0.0)
     for eid, ref in refs.items():
-        s = sorted(scores[eid], reverse=True)
-        ref.score = round(s[0] + SOURCE_SUPPORT_BONUS * min(len(s) - 1, 4), 6)
+        rel = sorted(cited.get(eid, []), reverse=True)
+        if not own:  # no message ranking to compete with: the facts' order
+            score, extra = rel[0], rel[1:]
+        elif eid in own:
+            score, extra = own[eid], rel
+        else:
+            score, extra = min(rel[0] * top, low + FACT_SOURCE_MARGIN), rel[1:]
+        ref.score = round(score + SOURCE_SUPPORT_BONUS * sum(x ** SUPPORT_POWER for x in extra[:4]), 6)
     return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=UTC),
                                                 r.event_id))
 

@@ -1,0 +1,66 @@
+"""Citations (`read/pipeline._sources`): messages cited by facts compete with the message ranking
+on its own scale. Before, every citing fact added a flat +0.05 to its message whatever the
+fact's strength, so a message backing a weak fact overtook a turn the message ranking had put
+above it (9 dev misses traced this way with bench/rank_misses.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from arandu_pipelines.read.pipeline import _sources
+from arandu_pipelines.read.types import ScoredEvent, ScoredFact
+
+T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+
+
+def _event(n: int, score: float) -> ScoredEvent:
+    return ScoredEvent(f"e{n}", f"m{n}", {}, "s1", "Kate", f"message {n}", T0 + timedelta(minutes=n), score)
+
+
+def _fact(n: int, score: float, cites: int) -> ScoredFact:
+    return ScoredFact(f"f{n}", "kate", "Kate", None, f"fact {n}", score, source_event_id=f"e{cites}",
+                      source_message_id=f"m{cites}")
+
+
+def _row(cites: int) -> tuple[None, str, str, datetime, str]:
+    return (None, "s1", "Kate", T0 + timedelta(minutes=cites), f"message {cites}")
+
+
+def test_a_weak_fact_does_not_push_its_source_above_a_better_ranked_turn() -> None:
+    """m1 is the message ranking's best turn; m2 ranks just below it and backs a fact five times
+    weaker than the best fact. Before: m2 0.38 + 0.05 = 0.43 > m1 0.40, m2 cited first."""
+    events = [_event(1, 0.40), _event(2, 0.38), _event(3, 0.30)]
+    facts = [_fact(1, 0.90, cites=3), _fact(2, 0.18, cites=2)]
+    refs = _sources(facts, events, {})
+    order = [r.message_id for r in refs]
+    assert order.index("m1") < order.index("m2"), order
+    weak = next(r for r in refs if r.message_id == "m2")
+    assert weak.score < 0.40 and weak.supports == ["event", "fact:f2"]
+
+
+def test_a_strong_fact_lifts_its_source_by_the_support_bonus_only() -> None:
+    """The best fact backs m3 (ranked last by the messages): it gains the full support bonus,
+    enough to pass m2, not to jump over m1."""
+    from arandu_pipelines.read.pipeline import SOURCE_SUPPORT_BONUS
+
+    events = [_event(1, 0.60), _event(2, 0.35), _event(3, 0.33)]
+    refs = _sources([_fact(1, 0.90, cites=3)], events, {})
+    assert [r.message_id for r in refs] == ["m1", "m3", "m2"]
+    assert refs[1].score == round(0.33 + SOURCE_SUPPORT_BONUS, 6)
+
+
+def test_a_fact_only_source_enters_by_the_facts_relative_score() -> None:
+    """A message the message ranking did not return enters at most just above its lowest returned
+    message when its fact is the best one, and below it when the fact is weak."""
+    events = [_event(1, 0.60), _event(2, 0.30)]
+    facts = [_fact(1, 0.80, cites=7), _fact(2, 0.20, cites=8)]
+    refs = _sources(facts, events, {"f1": _row(7), "f2": _row(8)})
+    assert [r.message_id for r in refs] == ["m1", "m7", "m2", "m8"]
+    assert refs[1].supports == ["fact:f1"]
+
+
+def test_without_message_ranking_the_facts_order_the_citations() -> None:
+    facts = [_fact(1, 0.40, cites=7), _fact(2, 0.80, cites=8)]
+    refs = _sources(facts, [], {"f1": _row(7), "f2": _row(8)})
+    assert [r.message_id for r in refs] == ["m8", "m7"]
+    assert _sources(facts, [], {}) == []
