@@ -591,6 +591,7 @@ def _fact_detail(r: Any) -> FactDetail:
         supersedes_fact_id=str(r.supersedes_fact_id) if r.supersedes_fact_id else None,
         invalidated_at=r.invalidated_at, reinforcement_count=r.reinforcement_count,
         user_correction_count=r.user_correction_count,
+        confirmed_event_ids=list(getattr(r, "confirmed_event_ids", None) or []),
     )
 
 

@@ -132,6 +132,9 @@ class FactDetail:
     reinforcement_count: int = 0
     # Times a user corrected this fact ("actually it's ..."); each costs it 0.8x in importance.
     user_correction_count: int = 0
+    # Events (messages) that stated this fact again after `source_event_id` ("stated in X,
+    # confirmed in Y"): reconciliation's NOOP keeps the link, oldest first (migration 0011).
+    confirmed_event_ids: list[str] = field(default_factory=list)
 
 
 @dataclass

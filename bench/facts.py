@@ -122,6 +122,7 @@ class Fact:
     dia_id: str | None
     text: str
     entity_key: str = ""
+    confirmed_in: list[str] = field(default_factory=list)  # dia_ids that restated it (NOOP)
 
 
 @dataclass
@@ -175,11 +176,14 @@ async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]],
                                "messages": imp.events_inserted, "facts_added": imp.facts_added}
             async with memory.engine.connect() as conn:
                 rows = (await conn.execute(text(
-                    "SELECT e.message_id, f.fact_text, f.entity_key FROM memory_facts f "
+                    "SELECT e.message_id, f.fact_text, f.entity_key, "
+                    "ARRAY(SELECT ce.message_id FROM memory_fact_confirmations c "
+                    "JOIN memory_events ce ON ce.id = c.event_id WHERE c.agent_id = f.agent_id "
+                    "AND c.fact_id = f.id ORDER BY c.confirmed_at) FROM memory_facts f "
                     "LEFT JOIN memory_events e ON e.id = f.source_event_id "
                     "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.created_at, f.id"),
                     {"a": agent})).all()
-            out[path.stem] = [Fact(r[0], r[1], r[2]) for r in rows]
+            out[path.stem] = [Fact(r[0], r[1], r[2], [m for m in r[3] or [] if m]) for r in rows]
         vectors = memory.embeddings
     except BaseException:
         await memory.__aexit__(None, None, None)
@@ -249,7 +253,9 @@ def facts_from_extractor(paths: list[Path],
 
 # ---- scoring ----------------------------------------------------------------------------------------
 async def score(name: str, gold: list[Gold], facts: list[Fact], embeddings: Any,
-                cos_min: float, f1_min: float) -> Scored:
+                cos_min: float, f1_min: float, confirmations: bool = False) -> Scored:
+    """Match facts to gold of their turn; with `confirmations`, a fact also counts for every
+    turn that restated it (reconciliation's NOOP, recorded in memory_fact_confirmations)."""
     import numpy as np
 
     s = Scored(name, gold, facts, [False] * len(gold), [False] * len(facts))
@@ -262,7 +268,8 @@ async def score(name: str, gold: list[Gold], facts: list[Fact], embeddings: Any,
     for i, g in enumerate(gold):
         by_turn[g.dia_id].append(i)
     for j, f in enumerate(facts):
-        for i in by_turn.get(f.dia_id or "", []):
+        turns = [f.dia_id or ""] + (f.confirmed_in if confirmations else [])
+        for i in (i for t in dict.fromkeys(turns) for i in by_turn.get(t, [])):
             g = gold[i]
             c = float(vec[f.text] @ vec[g.text])
             o = f1(words[f.text], words[g.text])
@@ -330,6 +337,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                   f"facts/gold {sm['facts_per_gold']:.2f}  defects {sm['defects']:.3f}")
             print("  defect markers: " + (", ".join(f"{k} {v:.3f}" for k, v in
                                                      sm["defect_markers"].items()) or "none"))
+            if any(f.confirmed_in for f in facts[path.stem]):
+                sc = summary(await score(path.stem, gold_observations(path), facts[path.stem],
+                                         embeddings, args.cosine, args.f1, confirmations=True))
+                sm["with_confirmations"] = {k: sc[k] for k in ("coverage", "supported")}
+                n_conf = sum(len(f.confirmed_in) for f in facts[path.stem])
+                print(f"  with confirmations (a fact also counts for the {n_conf} later turns that "
+                      f"restated it): coverage {sc['coverage']:.3f}  supported {sc['supported']:.3f}")
             print_samples(s, args.samples, rng)
     finally:
         if "_close" in info:

@@ -90,11 +90,12 @@ def _alembic(url: str, action: str, revision: str) -> None:
 
 
 def test_every_key_of_every_table_leads_with_agent_id(fresh_db_url):
-    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0010",)]
+    assert rows(fresh_db_url, "SELECT version_num FROM alembic_version") == [("0011",)]
     assert _key_shape_offenders(fresh_db_url) == []
     # the foreign keys of the spec are all there (a dropped one would pass the loop above)
     fks = {n for (n,) in rows(fresh_db_url, "SELECT conname FROM pg_constraint WHERE contype = 'f'")}
-    assert len(fks) == 9, fks  # 0001's eight + memory_event_units -> memory_events (0007)
+    # 0001's eight + memory_event_units -> memory_events (0007) + confirmations -> fact, event (0011)
+    assert len(fks) == 11, fks
 
 
 def test_keys_at_0005_are_reported_as_not_distributable(empty_db_url):
@@ -170,9 +171,11 @@ def _snapshot(url: str) -> dict[str, list[tuple]]:
 
 def _without_units(snapshot: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
     """A snapshot without memory_event_units (0007, absent at 0005; its rows are derived vectors
-    the write path stores, so a downgrade below 0007 drops them) and memory_vocabulary (0008,
-    derived from the messages by trigger, backfilled on upgrade)."""
-    return {t: v for t, v in snapshot.items() if t not in ("memory_event_units", "memory_vocabulary")}
+    the write path stores, so a downgrade below 0007 drops them), memory_vocabulary (0008,
+    derived from the messages by trigger, backfilled on upgrade) and memory_fact_confirmations
+    (0011, reconciliation's restatement links, absent at 0005)."""
+    return {t: v for t, v in snapshot.items()
+            if t not in ("memory_event_units", "memory_vocabulary", "memory_fact_confirmations")}
 
 
 async def test_upgrade_from_0005_keeps_rows_and_the_library_still_works(empty_db_url):
@@ -182,7 +185,7 @@ async def test_upgrade_from_0005_keeps_rows_and_the_library_still_works(empty_db
 
     async with MemoryClient(empty_db_url, embeddings=HashingEmbeddings()) as memory:
         await memory.initialize()  # migrates 0005 -> head
-        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0010",)]
+        assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0011",)]
         assert _without_units(_snapshot(empty_db_url)) == before
         assert _key_shape_offenders(empty_db_url) == []
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 # Tables holding an agent's rows, children first so foreign keys never block the erase.
 AGENT_TABLES = (
     "memory_fact_entity_links",
+    "memory_fact_confirmations",
     "memory_entity_relationships",
     "memory_facts",
     "memory_entity_aliases",

@@ -16,7 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 FACT_COLUMNS = (
     "id, entity_name, entity_key, entity_type, attribute_key, fact_text, category, confidence, "
     "importance, valid_from, valid_to, created_at, source_context, speaker, source_event_id, "
-    "supersedes_fact_id, invalidated_at, reinforcement_count, user_correction_count"
+    "supersedes_fact_id, invalidated_at, reinforcement_count, user_correction_count, "
+    # the messages that restated the fact after its source (migration 0011), oldest first
+    "ARRAY(SELECT c.event_id::text FROM memory_fact_confirmations c WHERE c.agent_id = memory_facts.agent_id "
+    "AND c.fact_id = memory_facts.id ORDER BY c.confirmed_at, c.event_id) AS confirmed_event_ids"
 )
 
 _FACT_BY_ID = text(

@@ -1140,6 +1140,7 @@ class _Plan:
     facts: list[db.FactRow] = field(default_factory=list)
     closes: list[tuple[str, datetime]] = field(default_factory=list)
     reinforce: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    confirmations: list[tuple[str, str, datetime]] = field(default_factory=list)  # (fact, event, when)
     corrections: dict[str, int] = field(default_factory=dict)  # corrected fact id -> count
     links: list[tuple[str, str, bool]] = field(default_factory=list)
     entities: list[db.EntityRow] = field(default_factory=list)
@@ -1181,6 +1182,8 @@ async def _plan_writes(
             plan.touched_keys.update(p.mention_keys)
             plan.contradicts.extend(Edge(p.fact_id or "", f.id, p.subject_key, p.subject_name, p.text, f.fact_text)
                                     for f in p.contradicts)
+        if p.action == "NOOP" and p.fact_id and ev.event_id:
+            plan.confirmations.append((p.fact_id, ev.event_id, p.occurred_at))
         if p.action == "UPDATE" and p.target is not None:
             plan.closes.append((p.target.id, p.occurred_at))
             plan.touched_keys.add(p.target.entity_key)
@@ -1320,6 +1323,7 @@ async def _flush(conn: AsyncConnection, agent_id: str, plan: _Plan) -> None:
     await db.insert_facts(conn, agent_id, plan.facts)
     await db.close_facts(conn, agent_id, plan.closes)  # after insert: may close this chunk's facts
     await db.reinforce_facts(conn, agent_id, plan.reinforce)
+    await db.record_confirmations(conn, agent_id, plan.confirmations)
     await db.record_corrections(conn, agent_id, plan.corrections)
     await db.insert_links(conn, agent_id, plan.links)
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]
@@ -1387,6 +1391,7 @@ async def _flush_per_fact(
     plan.closes = [c for c in plan.closes if c[0] not in keep_open]
     await attempt("close facts", lambda: db.close_facts(conn, agent_id, plan.closes))
     await attempt("reinforce", lambda: db.reinforce_facts(conn, agent_id, plan.reinforce))
+    await attempt("confirmations", lambda: db.record_confirmations(conn, agent_id, plan.confirmations))
     plan.corrections = {k: n for k, n in plan.corrections.items() if k not in keep_open}
     await attempt("corrections", lambda: db.record_corrections(conn, agent_id, plan.corrections))
     keep = [(r.source, r.target, r.rel_type) for r in plan.relationships]

@@ -211,6 +211,30 @@ async def reinforce_facts(
     )
 
 
+async def record_confirmations(
+    conn: AsyncConnection, agent_id: str, rows: list[tuple[str, str, datetime]]
+) -> None:
+    """NOOP's provenance: (fact id, event id, when) for each message that restated a fact.
+
+    A restatement in the fact's own message (a near-duplicate collapsed) is not a confirmation;
+    the join on memory_facts also skips a fact that is not stored (its save rolled back)."""
+    if not rows:
+        return
+    rows = sorted(set(rows))
+    await conn.execute(
+        text(
+            "INSERT INTO memory_fact_confirmations (agent_id, fact_id, event_id, confirmed_at) "
+            "SELECT :a, q.fid, q.eid, q.t "
+            "FROM unnest(CAST(:fids AS uuid[]), CAST(:eids AS uuid[]), CAST(:ts AS timestamptz[])) "
+            "AS q(fid, eid, t) JOIN memory_facts f ON f.agent_id = :a AND f.id = q.fid "
+            "WHERE f.source_event_id IS DISTINCT FROM q.eid "
+            "ON CONFLICT DO NOTHING"
+        ),
+        {"a": agent_id, "fids": [r[0] for r in rows], "eids": [r[1] for r in rows],
+         "ts": [r[2] for r in rows]},
+    )
+
+
 async def record_corrections(conn: AsyncConnection, agent_id: str, counts: dict[str, int]) -> None:
     """A user corrected these facts ("actually it's ..."): count it on the corrected fact (the
     spec's `user_correction_count`, which vitality multiplies by 0.8 per correction)."""
