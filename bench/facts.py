@@ -338,12 +338,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             print("  defect markers: " + (", ".join(f"{k} {v:.3f}" for k, v in
                                                      sm["defect_markers"].items()) or "none"))
             if any(f.confirmed_in for f in facts[path.stem]):
-                sc = summary(await score(path.stem, gold_observations(path), facts[path.stem],
-                                         embeddings, args.cosine, args.f1, confirmations=True))
+                s2 = await score(path.stem, gold_observations(path), facts[path.stem],
+                                 embeddings, args.cosine, args.f1, confirmations=True)
+                sc = summary(s2)
                 sm["with_confirmations"] = {k: sc[k] for k in ("coverage", "supported")}
                 n_conf = sum(len(f.confirmed_in) for f in facts[path.stem])
                 print(f"  with confirmations (a fact also counts for the {n_conf} later turns that "
                       f"restated it): coverage {sc['coverage']:.3f}  supported {sc['supported']:.3f}")
+                if args.samples > 0:
+                    by_gold = {g: f for f, g, _, _ in s2.pairs}
+                    for g, before, after in zip(s.gold, s.gold_hit, s2.gold_hit, strict=True):
+                        if after and not before:
+                            print(f"    * [{g.dia_id}] gold {g.text!r}\n      confirms {by_gold.get(g.text)!r}")
             print_samples(s, args.samples, rng)
     finally:
         if "_close" in info:
