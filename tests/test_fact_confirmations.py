@@ -45,9 +45,23 @@ async def test_erasing_the_confirming_message_removes_the_confirmation(memory, f
     await memory.write("u", "I work at Acme.", "Rafael", occurred_at=day(1), message_id="m1")
     await memory.write("u", "Still working at Acme though.", "Rafael", occurred_at=day(5), message_id="m2")
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_fact_confirmations") == [(1,)]
-    await memory.delete_messages("u", message_ids=["m2"])
+    report = await memory.delete_messages("u", message_ids=["m2"])
     (fact,) = (await memory.get_all("u")).facts
     assert fact.fact_text == "Rafael works at Acme" and fact.confirmed_event_ids == []
+    # the counter no longer counts the erased restatement
+    assert fact.reinforcement_count == 0 and report.updated["facts_unconfirmed"] == 1
+    assert rows(fresh_db_url, "SELECT last_confirmed_at FROM memory_facts") == [(None,)]
+
+
+async def test_erasing_one_of_two_confirmations_keeps_the_other_and_its_time(memory, fresh_db_url):
+    await memory.write("u", "I work at Acme.", "Rafael", occurred_at=day(1), message_id="m1")
+    await memory.write("u", "Still working at Acme though.", "Rafael", occurred_at=day(5), message_id="m2")
+    c = await memory.write("u", "I am still working at Acme.", "Rafael", occurred_at=day(9), message_id="m3")
+    await memory.delete_messages("u", message_ids=["m3"])
+    (fact,) = (await memory.get_all("u")).facts
+    assert fact.reinforcement_count == 1 and len(fact.confirmed_event_ids) == 1
+    assert c.event_id not in fact.confirmed_event_ids
+    assert rows(fresh_db_url, "SELECT last_confirmed_at FROM memory_facts") == [(day(5),)]
 
 
 async def test_delete_all_erases_the_confirmations(memory, fresh_db_url):

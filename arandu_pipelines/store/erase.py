@@ -44,8 +44,12 @@ applied in ONE transaction under the agent's advisory lock (the write pipeline's
   or metadata `_recent_messages` on events stored before) have those entries removed.
 * BM25 statistics follow through the statement triggers of migration 0002.
 
-Not changed: reinforcement counters a survivor's fact received from an erased message (no
-per-message record exists), the attribute registry (attribute names, not content) and entity
+* **confirmations** (migration 0011): a surviving fact that an erased message confirmed loses
+  that confirmation: the row goes, `reinforcement_count` drops by one per erased confirming
+  message and `last_confirmed_at` becomes the latest surviving confirmation (cleared when none is
+  left and the count is back to 0). Confirmations stored before 0011 have no row and stay counted.
+
+Not changed: the attribute registry (attribute names, not content) and entity
 display names of surviving entities.
 """
 
@@ -111,6 +115,28 @@ _SCRUB_CONTEXT_METADATA = """
 def _n(result: Any) -> int:
     """Rows a DELETE / UPDATE touched."""
     return result.rowcount or 0
+
+
+# a surviving fact loses the confirmations of erased messages (counter and last time)
+_UNCONFIRM = """
+    WITH gone AS (
+        SELECT c.fact_id, count(*) AS n FROM memory_fact_confirmations c
+        WHERE c.agent_id = :a AND c.event_id IN (SELECT id FROM _erase_events)
+          AND c.fact_id NOT IN (SELECT id FROM _erase_facts)
+        GROUP BY c.fact_id),
+    kept AS (
+        SELECT c.fact_id, max(c.confirmed_at) AS t FROM memory_fact_confirmations c
+        WHERE c.agent_id = :a AND c.fact_id IN (SELECT fact_id FROM gone)
+          AND c.event_id NOT IN (SELECT id FROM _erase_events)
+        GROUP BY c.fact_id)
+    UPDATE memory_facts f SET
+        reinforcement_count = GREATEST(0, f.reinforcement_count - gone.n),
+        last_confirmed_at = CASE
+            WHEN kept.t IS NOT NULL THEN kept.t
+            WHEN f.reinforcement_count - gone.n <= 0 THEN NULL
+            ELSE f.last_confirmed_at END
+    FROM gone LEFT JOIN kept ON kept.fact_id = gone.fact_id
+    WHERE f.agent_id = :a AND f.id = gone.fact_id"""
 
 
 async def erase_messages(
@@ -269,6 +295,12 @@ async def erase_messages(
     rows["memory_intentions"] = _n(await conn.execute(text(
         "DELETE FROM memory_intentions WHERE agent_id = :a "
         "AND source_event_id IN (SELECT id FROM _erase_events)"), p))
+
+    # ---- confirmations an erased message gave a surviving fact ------------------------------
+    upd["facts_unconfirmed"] = _n(await conn.execute(text(_UNCONFIRM), p))
+    rows["memory_fact_confirmations"] = _n(await conn.execute(text(
+        "DELETE FROM memory_fact_confirmations WHERE agent_id = :a "
+        "AND event_id IN (SELECT id FROM _erase_events)"), p))
 
     # ---- facts, then events -------------------------------------------------------------------
     rows["memory_fact_entity_links"] = _n(await conn.execute(text(
