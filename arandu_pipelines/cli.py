@@ -161,7 +161,8 @@ async def print_memory(memory: Any, agent: str) -> None:
         print(f"  [{e.entity_type}] {e.display_name}{extra} — {e.fact_count} facts")
     print("\nActive facts:")
     for f in sorted(await memory.get_all(agent, limit=500), key=lambda f: (f.valid_from, f.fact_text)):
-        print(f"  {f.valid_from:%Y-%m-%d} [{f.entity_name}] {f.fact_text}  (conf {f.confidence:.2f})")
+        said_again = f", confirmed by {len(f.confirmed_event_ids)} later message(s)" if f.confirmed_event_ids else ""
+        print(f"  {f.valid_from:%Y-%m-%d} [{f.entity_name}] {f.fact_text}  (conf {f.confidence:.2f}{said_again})")
     from arandu_pipelines.store.entity_queries import relationships
     from arandu_pipelines.store.facts_queries import closed_facts
 

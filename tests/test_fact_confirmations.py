@@ -70,3 +70,13 @@ async def test_delete_all_erases_the_confirmations(memory, fresh_db_url):
     report = await memory.delete_all("u")
     assert report.rows.get("memory_fact_confirmations") == 1
     assert rows(fresh_db_url, "SELECT count(*) FROM memory_fact_confirmations") == [(0,)]
+
+
+async def test_the_cli_listing_says_how_often_a_fact_was_confirmed(memory, capsys):
+    from arandu_pipelines.cli import print_memory
+
+    await memory.write("u", "I work at Acme.", "Rafael", occurred_at=day(1))
+    await memory.write("u", "Still working at Acme though.", "Rafael", occurred_at=day(5))
+    await print_memory(memory, "u")
+    out = capsys.readouterr().out
+    assert "Rafael works at Acme  (conf" in out and "confirmed by 1 later message(s))" in out
