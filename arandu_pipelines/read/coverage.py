@@ -80,9 +80,11 @@ def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], 
            label: str) -> list[ScoredEvent]:
     """Greedy re-rank of the first TOP places: each pick is the event with the best score x
     decay ** (events of its key already picked beyond `free`); that discounted score becomes its
-    score. The others follow in the ranking's order, their scores capped at the last pick's (so
-    the lowest returned score, which bounds fact-only citations in pipeline._sources, does not
-    move). Key '' / None is never discounted (turns of people the question does not name)."""
+    score, never below the lowest score of `events`. The others follow in the ranking's order,
+    their scores capped at the last pick's: the order stays the order of the scores, and the
+    lowest returned score, which bounds the fact-only citations in pipeline._sources, does not
+    move (without the cap and floor the chat lost a citation at rank 17 -> 23). Key '' / None is
+    never discounted (turns of people the question does not name)."""
     if decay >= 1.0:
         return events
     queues: dict[str, list[ScoredEvent]] = {}
@@ -91,6 +93,7 @@ def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], 
     heads = dict.fromkeys(queues, 0)
     picked = dict.fromkeys(queues, 0)
     order = {e.event_id: i for i, e in enumerate(events)}
+    floor = min(e.score for e in events)  # the lowest returned score stays where it is
     out: list[ScoredEvent] = []
     while len(out) < min(TOP, len(events)):
         best: tuple[float, int, str] | None = None
@@ -98,7 +101,7 @@ def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], 
             i = heads[k]
             if i < len(q):
                 n = max(0, picked[k] - free + 1) if k else 0
-                cand = (q[i].score * decay ** n, -order[q[i].event_id], k)
+                cand = (max(q[i].score * decay ** n, floor), -order[q[i].event_id], k)
                 if best is None or cand > best:
                     best = cand
         if best is None:
