@@ -37,6 +37,7 @@ SESSION_FREE = 2  # aggregate: turns of one session ranked before SESSION_DECAY 
 SESSION_DECAY = 0.85
 SPEAKER_FREE = 2  # pair: turns of one named speaker ranked before SPEAKER_DECAY applies
 SPEAKER_DECAY = 0.85
+LISTS = False  # list questions too (after the bridge's picks): measured, see docs
 TOP = 10  # only the first TOP places are re-ranked; the rest keep their order, capped below them
 
 # "What has Melanie painted?", "What have they made?": a perfect-tense question without an object
@@ -62,11 +63,12 @@ def shape(query: str, speakers: list[str]) -> str:
     return ""
 
 
-def rerank(events: list[ScoredEvent], query: str, speakers: list[str]) -> list[ScoredEvent]:
-    """`events` (best first) re-ranked for the question's shape; unchanged for other questions."""
-    if not ENABLED or len(events) < 2:
+def rerank(events: list[ScoredEvent], query: str, speakers: list[str], listq: bool = False) -> list[ScoredEvent]:
+    """`events` (best first) re-ranked for the question's shape; unchanged for other questions.
+    `listq`: a list question (read/listq.py), whose ranking read/events.py spread already."""
+    if not ENABLED or len(events) < 2 or (listq and not LISTS):
         return events
-    kind = shape(query, speakers)
+    kind = "aggregate" if listq else shape(query, speakers)
     if kind == "aggregate":
         return spread(events, lambda e: e.session_id, SESSION_FREE, SESSION_DECAY, "session_repeat")
     if kind == "pair":

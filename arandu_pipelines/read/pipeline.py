@@ -300,7 +300,7 @@ async def _gather(
         if events and (listq or multihop.ALL_QUESTIONS):  # other sessions' turns (read/multihop.py)
             picks = await multihop.bridge(c, scope, emb, query, speakers, events)
             events = multihop.merge(events, picks, config.topk_events)
-        events = coverage.rerank(events, query, speakers) if not listq else events  # read/coverage.py
+        events = coverage.rerank(events, query, speakers, listq)  # read/coverage.py
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
