@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from arandu_pipelines.config import MemoryConfig
 from arandu_pipelines.keys import fold
 from arandu_pipelines.protocols import EmbeddingProvider
-from arandu_pipelines.read import multihop
+from arandu_pipelines.read import coverage, multihop
 from arandu_pipelines.read.entities import EntityResolution, bootstrap
 from arandu_pipelines.read.events import lexical_share_of, rank_events
 from arandu_pipelines.read.excerpt import query_weights, word_matcher
@@ -300,6 +300,7 @@ async def _gather(
         if events and (listq or multihop.ALL_QUESTIONS):  # other sessions' turns (read/multihop.py)
             picks = await multihop.bridge(c, scope, emb, query, speakers, events)
             events = multihop.merge(events, picks, config.topk_events)
+        events = coverage.rerank(events, query, speakers, listq)  # read/coverage.py
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n

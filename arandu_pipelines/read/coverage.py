@@ -1,0 +1,124 @@
+"""Multi-evidence coverage of the message ranking's top ranks (issue 18, session 11).
+
+Some questions are answered by several turns that do not look alike: "What has Melanie painted?"
+(one painting per session), "What do Jon and Gina both have in common?" (one turn of each). The
+message ranking scores turns one by one, so the turns of one strong exchange, near-copies of each
+other, fill the top ranks and the second piece of evidence falls to ranks 11-20. After the
+ranking (and the bridge, read/multihop.py), this re-ranks the returned turns, without any
+statement, for two question shapes that list questions (read/listq.py, spread already by
+read/events.py) do not cover:
+
+- `aggregate`: the question asks what someone has done over time ("What has Melanie painted?",
+  "What did Melanie paint recently?"), what a group likes ("What do Melanie's kids like?"), or
+  what kind of thing someone makes ("What kind of art does Caroline make?"): the top ranks are
+  spread over sessions, a session's SESSION_FREE-th and later turn counts x SESSION_DECAY per turn
+  of it already ranked;
+- `pair`: the question names two or more people ("Caroline and Melanie", "both", "in common"):
+  the top ranks alternate between the named speakers, a speaker's turns beyond SPEAKER_FREE
+  already ranked count x SPEAKER_DECAY each, so each named person's best turn is in the top.
+
+Greedy, like `events.spread_sessions`: each pick is the turn with the best discounted score, and
+that discounted score becomes its score, so the returned order is the order of the scores; ties
+keep the ranking's order (deterministic). Measured in docs/retrieval.md ("Multi-evidence coverage
+(session 11)"); the MMR-style spread within one stretch of turns lost there and is not done here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from arandu_pipelines.read.types import ScoredEvent
+
+ENABLED = True
+AGGREGATE = True
+PAIR = False  # measured: no gain, a temporal "X and Y ... together" question lost (docs)
+SESSION_FREE = 2  # aggregate: turns of one session ranked before SESSION_DECAY applies
+SESSION_DECAY = 0.85
+SPEAKER_FREE = 2  # pair: turns of one named speaker ranked before SPEAKER_DECAY applies
+SPEAKER_DECAY = 0.85
+LISTS = False  # list questions too (after the bridge's picks): measured, see docs
+TOP = 10  # only the first TOP places are re-ranked; the rest keep their order, capped below them
+
+# "What has Melanie painted?", "What have they made?": a perfect-tense question without an object
+# asks for everything done so far.
+_PERFECT = re.compile(r"^\s*[Ww]hat\s+(?:has|have)\s+(?:[A-Z][\w'-]*\s+){1,3}(?:\w+\s+)?\w+ed\s*\??\s*$")
+# "What did Melanie paint recently?", "What kind(s) of art does X make?", "What do X's kids like?"
+_OVER_TIME = re.compile(r"\b(?:recently|lately|so far|over the years|these days)\b", re.IGNORECASE)
+_KIND = re.compile(r"^\s*what\s+(?:kind|type|sort)\s+of\b", re.IGNORECASE)
+_GROUP = re.compile(r"^\s*what\s+(?:do|did)\s+\w+(?:'s)?\s+(?:[a-z]+\s+)?(?:kids|children|friends|parents|family)"
+                    r"\s+(?:like|love|enjoy|do)\b", re.IGNORECASE)
+_PAIR = re.compile(r"\b(?:and|both|in common)\b", re.IGNORECASE)
+
+
+def shape(query: str, speakers: list[str]) -> str:
+    """'pair' when the question names two or more people it asks about jointly, 'aggregate' when
+    it asks for what someone did over time or likes in general, '' otherwise. Surface-level,
+    English only, ~10 microseconds; list questions (read/listq.py) are told apart before."""
+    if PAIR and len(speakers) >= 2 and _PAIR.search(query):
+        return "pair"
+    if AGGREGATE and (_PERFECT.search(query) or _OVER_TIME.search(query) or _KIND.search(query)
+                      or _GROUP.search(query)):
+        return "aggregate"
+    return ""
+
+
+def rerank(events: list[ScoredEvent], query: str, speakers: list[str], listq: bool = False) -> list[ScoredEvent]:
+    """`events` (best first) re-ranked for the question's shape; unchanged for other questions.
+    `listq`: a list question (read/listq.py), whose ranking read/events.py spread already."""
+    if not ENABLED or len(events) < 2 or (listq and not LISTS):
+        return events
+    kind = "aggregate" if listq else shape(query, speakers)
+    if kind == "aggregate":
+        return spread(events, lambda e: e.session_id, SESSION_FREE, SESSION_DECAY, "session_repeat")
+    if kind == "pair":
+        named = set(speakers)
+        return spread(events, lambda e: e.speaker if e.speaker in named else "", SPEAKER_FREE, SPEAKER_DECAY,
+                      "speaker_repeat")
+    return events
+
+
+def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], free: int, decay: float,
+           label: str) -> list[ScoredEvent]:
+    """Greedy re-rank of the first TOP places: each pick is the event with the best score x
+    decay ** (events of its key already picked beyond `free`); that discounted score becomes its
+    score, never below the lowest score of `events`. The others follow in the ranking's order,
+    their scores capped at the last pick's: the order stays the order of the scores, and the
+    lowest returned score, which bounds the fact-only citations in pipeline._sources, does not
+    move (without the cap and floor the chat lost a citation at rank 17 -> 23). Key '' / None is
+    never discounted (turns of people the question does not name)."""
+    if decay >= 1.0:
+        return events
+    queues: dict[str, list[ScoredEvent]] = {}
+    for e in events:
+        queues.setdefault(key(e) or "", []).append(e)
+    heads = dict.fromkeys(queues, 0)
+    picked = dict.fromkeys(queues, 0)
+    order = {e.event_id: i for i, e in enumerate(events)}
+    floor = min(e.score for e in events)  # the lowest returned score stays where it is
+    out: list[ScoredEvent] = []
+    while len(out) < min(TOP, len(events)):
+        best: tuple[float, int, str] | None = None
+        for k, q in queues.items():
+            i = heads[k]
+            if i < len(q):
+                n = max(0, picked[k] - free + 1) if k else 0
+                cand = (max(q[i].score * decay ** n, floor), -order[q[i].event_id], k)
+                if best is None or cand > best:
+                    best = cand
+        if best is None:
+            break
+        k = best[2]
+        e = queues[k][heads[k]]
+        heads[k] += 1
+        if k and picked[k] >= free:
+            e.scores[label] = float(picked[k])
+        picked[k] += 1
+        e.score = round(best[0], 6)
+        out.append(e)
+    chosen = {e.event_id for e in out}
+    for e in events:  # the rest in the ranking's order, never above the last pick: scores stay ordered
+        if e.event_id not in chosen:
+            e.score = min(e.score, out[-1].score)
+            out.append(e)
+    return out
