@@ -13,9 +13,10 @@ On the dev questions naming two speakers without a coordination, 13 of 16 eviden
 first-named speaker's (docs/retrieval.md, "The question's subject speaker (session 11)").
 
 Surface-level and English-only, like read/listq.py: a speaker is located by the first word of
-their name (case-folded, on word boundaries); a speaker not found literally (a nickname or a
-misspelling resolved elsewhere) keeps the full boost, as does everyone when fewer than two named
-speakers are found. Pure Python over the query: no statement.
+their name (case-folded, on word boundaries) or by a query word read/name_match.py resolves to
+them alone ("Is Kate likely to join Priya?" for the speaker "Katherine"); a speaker not located
+keeps the full boost, as does everyone when fewer than two named speakers are located. Pure
+Python over the query: no statement.
 """
 
 from __future__ import annotations
@@ -23,17 +24,33 @@ from __future__ import annotations
 import re
 
 from arandu_pipelines.keys import fold
+from arandu_pipelines.read.name_match import Candidate, best_match
 
 OBJECT = 0.0  # share of the speaker boost a later-named (object) speaker keeps
+_WORD = re.compile(r"[^\W\d_]{2,}")
 _COORD = re.compile(r"^[\s,]*(?:(?:and|or|&|,)\s*)*(?:both\s+)?$")
 
 
-def _position(folded_query: str, speaker: str) -> int | None:
-    words = fold(speaker).split()
-    if not words:
-        return None
-    m = re.search(rf"\b{re.escape(words[0])}\b", folded_query)
-    return m.start() if m else None
+def _positions(folded_query: str, speakers: list[str]) -> dict[str, tuple[int, int]]:
+    """Per speaker, the (start, end) of the first query word naming them: the first word of the
+    name itself, else a word read/name_match.py resolves to that speaker alone among `speakers`
+    ("Kate" -> Katherine, "Muhammad" -> Muhhamed)."""
+    out: dict[str, tuple[int, int]] = {}
+    for sp in speakers:
+        words = fold(sp).split()
+        m = re.search(rf"\b{re.escape(words[0])}\b", folded_query) if words else None
+        if m:
+            out[sp] = (m.start(), m.end())
+    missing = [sp for sp in speakers if sp not in out]
+    if missing:
+        pool = [Candidate(sp, None, True) for sp in speakers]
+        for m in _WORD.finditer(folded_query):
+            found = best_match(m.group(0), pool)
+            if found is not None and len(hits := {c.name for c in found[0]}) == 1:
+                sp = hits.pop()
+                if sp in missing and sp not in out:
+                    out[sp] = (m.start(), m.end())
+    return out
 
 
 def speaker_weights(query: str, speakers: list[str]) -> dict[str, float]:
@@ -44,14 +61,13 @@ def speaker_weights(query: str, speakers: list[str]) -> dict[str, float]:
     if len(speakers) < 2 or OBJECT >= 1.0:
         return out
     q = fold(query)
-    found = sorted((p, s) for s in speakers if (p := _position(q, s)) is not None)
+    found = sorted((span, sp) for sp, span in _positions(q, speakers).items())
     if len(found) < 2:
         return out
-    subject_end = found[0][0] + len(fold(found[0][1]).split()[0])
-    for p, s in found[1:]:
-        between = q[subject_end:p]
-        if _COORD.match(between):  # "Jon and Gina": one more subject
-            subject_end = p + len(fold(s).split()[0])
+    subject_end = found[0][0][1]
+    for (start, end), sp in found[1:]:
+        if _COORD.match(q[subject_end:start]):  # "Jon and Gina": one more subject
+            subject_end = end
             continue
-        out[s] = OBJECT
+        out[sp] = OBJECT
     return out
