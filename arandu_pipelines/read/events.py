@@ -7,7 +7,8 @@ lexical, semantic, temporal and recent-session steps plus their neighbouring tur
 
     base(t)  = l * bm25(t) / max bm25 + (1 - l) * cos(t) / max cos        (hybrid, per query;
                l = the plan's lexical_events weight / (lexical + semantic_events weights), 0.5)
-             * (1 + SPEAKER_BOOST)  if t was said by someone the query names
+             * (1 + SPEAKER_BOOST)  if t was said by someone the query names (x the speaker's
+               share, read/subject.py: a speaker named after the question's subject gets none)
              * (1 + WINDOW_BOOST)   if t happened inside a time window of the query
     score(t) = base(t) + (PREV + QUESTION * [previous turn asks something]) * base(previous turn)
                        + NEXT * base(next turn)                           (turns of one session)
@@ -86,11 +87,13 @@ async def rank_events(
     max_scan: int = 200,
     lexical_share: float = LEXICAL_SHARE,
     spread: bool = False,
+    roles: dict[str, float] | None = None,
 ) -> tuple[list[ScoredEvent], int]:
     """(top `limit` events, number of messages scored). At most `max_scan` messages are scored
     (`event_max_scan`): a seed brings its two neighbouring turns, so max_scan // 3 seeds.
     `spread` (a list question, read/listq.py): up to LIST_SEEDS seeds, and the top ranks spread
-    over sessions (`spread_sessions`)."""
+    over sessions (`spread_sessions`). `roles`: per named speaker the share of SPEAKER_BOOST
+    (read/subject.py; 1.0 when absent)."""
     seeds = _seed_ids(signals, min(LIST_SEEDS if spread else MAX_SEEDS, max(1, max_scan // 3)))
     if not seeds:
         return [], 0
@@ -136,7 +139,7 @@ async def rank_events(
         return [], 0
     context = LIST_CONTEXT if spread else 1.0
     recent = signals.get("recent_session", {})
-    _score(rows, terms, recent, speakers, windows, lexical_share, context)
+    _score(rows, terms, recent, speakers, windows, lexical_share, context, roles=roles)
     rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
     if FEEDBACK and len(rows) < max_scan:  # the window's new messages count in event_max_scan
         seeds = [r.id for r in rows[:fbk.FB_DOCS]]
@@ -144,7 +147,7 @@ async def rank_events(
         rows += fbk.closest(fb, seeds, max_scan - len(rows))
         for r in rows:
             r.near = fb.near.get(r.id, [])
-        _score(rows, terms, recent, speakers, windows, lexical_share, context, feedback=True)
+        _score(rows, terms, recent, speakers, windows, lexical_share, context, feedback=True, roles=roles)
         rows.sort(key=lambda r: (-r.score, r.occurred_at, r.id))
     scored = len(rows)
     top = rows[0].score if rows else 0.0
@@ -215,7 +218,7 @@ def lexical_share_of(plan: Any) -> float:
 
 def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], speakers: list[str],
            windows: list[TimeWindow], lexical_share: float = LEXICAL_SHARE, context: float = 1.0,
-           feedback: bool = False) -> None:
+           feedback: bool = False, roles: dict[str, float] | None = None) -> None:
     """Scores in place (module docstring); `context` scales the neighbour-turn terms;
     `feedback`: the second pass, with the rows' `near` (read/feedback.py)."""
     by_id = {r.id: r for r in rows}
@@ -227,8 +230,10 @@ def _score(rows: list[EventRow], terms: QueryTerms, recent: dict[str, float], sp
         base = lexical_share * r.kw / max_kw + (1 - lexical_share) * r.sim / max_sim
         r.parts = {"keyword": min(r.kw / ideal, 1.0) if ideal else 0.0, "semantic": r.sim}
         if r.speaker in speaker_set:
-            base *= 1 + SPEAKER_BOOST
-            r.parts["speaker"] = 1.0
+            share = roles.get(r.speaker, 1.0) if roles else 1.0  # read/subject.py
+            base *= 1 + SPEAKER_BOOST * share
+            if share > 0:
+                r.parts["speaker"] = share
         if any(w.contains(r.occurred_at) for w in windows):
             base *= 1 + WINDOW_BOOST
             r.parts["time_window"] = 1.0

@@ -70,6 +70,7 @@ from arandu_pipelines.read.rerank import rerank
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.spreading import spread_activation
 from arandu_pipelines.read.sql import fetch
+from arandu_pipelines.read.subject import speaker_weights
 from arandu_pipelines.read.types import (
     RetrieveResult,
     ScoredEvent,
@@ -296,7 +297,8 @@ async def _gather(
         listq = is_list_question(query)
         events, n = await rank_events(c, scope, terms, emb, execution.signals("event"), speakers,
                                       ctx.windows, config.topk_events, config.event_max_scan,
-                                      lexical_share_of(plan), spread=listq)
+                                      lexical_share_of(plan), spread=listq,
+                                      roles=speaker_weights(query, speakers))
         if events and (listq or multihop.ALL_QUESTIONS):  # other sessions' turns (read/multihop.py)
             picks = await multihop.bridge(c, scope, emb, query, speakers, events)
             events = multihop.merge(events, picks, config.topk_events)
