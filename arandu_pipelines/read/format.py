@@ -10,7 +10,10 @@
                             first, the best-ranked message, <= 450), dated,
                             in the reranker's / citations' order (conversation_snippets); a
                             longer turn is quoted by the sentences holding the query's words
-                            (read/excerpt.py), not by its opening
+                            (read/excerpt.py), not by its opening; from the
+                            TIGHT_FROM+1-th snippet on, a turn that holds such a sentence is
+                            quoted by it alone (<= TIGHT_SNIPPET_CHARS), a turn that holds none
+                            (a reply kept for the question before it) stays complete
 
 With snippets below them, the facts listed are those that add to the snippets
 (`facts_worth_words`): the best fact, event-dated facts, and up to UNDATED_FACTS of the others
@@ -32,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.read.excerpt import excerpt
+from arandu_pipelines.read.excerpt import compact, excerpt, sentences
 from arandu_pipelines.read.types import ScoredEvent, ScoredFact, SourceRef
 
 MIN_FACTS = 5
@@ -43,6 +46,10 @@ MAX_PATTERNS = 3
 SNIPPET_CHARS = 300
 # The first snippet (the best-ranked message) is quoted up to this length: see `_snippet_chars`.
 LEAD_SNIPPET_CHARS = 450
+# From the snippet at this position (0 = first) on, a turn with a sentence matching the query is
+# quoted by that sentence, within TIGHT_SNIPPET_CHARS: see `_snippet_body`.
+TIGHT_FROM = 5
+TIGHT_SNIPPET_CHARS = 100
 # Facts without an event date kept when conversation snippets follow (see `facts_worth_words`).
 UNDATED_FACTS = 3
 EVENT_OVERFLOW_TOKENS = 400
@@ -93,6 +100,22 @@ def _snippet_chars(position: int) -> int:
     longer"): 1.5x for the first snippet gains an answer and loses none; longer, or for the
     first 2-3 snippets, gains nothing more."""
     return LEAD_SNIPPET_CHARS if position == 0 else SNIPPET_CHARS
+
+
+def _snippet_body(text: str, match: Callable[[str], float] | None, position: int) -> str:
+    """The quoted part of the turn at `position` among the snippets.
+
+    The reader sees the context's first ~400 words: after ~75 words of facts, the first 7-8
+    snippets of ~45 words each fill them, and an answer quoted 10th-20th is not read (14 of the
+    231 LoCoMo dev questions, docs/retrieval.md "Tight snippets after the fifth"). Past the first
+    TIGHT_FROM snippets, which keep their full quote, a turn is read for the sentence that
+    matched the query: it is quoted by that sentence (the best, within TIGHT_SNIPPET_CHARS), so
+    more of the ranked turns reach the reader's window. A turn without a matching sentence
+    was ranked for its meaning or as the reply to a matching question (neighbour-turn terms):
+    its words are the answer, so it stays complete (up to SNIPPET_CHARS)."""
+    if position >= TIGHT_FROM and match is not None and any(match(s) > 0 for s in sentences(compact(text))):
+        return excerpt(text, match, TIGHT_SNIPPET_CHARS)
+    return excerpt(text, match, _snippet_chars(position))
 
 
 def _ts(t: datetime | None) -> float:
@@ -285,7 +308,7 @@ def _compress(
     if events:
         lines = []
         for n, e in enumerate(events):
-            body = excerpt(e.text, match, _snippet_chars(n))
+            body = _snippet_body(e.text, match, n)
             who = f"{e.speaker}: " if e.speaker else ""
             line = f"- ({_day(e.occurred_at)}) {who}{body}"
             if lines and ev_used + tokens(line) > ev_budget:
