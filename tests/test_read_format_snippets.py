@@ -18,7 +18,7 @@ from arandu_pipelines.read.format import (
     TIGHT_SNIPPET_CHARS,
     compress_context,
 )
-from arandu_pipelines.read.types import ScoredEvent
+from arandu_pipelines.read.types import ScoredEvent, ScoredFact
 
 DAY = datetime(2024, 3, 5, 18, 0, tzinfo=UTC)
 CHATTER = "Thanks so much for asking, it has been a busy week here with work and the kids."
@@ -65,3 +65,41 @@ def test_a_turn_without_a_matching_sentence_stays_complete() -> None:
     plain, _ = compress_context([], [_event(i, t) for i, t in enumerate(turns)], [], MemoryConfig(),
                                 dated=False)
     assert all(line.endswith(t) for line, t in zip(_snippets(plain), turns, strict=True))
+
+
+# ---- a fact whose message is quoted is not repeated; its event date goes onto the snippet --------
+def _fact(i: int, text: str, source: str, event_date: datetime | None = None) -> ScoredFact:
+    return ScoredFact(f"f{i}", "person:ana", "Ana", None, text, 0.9 - i / 100, valid_from=DAY,
+                      event_date=event_date, source_event_id=source)
+
+
+def test_an_event_dated_fact_from_a_quoted_message_gives_its_date_to_the_snippet() -> None:
+    camp = datetime(2024, 2, 24, tzinfo=UTC)
+    events = [_event(1, "We went camping in the mountains last weekend, so peaceful."),
+              _event(2, "The kids loved the museum on Saturday.")]
+    facts = [_fact(0, "Ana likes quiet weekends", "elsewhere"),
+             _fact(1, "Ana went camping in the mountains", "e1", event_date=camp),
+             _fact(2, "Ana's kids loved the museum", "e2", event_date=camp),
+             _fact(3, "Ana went to the museum with the kids", "e2", event_date=datetime(2024, 3, 2, tzinfo=UTC)),
+             _fact(4, "Ana visited Lisbon", "e9", event_date=datetime(2024, 1, 7, tzinfo=UTC))]
+    ctx, _ = compress_context(facts, events, [], MemoryConfig(), dated=False)
+    head, snippets = ctx.split("Relevant conversations:\n")
+    assert "camping" not in head and "museum" not in head  # the snippets say it, once
+    assert "- Ana likes quiet weekends" in head  # the best fact leads, as before
+    assert "- Ana visited Lisbon (2024-01-07)" in head  # its message is not quoted: it stays
+    lines = snippets.splitlines()
+    assert lines[0].startswith("- (2024-03-05; event 2024-02-24) Ana: We went camping")
+    assert lines[1].startswith("- (2024-03-05; event 2024-02-24, 2024-03-02) Ana: The kids")  # distinct days
+    # an event date equal to the message's own day adds nothing
+    same, _ = compress_context([facts[0], _fact(1, "Ana went camping", "e1", event_date=DAY)], events[:1],
+                               [], MemoryConfig(), dated=False)
+    assert "- (2024-03-05) Ana: We went camping" in same and "Ana went camping\n" not in same
+
+
+def test_a_folded_fact_comes_back_when_its_message_is_not_quoted() -> None:
+    events = [_event(i, f"message {i} " + "words " * 60) for i in range(30)]
+    facts = [_fact(0, "Ana's best fact", "e1"),
+             _fact(1, "Ana did something on a day", "e29", event_date=datetime(2024, 2, 1, tzinfo=UTC))]
+    ctx, stats = compress_context(facts, events, [], MemoryConfig(context_max_tokens=300), dated=False)
+    assert stats["events"] < 30  # e29 did not fit: its fact is listed, dated
+    assert "- Ana did something on a day (2024-02-01)" in ctx and "event 2024-02-01" not in ctx

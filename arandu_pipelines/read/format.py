@@ -16,8 +16,10 @@
                             (a reply kept for the question before it) stays complete
 
 With snippets below them, the facts listed are those that add to the snippets
-(`facts_worth_words`): the best fact, event-dated facts, and up to UNDATED_FACTS of the others
-whose message is not quoted; without snippets, the tiers above. Facts carry no entity prefixes
+(`facts_worth_words`): the best fact, then the others whose message is not quoted (the
+event-dated ones, and up to UNDATED_FACTS without an event date); a fact whose message is quoted
+gives its event date to that snippet's line, "(2023-06-27; event 2023-06-20)", and is not
+repeated; without snippets, the tiers above. Facts carry no entity prefixes
 or scores. Dates: the spec shows none on facts; here a date is added when the question asks
 about time ("when ...", a time window) or the fact records when something happened
 (`event_date`): measured on the LoCoMo dev questions, dropping them lowers the answer-in-context
@@ -203,21 +205,37 @@ def facts_worth_words(facts: list[ScoredFact], quoted: set[str]) -> list[ScoredF
 
     The best fact always stays: it is the ranking's distilled answer, and the facts section the
     spec puts first is never empty when facts were found. After it, a fact read from a message
-    quoted below repeats that message minus its date and wording: it is left out unless it
+    quoted below repeats that message minus its date and wording: it is left out, and when it
     records when something happened (`event_date`, resolved at write time: "last Saturday" ->
-    the day, which the message does not say). Of the other facts without an event date, the best
-    UNDATED_FACTS stay. Measured on the LoCoMo dev questions
+    the day, which the message does not say) that date goes onto the snippet's line instead
+    (`snippet_event_dates`): ~12 words of fact saved per quoted message, the date kept (session
+    11, docs/retrieval.md "Tight snippets and facts folded into their snippets"). Of the facts
+    whose message is not quoted, the event-dated ones stay, and the best UNDATED_FACTS others. Measured on the LoCoMo dev questions
     (docs/retrieval.md, "The context a 400-word reader needs"): in the context's first 400 words
     an undated fact carried an answer the snippets did not in 1 of 231 questions, while the
     facts took ~195 of those words; event-dated facts carried 16 temporal answers alone."""
     out: list[ScoredFact] = []
     undated = 0
     for i, f in enumerate(facts):
-        if i == 0 or f.event_date is not None:
+        if i == 0 or (f.event_date is not None and f.source_event_id not in quoted):
             out.append(f)
         elif f.source_event_id not in quoted and undated < UNDATED_FACTS:
             out.append(f)
             undated += 1
+    return out
+
+
+def snippet_event_dates(facts: list[ScoredFact], kept: list[ScoredFact]) -> dict[str, list[datetime]]:
+    """The event dates of the facts `facts_worth_words` left out, by their source message, best
+    fact first, distinct days: the snippet quoting that message shows them after its own date."""
+    kept_ids = {f.fact_id for f in kept}
+    out: dict[str, list[datetime]] = {}
+    for f in facts:
+        if f.fact_id in kept_ids or f.event_date is None or not f.source_event_id:
+            continue
+        days = out.setdefault(f.source_event_id, [])
+        if all(_day(d) != _day(f.event_date) for d in days):
+            days.append(f.event_date)
     return out
 
 
@@ -240,13 +258,13 @@ def compress_context(
         return context, stats
     listed = {e.event_id for e in events}
     kept = facts_worth_words(facts, listed)
-    context, stats = _compress(kept, events, patterns, config, dated, match)
+    context, stats = _compress(kept, events, patterns, config, dated, match, snippet_event_dates(facts, kept))
     quoted = set(stats.pop("quoted"))
     kept_ids = {f.fact_id for f in kept}
     left_out = {f.source_event_id for f in facts if f.fact_id not in kept_ids} & listed
     if left_out - quoted:  # a message the budget left out: its facts come back
         kept = facts_worth_words(facts, quoted)
-        context, stats = _compress(kept, events, patterns, config, dated, match)
+        context, stats = _compress(kept, events, patterns, config, dated, match, snippet_event_dates(facts, kept))
         stats.pop("quoted")
     return context, stats
 
@@ -258,6 +276,7 @@ def _compress(
     config: MemoryConfig,
     dated: bool,
     match: Callable[[str], float] | None = None,
+    event_dates: dict[str, list[datetime]] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     budget = max(config.context_max_tokens, 1)
     fact_budget = int(budget * (config.hot_tier_ratio + config.warm_tier_ratio))
@@ -310,7 +329,9 @@ def _compress(
         for n, e in enumerate(events):
             body = _snippet_body(e.text, match, n)
             who = f"{e.speaker}: " if e.speaker else ""
-            line = f"- ({_day(e.occurred_at)}) {who}{body}"
+            said = _day(e.occurred_at)
+            when = [d for d in map(_day, (event_dates or {}).get(e.event_id, [])) if d != said]
+            line = f"- ({'; event '.join([said, ', '.join(when)]) if when else said}) {who}{body}"
             if lines and ev_used + tokens(line) > ev_budget:
                 break
             lines.append(line)
