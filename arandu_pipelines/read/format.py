@@ -115,8 +115,12 @@ def _snippet_body(text: str, match: Callable[[str], float] | None, position: int
     more of the ranked turns reach the reader's window. A turn without a matching sentence
     was ranked for its meaning or as the reply to a matching question (neighbour-turn terms):
     its words are the answer, so it stays complete (up to SNIPPET_CHARS)."""
-    if position >= TIGHT_FROM and match is not None and any(match(s) > 0 for s in sentences(compact(text))):
-        return excerpt(text, match, TIGHT_SNIPPET_CHARS)
+    if position >= TIGHT_FROM and match is not None:
+        body = compact(text)
+        if len(body) <= TIGHT_SNIPPET_CHARS:  # quoted whole either way
+            return body
+        if any(match(s) > 0 for s in sentences(body)):
+            return excerpt(body, match, TIGHT_SNIPPET_CHARS)
     return excerpt(text, match, _snippet_chars(position))
 
 
