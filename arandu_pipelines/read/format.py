@@ -10,11 +10,16 @@
                             first, the best-ranked message, <= 450), dated,
                             in the reranker's / citations' order (conversation_snippets); a
                             longer turn is quoted by the sentences holding the query's words
-                            (read/excerpt.py), not by its opening
+                            (read/excerpt.py), not by its opening; from the
+                            TIGHT_FROM+1-th snippet on, a turn that holds such a sentence is
+                            quoted by it alone (<= TIGHT_SNIPPET_CHARS), a turn that holds none
+                            (a reply kept for the question before it) stays complete
 
 With snippets below them, the facts listed are those that add to the snippets
-(`facts_worth_words`): the best fact, event-dated facts, and up to UNDATED_FACTS of the others
-whose message is not quoted; without snippets, the tiers above. Facts carry no entity prefixes
+(`facts_worth_words`): the best fact, then the others whose message is not quoted (the
+event-dated ones, and up to UNDATED_FACTS without an event date); a fact whose message is quoted
+gives its event date to that snippet's line, "(2023-06-27; event 2023-06-20)", and is not
+repeated; without snippets, the tiers above. Facts carry no entity prefixes
 or scores. Dates: the spec shows none on facts; here a date is added when the question asks
 about time ("when ...", a time window) or the fact records when something happened
 (`event_date`): measured on the LoCoMo dev questions, dropping them lowers the answer-in-context
@@ -32,7 +37,7 @@ from datetime import datetime
 from typing import Any
 
 from arandu_pipelines.config import MemoryConfig
-from arandu_pipelines.read.excerpt import excerpt
+from arandu_pipelines.read.excerpt import compact, excerpt, sentences
 from arandu_pipelines.read.types import ScoredEvent, ScoredFact, SourceRef
 
 MIN_FACTS = 5
@@ -43,6 +48,10 @@ MAX_PATTERNS = 3
 SNIPPET_CHARS = 300
 # The first snippet (the best-ranked message) is quoted up to this length: see `_snippet_chars`.
 LEAD_SNIPPET_CHARS = 450
+# From the snippet at this position (0 = first) on, a turn with a sentence matching the query is
+# quoted by that sentence, within TIGHT_SNIPPET_CHARS: see `_snippet_body`.
+TIGHT_FROM = 5
+TIGHT_SNIPPET_CHARS = 100
 # Facts without an event date kept when conversation snippets follow (see `facts_worth_words`).
 UNDATED_FACTS = 3
 EVENT_OVERFLOW_TOKENS = 400
@@ -93,6 +102,26 @@ def _snippet_chars(position: int) -> int:
     longer"): 1.5x for the first snippet gains an answer and loses none; longer, or for the
     first 2-3 snippets, gains nothing more."""
     return LEAD_SNIPPET_CHARS if position == 0 else SNIPPET_CHARS
+
+
+def _snippet_body(text: str, match: Callable[[str], float] | None, position: int) -> str:
+    """The quoted part of the turn at `position` among the snippets.
+
+    The reader sees the context's first ~400 words: after ~75 words of facts, the first 7-8
+    snippets of ~45 words each fill them, and an answer quoted 10th-20th is not read (14 of the
+    231 LoCoMo dev questions, docs/retrieval.md "Tight snippets after the fifth"). Past the first
+    TIGHT_FROM snippets, which keep their full quote, a turn is read for the sentence that
+    matched the query: it is quoted by that sentence (the best, within TIGHT_SNIPPET_CHARS), so
+    more of the ranked turns reach the reader's window. A turn without a matching sentence
+    was ranked for its meaning or as the reply to a matching question (neighbour-turn terms):
+    its words are the answer, so it stays complete (up to SNIPPET_CHARS)."""
+    if position >= TIGHT_FROM and match is not None:
+        body = compact(text)
+        if len(body) <= TIGHT_SNIPPET_CHARS:  # quoted whole either way
+            return body
+        if any(match(s) > 0 for s in sentences(body)):
+            return excerpt(body, match, TIGHT_SNIPPET_CHARS)
+    return excerpt(text, match, _snippet_chars(position))
 
 
 def _ts(t: datetime | None) -> float:
@@ -180,21 +209,37 @@ def facts_worth_words(facts: list[ScoredFact], quoted: set[str]) -> list[ScoredF
 
     The best fact always stays: it is the ranking's distilled answer, and the facts section the
     spec puts first is never empty when facts were found. After it, a fact read from a message
-    quoted below repeats that message minus its date and wording: it is left out unless it
+    quoted below repeats that message minus its date and wording: it is left out, and when it
     records when something happened (`event_date`, resolved at write time: "last Saturday" ->
-    the day, which the message does not say). Of the other facts without an event date, the best
-    UNDATED_FACTS stay. Measured on the LoCoMo dev questions
+    the day, which the message does not say) that date goes onto the snippet's line instead
+    (`snippet_event_dates`): ~12 words of fact saved per quoted message, the date kept (session
+    11, docs/retrieval.md "Tight snippets and facts folded into their snippets"). Of the facts
+    whose message is not quoted, the event-dated ones stay, and the best UNDATED_FACTS others. Measured on the LoCoMo dev questions
     (docs/retrieval.md, "The context a 400-word reader needs"): in the context's first 400 words
     an undated fact carried an answer the snippets did not in 1 of 231 questions, while the
     facts took ~195 of those words; event-dated facts carried 16 temporal answers alone."""
     out: list[ScoredFact] = []
     undated = 0
     for i, f in enumerate(facts):
-        if i == 0 or f.event_date is not None:
+        if i == 0 or (f.event_date is not None and f.source_event_id not in quoted):
             out.append(f)
         elif f.source_event_id not in quoted and undated < UNDATED_FACTS:
             out.append(f)
             undated += 1
+    return out
+
+
+def snippet_event_dates(facts: list[ScoredFact], kept: list[ScoredFact]) -> dict[str, list[datetime]]:
+    """The event dates of the facts `facts_worth_words` left out, by their source message, best
+    fact first, distinct days: the snippet quoting that message shows them after its own date."""
+    kept_ids = {f.fact_id for f in kept}
+    out: dict[str, list[datetime]] = {}
+    for f in facts:
+        if f.fact_id in kept_ids or f.event_date is None or not f.source_event_id:
+            continue
+        days = out.setdefault(f.source_event_id, [])
+        if all(_day(d) != _day(f.event_date) for d in days):
+            days.append(f.event_date)
     return out
 
 
@@ -217,13 +262,13 @@ def compress_context(
         return context, stats
     listed = {e.event_id for e in events}
     kept = facts_worth_words(facts, listed)
-    context, stats = _compress(kept, events, patterns, config, dated, match)
+    context, stats = _compress(kept, events, patterns, config, dated, match, snippet_event_dates(facts, kept))
     quoted = set(stats.pop("quoted"))
     kept_ids = {f.fact_id for f in kept}
     left_out = {f.source_event_id for f in facts if f.fact_id not in kept_ids} & listed
     if left_out - quoted:  # a message the budget left out: its facts come back
         kept = facts_worth_words(facts, quoted)
-        context, stats = _compress(kept, events, patterns, config, dated, match)
+        context, stats = _compress(kept, events, patterns, config, dated, match, snippet_event_dates(facts, kept))
         stats.pop("quoted")
     return context, stats
 
@@ -235,6 +280,7 @@ def _compress(
     config: MemoryConfig,
     dated: bool,
     match: Callable[[str], float] | None = None,
+    event_dates: dict[str, list[datetime]] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     budget = max(config.context_max_tokens, 1)
     fact_budget = int(budget * (config.hot_tier_ratio + config.warm_tier_ratio))
@@ -285,9 +331,11 @@ def _compress(
     if events:
         lines = []
         for n, e in enumerate(events):
-            body = excerpt(e.text, match, _snippet_chars(n))
+            body = _snippet_body(e.text, match, n)
             who = f"{e.speaker}: " if e.speaker else ""
-            line = f"- ({_day(e.occurred_at)}) {who}{body}"
+            said = _day(e.occurred_at)
+            when = [d for d in map(_day, (event_dates or {}).get(e.event_id, [])) if d != said]
+            line = f"- ({'; event '.join([said, ', '.join(when)]) if when else said}) {who}{body}"
             if lines and ev_used + tokens(line) > ev_budget:
                 break
             lines.append(line)
