@@ -64,3 +64,29 @@ def test_without_message_ranking_the_facts_order_the_citations() -> None:
     refs = _sources(facts, [], {"f1": _row(7), "f2": _row(8)})
     assert [r.message_id for r in refs] == ["m8", "m7"]
     assert _sources(facts, [], {}) == []
+
+
+def test_compressed_fact_scores_do_not_lift_a_weak_facts_source_over_a_better_turn() -> None:
+    """Session 11 (dev "How does Jon feel about the opening night of his dance studio?"): the
+    returned facts scored 0.50-0.55, so (fact / best)^3 gave even the weakest one ~0.75 of the
+    support bonus and its source (message score 0.385) passed the evidence turn (0.422) the
+    message ranking had put above it. Weighed by its place between the weakest and the best
+    returned fact, the weakest fact adds nothing and the order of the message ranking stands."""
+    events = [_event(1, 0.70), _event(2, 0.422), _event(3, 0.385)]
+    facts = [_fact(1, 0.55, cites=1), _fact(2, 0.50, cites=3)]
+    refs = _sources(facts, events, {})
+    assert [r.message_id for r in refs] == ["m1", "m2", "m3"]
+    assert refs[2].score == 0.385 and refs[2].supports == ["event", "fact:f2"]
+
+
+def test_a_fact_in_the_middle_of_the_span_adds_part_of_the_bonus() -> None:
+    """The support bonus grows with the fact's place in [weakest, best]: the best fact adds all of
+    it, a fact halfway adds SOURCE_SUPPORT_BONUS x 0.5^SUPPORT_POWER."""
+    from arandu_pipelines.read.pipeline import SOURCE_SUPPORT_BONUS, SUPPORT_POWER
+
+    events = [_event(1, 0.50), _event(2, 0.40), _event(3, 0.30)]
+    facts = [_fact(1, 0.60, cites=1), _fact(2, 0.50, cites=2), _fact(3, 0.40, cites=3)]
+    refs = {r.message_id: r.score for r in _sources(facts, events, {})}
+    assert refs["m1"] == round(0.50 + SOURCE_SUPPORT_BONUS, 6)
+    assert refs["m2"] == round(0.40 + SOURCE_SUPPORT_BONUS * 0.5 ** SUPPORT_POWER, 6)
+    assert refs["m3"] == 0.30

@@ -84,14 +84,16 @@ from arandu_pipelines.write.contradicts import load_edges
 _EMBED_CACHE: weakref.WeakKeyDictionary[Any, OrderedDict[str, list[float]]] = weakref.WeakKeyDictionary()
 _EMBED_CACHE_SIZE = 512
 # Citations (`_sources`): the message ranking decides, facts compete on its scale. A message the
-# ranking returned keeps its own score; each fact citing it adds SOURCE_SUPPORT_BONUS x (fact score /
-# best fact)^3 (4 facts at most), so a weak fact adds next to nothing. A message only facts cite
-# enters with its best fact's share of the ranking's top score, at most FACT_SOURCE_MARGIN above
-# the lowest message the ranking returned. Before, every citing fact added a flat +0.05 and let
-# messages backing weak facts push evidence turns past rank 10 (docs/retrieval.md, "Fact-cited
-# sources compete with the message ranking").
-SOURCE_SUPPORT_BONUS = 0.05
-SUPPORT_POWER = 3
+# ranking returned keeps its own score; each fact citing it adds SOURCE_SUPPORT_BONUS x its place in
+# the returned facts' score span, ((fact - weakest) / (best - weakest))^SUPPORT_POWER (4 facts at
+# most): the best fact adds the full bonus, the weakest nothing. A message only facts cite enters
+# with its best fact's share of the ranking's top score, at most FACT_SOURCE_MARGIN above the lowest
+# message the ranking returned. Session 10 weighed a fact by (fact / best)^3, which stays near 1 when
+# the facts' scores are compressed (0.50-0.55 on dev): every citing fact then lifted its message by
+# ~0.045 and pushed turns the ranking put in its top 10 past it; the span separates them
+# (docs/retrieval.md, "The support bonus weighs a fact by its place among the returned facts").
+SOURCE_SUPPORT_BONUS = 0.10
+SUPPORT_POWER = 1.5
 FACT_SOURCE_MARGIN = 0.03
 # A "when" question's snippet keeps a sentence saying when ("last week") after those with its words.
 TIME_CUE = 0.5
@@ -451,9 +453,10 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
     """Unique source messages, ranked on the message ranking's scale: a returned message by its
     own score, one only facts cite by its best fact's share (fact score / best fact) of the top
     message score, at most FACT_SOURCE_MARGIN above the lowest returned message; plus
-    SOURCE_SUPPORT_BONUS x share^SUPPORT_POWER per further supporting fact (4 at most). Facts and
-    messages are scored on different scales; this keeps a weak fact's source from pushing out a
-    turn the message ranking put above it, while a strong fact's source still enters."""
+    SOURCE_SUPPORT_BONUS x span^SUPPORT_POWER per further supporting fact (4 at most), where span
+    places the fact between the weakest (0) and the best (1) returned fact. Facts and messages are
+    scored on different scales; this keeps a weak fact's source from pushing out a turn the
+    message ranking put above it, while a strong fact's source still enters."""
     refs: dict[str, SourceRef] = {}
     own: dict[str, float] = {}
     cited: dict[str, list[float]] = {}  # event id -> relative scores (fact score / best fact)
@@ -464,6 +467,8 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
     top = max(own.values(), default=0.0)
     low = min(own.values(), default=0.0)
     best = max((f.score for f in facts), default=0.0)
+    weakest = min((f.score for f in facts), default=0.0)
+    span: dict[str, list[float]] = {}  # event id -> each citing fact's place in [weakest, best]
     for f in facts:
         eid = f.source_event_id
         if not eid:
@@ -477,14 +482,16 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
                                   speaker, at, body, 0.0, [])
         refs[eid].supports.append(f"fact:{f.fact_id}")
         cited.setdefault(eid, []).append(f.score / best if best > 0 else 0.0)
+        span.setdefault(eid, []).append((f.score - weakest) / (best - weakest) if best > weakest else 1.0)
     for eid, ref in refs.items():
         rel = sorted(cited.get(eid, []), reverse=True)
+        places = sorted(span.get(eid, []), reverse=True)
         if not own:  # no message ranking to compete with: the facts' order
-            score, extra = rel[0], rel[1:]
+            score, extra = rel[0], places[1:]
         elif eid in own:
-            score, extra = own[eid], rel
+            score, extra = own[eid], places
         else:
-            score, extra = min(rel[0] * top, low + FACT_SOURCE_MARGIN), rel[1:]
+            score, extra = min(rel[0] * top, low + FACT_SOURCE_MARGIN), places[1:]
         ref.score = round(score + SOURCE_SUPPORT_BONUS * sum(x ** SUPPORT_POWER for x in extra[:4]), 6)
     return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=UTC),
                                                 r.event_id))
