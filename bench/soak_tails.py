@@ -71,12 +71,18 @@ def process_sched() -> tuple[int, int]:
     return cpu, wait
 
 
-def backends_sched(pids: set[int]) -> tuple[int, int]:
+def backends_sched(pids: set[int]) -> dict[int, tuple[int, int]]:
+    return {pid: _schedstat(f"/proc/{pid}/schedstat") for pid in list(pids)}
+
+
+def backends_delta(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """CPU and run-queue ns of the backends alive at both ends (a pooled connection opened or
+    closed during the call would add or remove its whole history)."""
     cpu = wait = 0
-    for pid in list(pids):
-        a, b = _schedstat(f"/proc/{pid}/schedstat")
-        cpu += a
-        wait += b
+    for pid, (a1, b1) in after.items():
+        if pid in before and a1 >= before[pid][0]:
+            cpu += a1 - before[pid][0]
+            wait += b1 - before[pid][1]
     return cpu, wait
 
 
@@ -92,7 +98,8 @@ class Probe:
 
     def __init__(self) -> None:
         self.gc: list[tuple[float, float, int]] = []   # (start wall, ms, generation)
-        self._gc_start = 0.0
+        self.gc_cpu_ms: list[float] = []   # the same pauses' CPU time (wall minus descheduled)
+        self._gc_start = self._gc_cpu = 0.0
         self.backends: set[int] = set()
         gc.callbacks.append(self._on_gc)
 
@@ -100,9 +107,10 @@ class Probe:
         if threading.current_thread() is not threading.main_thread():
             return
         if phase == "start":
-            self._gc_start = time.time()
+            self._gc_start, self._gc_cpu = time.time(), time.thread_time()
         else:
             self.gc.append((self._gc_start, (time.time() - self._gc_start) * 1000, info["generation"]))
+            self.gc_cpu_ms.append((time.thread_time() - self._gc_cpu) * 1000)
 
     def watch(self, engine: Any) -> None:
         from sqlalchemy import event
@@ -148,9 +156,10 @@ async def retriever(self: soak.Soak, n: int) -> None:
             self.totals.latencies.append(ms)
             self.window.retrieves += 1
             self.totals.retrieves += 1
+            bcpu, bwait = backends_delta(b0, b1)
             call = {"t0": w0, "t1": w1, "ms": ms, "agent": agent, "query": q,
                     "client_cpu_ms": (c1[0] - c0[0]) / 1e6, "client_runq_ms": (c1[1] - c0[1]) / 1e6,
-                    "server_cpu_ms": (b1[0] - b0[0]) / 1e6, "server_runq_ms": (b1[1] - b0[1]) / 1e6,
+                    "server_cpu_ms": bcpu / 1e6, "server_runq_ms": bwait / 1e6,
                     "machine_busy": (m1[0] - m0[0]) / max(1, m1[1] - m0[1]),
                     "gc_ms": PROBE.gc_ms(w0, w1)}
             if ms >= ARGS.slow_ms:
@@ -280,6 +289,8 @@ def summarise(calls: list[dict[str, Any]], events: list[dict[str, Any]], ours: s
                       "over_10ms": sum(1 for _, ms, _ in (PROBE.gc if PROBE else []) if ms >= 10),
                       "max_ms": max((ms for _, ms, _ in (PROBE.gc if PROBE else [])), default=0.0),
                       "in_calls_over_10ms": sum(1 for c in calls if c["gc_ms"] >= 10),
+                      "cpu_over_10ms": sum(1 for ms in (PROBE.gc_cpu_ms if PROBE else []) if ms >= 10),
+                      "cpu_max_ms": round(max(PROBE.gc_cpu_ms if PROBE else [], default=0.0), 1),
                       "by_generation": {g: {"count": sum(1 for _, _, gg in (PROBE.gc if PROBE else []) if gg == g),
                                             "ms": round(sum(ms for _, ms, gg in (PROBE.gc if PROBE else []) if gg == g))}
                                         for g in (0, 1, 2)}},
