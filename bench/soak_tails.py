@@ -291,6 +291,11 @@ def summarise(calls: list[dict[str, Any]], events: list[dict[str, Any]], ours: s
                       "in_calls_over_10ms": sum(1 for c in calls if c["gc_ms"] >= 10),
                       "cpu_over_10ms": sum(1 for ms in (PROBE.gc_cpu_ms if PROBE else []) if ms >= 10),
                       "cpu_max_ms": round(max(PROBE.gc_cpu_ms if PROBE else [], default=0.0), 1),
+                      # the same, once the retrievers run (startup's passes walk the unfrozen imports)
+                      "serving_cpu_over_10ms": sum(1 for (s, _, _), ms in zip(PROBE.gc if PROBE else [], PROBE.gc_cpu_ms if PROBE else [], strict=False)
+                                                   if ms >= 10 and calls and s >= calls[0]["t0"]),
+                      "serving_cpu_max_ms": round(max((ms for (s, _, _), ms in zip(PROBE.gc if PROBE else [], PROBE.gc_cpu_ms if PROBE else [], strict=False)
+                                                       if calls and s >= calls[0]["t0"]), default=0.0), 1),
                       "by_generation": {g: {"count": sum(1 for _, _, gg in (PROBE.gc if PROBE else []) if gg == g),
                                             "ms": round(sum(ms for _, ms, gg in (PROBE.gc if PROBE else []) if gg == g))}
                                         for g in (0, 1, 2)}},
