@@ -303,6 +303,8 @@ async def _importers(url: str, args: argparse.Namespace, stop: Any, ready: Any, 
     from arandu_pipelines.client import MemoryClient
 
     async with MemoryClient(url) as memory:
+        if args.renice_backends:
+            renice_backends(memory.engine)
         await memory.embeddings.embed(["warm up", "the batch path"])   # an importer asks no queries
         soak = Soak(memory, args, stop=stop, clock=clock)
         ready.set()
@@ -321,6 +323,28 @@ async def _importers(url: str, args: argparse.Namespace, stop: Any, ready: Any, 
             "facts_added": t.facts_added, "import_errors": t.import_errors,
             "extraction_errors": t.extraction_errors, "error_samples": t.error_samples,
             "rss_mb_end": rss_mb()}
+
+
+def renice_backends(engine: Any) -> None:
+    """--renice-backends (an evaluation, not the library's behaviour: issue 17 removed it for the
+    priority inversion it risks on the agent's advisory lock): every backend this process opens on
+    the local server is set to the process's nice, its own autogroup too (each backend leads a
+    session of its own, so nice alone orders nothing against other sessions). Normal policy, no
+    SCHED_IDLE, so a backend holding a lock still gets a share."""
+    from sqlalchemy import event
+
+    nice = niceness()
+
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        pid = dbapi_conn.driver_connection.info.backend_pid
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
+            with open(f"/proc/{pid}/autogroup", "w") as fh:
+                fh.write(str(nice))
+        except OSError as exc:
+            print(f"renice of backend {pid} failed: {exc}", flush=True)
+
+    event.listen(engine.sync_engine, "connect", on_connect)
 
 
 def check_log(url: str, totals: Totals) -> dict[str, int]:
@@ -431,7 +455,8 @@ def print_summary(r: dict[str, Any]) -> None:
     log = r["log"]
     where = ("importers in a separate process at nice " + str(r["importer_nice"])
              if r["mode"] == "separate-process" else "importers and retrievers in one process")
-    print(f"\n{where}; retrievers at nice {r['retriever_nice']}")
+    print(f"\n{where}; retrievers at nice {r['retriever_nice']}"
+          + ("; importer backends reniced" if r["config"].get("renice_backends") else ""))
     print(f"total {r['elapsed_s'] / 60:.1f} min: {r['imported']} messages imported "
           f"({r['msg_per_s']:.1f}/s, {r['facts_added']} facts added), {r['retrieves']} retrieves "
           f"({r['retrieves_per_s']:.1f}/s)")
@@ -470,6 +495,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--same-process", action="store_true",
                     help="run the importers in this process too (one event loop, one model, one "
                          "priority) instead of a separate process at ARANDU_BATCH_NICE")
+    ap.add_argument("--renice-backends", action="store_true",
+                    help="evaluation: the importer process lowers its own local Postgres backends to "
+                         "its nice (and autogroup nice); see renice_backends()")
     args = ap.parse_args(argv)
     result = asyncio.run(run(args))
     print_summary(result)

@@ -9,6 +9,14 @@ vitality read them in background jobs), so a failed flush is dropped, never surf
 The delay is one second: a flush of a busy client updates a few hundred rows (~12 ms of server
 CPU for 240, plus 15 ms in the term-statistics trigger before migration 0004), and at 250 ms that
 was ~10% of a core taken from the queries it counts.
+
+The flush never waits for a writer (session 11): a fact an import is updating (reconciliation,
+supersession, mentions) is row-locked until the import's transaction commits, and `FOR UPDATE`
+queued the whole flush behind it — 0.3-1.2 s seen in `bench/soak_tails.py`, holding the rows it
+had already locked, so the next import statement on those rows queued behind the flush in turn.
+Now the rows are taken `SKIP LOCKED`: the free ones are written at once, the locked ones stay
+pending for the next flush (at most MAX_DEFERRALS times, then dropped: a fact that keeps being
+skipped or no longer exists is not retried forever; the counters are advisory).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from typing import Any
 from sqlalchemy import text
 
 FLUSH_DELAY_SECONDS = 1.0
+MAX_DEFERRALS = 10  # flushes a bump may wait for its row's lock before it is dropped
 
 _UPDATE = text("""
     UPDATE memory_facts f
@@ -28,8 +37,9 @@ _UPDATE = text("""
       FROM (SELECT u.a, u.id, u.n, m.id AS mid
               FROM unnest(CAST(:agents AS text[]), CAST(:ids AS uuid[]), CAST(:ns AS int[])) AS u(a, id, n)
               JOIN memory_facts m ON m.agent_id = u.a AND m.id = u.id
-             ORDER BY u.a, u.id FOR UPDATE OF m) s
+             ORDER BY u.a, u.id FOR UPDATE OF m SKIP LOCKED) s
      WHERE f.id = s.mid
+    RETURNING f.agent_id, f.id::text
 """)
 
 
@@ -39,6 +49,7 @@ class RetrievalCounters:
     def __init__(self, delay: float = FLUSH_DELAY_SECONDS) -> None:
         self.delay = delay
         self._pending: Counter[tuple[str, str]] = Counter()
+        self._deferred: Counter[tuple[str, str]] = Counter()  # flushes a bump has waited for its row
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 
@@ -56,22 +67,37 @@ class RetrievalCounters:
         self._wake.set()
 
     async def _flush_later(self, engine: Any) -> None:
-        try:
-            await asyncio.wait_for(self._wake.wait(), self.delay)
-        except TimeoutError:
-            pass
-        await self.flush(engine)
+        """Flush after `delay`, again while bumps are left pending (recorded during the flush, or
+        deferred behind a writer's lock)."""
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.delay)
+            except TimeoutError:
+                pass
+            await self.flush(engine)
+            if not self._pending:
+                return
 
     async def flush(self, engine: Any) -> int:
-        """Write every pending bump in one statement; returns the number of facts touched."""
+        """Write every pending bump in one statement, without waiting for rows a writer holds
+        (those stay pending); returns the number of facts touched."""
         batch, self._pending = self._pending, Counter()
         if not batch:
             return 0
         keys = sorted(batch)
         try:
             async with engine.begin() as conn:
-                await conn.execute(_UPDATE, {"agents": [a for a, _ in keys], "ids": [i for _, i in keys],
-                                             "ns": [batch[k] for k in keys]})
+                done = {(a, i) for a, i in (await conn.execute(
+                    _UPDATE, {"agents": [a for a, _ in keys], "ids": [i for _, i in keys],
+                              "ns": [batch[k] for k in keys]})).all()}
         except Exception:  # noqa: BLE001 - advisory counters must never fail a retrieve()
             return 0  # advisory; never surface
-        return len(keys)
+        for k in keys:
+            if k in done:
+                self._deferred.pop(k, None)
+            elif self._deferred[k] < MAX_DEFERRALS:  # locked by a writer (or gone): next flush
+                self._deferred[k] += 1
+                self._pending[k] += batch[k]
+            else:
+                del self._deferred[k]
+        return len(done)
