@@ -180,3 +180,49 @@ async def test_the_feedback_statement_is_planned_once_per_connection(memory) -> 
     assert len(plans) == 1, plans
     generic, custom = plans[0]
     assert custom <= 5 and generic >= 5, plans
+
+
+async def test_the_feedback_statement_reads_rows_by_id_whatever_the_join_estimate(memory) -> None:
+    """The window's messages are read one by one through the primary key, never by a scan of the
+    agent's messages. For an agent the statistics do not know yet (a new user, or one that grew
+    since the last autoanalyze) Postgres estimated one row per agent and joined the window to
+    `memory_events` with a merge join over the agent's whole key range, twice per call: 100-290 ms
+    per retrieve in bench/soak_tails.py until the next autoanalyze (docs/retrieval.md, "Tails under
+    import"). The planner's choice is forced here by disabling nested loops; with the lookups as
+    LATERAL subqueries the statement's buffers stay those of the window, not of the agent."""
+    from sqlalchemy import text
+
+    from arandu_pipelines.read.lexical import bm25_params, load_terms, n_terms
+    from arandu_pipelines.read.scope import Scope
+    from arandu_pipelines.read.semantic import qvec
+
+    filler = [{"agent_id": AGENT, "session_id": f"f{s}", "speaker": ("Kate", "Leo")[t % 2],
+               "text": f"filler turn {t} about topic {s * 7 % 13} and the weather {t * s % 5}",
+               "message_id": f"f{s}:{t}",
+               "occurred_at": (T0 + timedelta(days=40 + s, minutes=t)).isoformat()}
+              for s in range(40) for t in range(30)]
+    await memory.import_messages(_conversation() + filler, extract=False)
+    emb = await memory.embeddings.embed_one(QUESTION)
+    async with memory.engine.connect() as conn:
+        terms = await load_terms(conn, AGENT, QUESTION)
+        ids = {r[0]: r[1] for r in (await conn.exec_driver_sql(
+            "SELECT message_id, id::text FROM memory_events WHERE agent_id = %s", (AGENT,))).all()}
+        seeds = [ids[m] for m in ("s0:1", "s3:1", "s4:2", "s2:2")]
+        scope = Scope(AGENT)
+        sql = fb._sql(scope.events("x"), n_terms(terms, "e"), True)
+        params = {**scope.params(), **bm25_params(terms, "e"), "old": [ids["s0:1"]], "wide": fb.WIDE,
+                  "qv": qvec(emb), **{f"fb{i}": seeds[i] for i in range(fb.FB_DOCS)}}
+        await conn.exec_driver_sql("SET enable_nestloop = off")
+        plan = (await conn.execute(text("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql), params)).scalar()
+        await conn.exec_driver_sql("RESET enable_nestloop")
+        got = await fb.feedback(conn, scope, terms, emb, seeds, [ids["s0:1"]])
+    top = (plan if isinstance(plan, list) else __import__("json").loads(plan))[0]["Plan"]
+    buffers = top["Shared Hit Blocks"] + top["Shared Read Blocks"]
+    assert top["Actual Rows"] == len({*got.near, *(n.id for n in got.new)}) > 0
+
+    def scanned(node: dict) -> int:  # rows read from memory_events by any one scan node
+        own = node.get("Actual Rows", 0) * node.get("Actual Loops", 1) if node.get(
+            "Relation Name") == "memory_events" else 0
+        return max([own] + [scanned(c) for c in node.get("Plans", [])])
+
+    assert scanned(top) < 100, (scanned(top), buffers)  # the agent has 1,222 messages

@@ -75,7 +75,8 @@ def _sql(where_x: str, n_bm25: int, with_sim: bool) -> str:
     ), nb AS (
         SELECT b.id, p.id AS prev_id, n.id AS next_id
         FROM (SELECT id FROM win EXCEPT SELECT id FROM old) b
-        JOIN memory_events be ON be.agent_id = :a AND be.id = b.id
+        JOIN LATERAL (SELECT x.id, x.session_id, x.occurred_at FROM memory_events x
+                      WHERE x.agent_id = :a AND x.id = b.id OFFSET 0) be ON true
         LEFT JOIN LATERAL (SELECT x.id FROM memory_events x WHERE x.agent_id = :a
             AND x.session_id = be.session_id AND (x.occurred_at, x.id) < (be.occurred_at, be.id)
             AND {where_x} ORDER BY x.occurred_at DESC, x.id DESC LIMIT 1) p ON true
@@ -91,7 +92,8 @@ def _sql(where_x: str, n_bm25: int, with_sim: bool) -> str:
            nb.prev_id::text AS prev_id, nb.next_id::text AS next_id,
            (SELECT json_agg(json_build_array(w.seed::text, w.d) ORDER BY w.seed, w.d) FROM win w
              WHERE w.id = e.id)::text AS near
-    FROM (SELECT DISTINCT id FROM win) wi JOIN memory_events e ON e.agent_id = :a AND e.id = wi.id
+    FROM (SELECT DISTINCT id FROM win) wi
+    JOIN LATERAL (SELECT x.* FROM memory_events x WHERE x.agent_id = :a AND x.id = wi.id OFFSET 0) e ON true
     LEFT JOIN nb ON nb.id = e.id
     """
 
