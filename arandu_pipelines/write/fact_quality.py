@@ -41,6 +41,9 @@ what does not read as an atomic statement about a person or thing:
 |                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
 |                             | (opening with the subject, typed, naming an entity, longest first)  |
+| elaboration                 | a later free-text fact of the message that opens with no subject of |
+|                             | its own ("It showed S ...", "Makes S feel ...", "Seeing X was the   |
+|                             | best") comments on the earlier fact: dropped (write/elaboration.py) |
 
 "Free-text" facts are the extractor's generic ones (a restated sentence, passed as `generic`);
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
@@ -62,7 +65,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
-from arandu_pipelines.write import chat_forms, drop_repair, precision, readability
+from arandu_pipelines.write import chat_forms, drop_repair, elaboration, precision, readability
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -641,6 +644,11 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     if audit is not None:
         audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
         audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
+    kept, elaborations = elaboration.drop(kept, _free)
+    if elaborations:
+        dropped["elaboration"] = len(elaborations)
+        if audit is not None:
+            audit += [("elaboration", f.fact_text) for _, f in elaborations]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept
