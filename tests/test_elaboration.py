@@ -79,3 +79,17 @@ def test_only_free_text_facts_after_another_fact_are_dropped():
 ])
 def test_kinds(text, kind):
     assert elaboration.kind_of(text) == kind
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # a base verb governed by "hope to": one plan, not a plan and a deed
+    ("I hope to build my own family and put a roof over kids who haven't had that before.",
+     ["Maria hopes to build their own family and put a roof over kids who haven't had that before"]),
+    # two past actions still split; "joined" can only be a past, whatever precedes it
+    ("I went hiking last week and got into a bad spot with some people.",
+     ["Maria went hiking", "Maria got into a bad spot with some people"]),
+    ("I want to learn the violin and joined a class last week.",
+     ["Maria wants to learn the violin", "Maria joined a class"]),
+])
+def test_split_of_two_actions_respects_a_governing_plan(text, want):
+    assert facts(text) == want

@@ -591,15 +591,27 @@ _LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seem
 _COPULA_NEXT_RE = re.compile(r"(?i)^\S+\s+(?:is|are|was|were|isn['’]t|aren['’]t)\b")
 
 
+# "hopes to build a family and put a roof over kids": a past form equal to the base form
+# (`_SAME_FORM`) after "and" is the base verb governed by the head's "hope/want/plan ... to", no
+# action of its own (a split gave "S put a roof over kids", a hope stored as a deed); "wants to
+# learn the violin and joined a class" still splits: "joined" can only be a past
+_SAME_FORM = frozenset(["put", "cut", "set", "let", "hit", "read", "quit", "cost", "hurt", "shut", "spread", "bet",
+                        "cast", "burst", "fit", "split", "upset", "broadcast"])
+_GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|wish|mean|aim|going|try|trying)"
+                          r"(?:e|es|ed|s|ing|ies|ied)?\s+to\s+\w+")
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
-    whose subject did two past actions joined by "and" is split at the second verb."""
+    whose subject did two past actions joined by "and" is split at the second verb, unless that
+    verb is a base form a "wants/hopes/plans to" of the first part governs (`_GOVERNED_RE`)."""
     out: list[ExtractedFact] = []
     for f in facts:
         m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
         if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
-                or _COPULA_NEXT_RE.match(tail)):
+                or _COPULA_NEXT_RE.match(tail)
+                or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
