@@ -1,6 +1,7 @@
 """Elaborations (issue 19, session 11: write/elaboration.py): a message's later free-text fact
-that opens with no subject of its own comments on the earlier fact and is not kept; the first
-fact of a message, a demonstrative with its noun and an activity as subject stay."""
+that opens with no subject of its own comments on the earlier fact and is not kept (an
+unresolved "it" subject or a gerund evaluation wherever it stands); a fragment opening the
+message, a causative, a demonstrative with its noun and an activity as subject stay."""
 
 from __future__ import annotations
 
@@ -58,8 +59,9 @@ def test_only_free_text_facts_after_another_fact_are_dropped():
     kept, dropped = elaboration.drop([a, b, rule], lambda f: id(f) in free)
     assert kept == [a, rule]
     assert [(k, f.fact_text) for k, f in dropped] == [("pronoun", b.fact_text)]
-    kept, dropped = elaboration.drop([b, a], lambda f: id(f) in free)
-    assert kept == [b, a] and not dropped
+    frag = ExtractedFact(fact_text="Makes Maria feel connected", subject="Maria")
+    kept, dropped = elaboration.drop([frag, a], lambda f: True)
+    assert kept == [frag, a] and not dropped
 
 
 @pytest.mark.parametrize(("text", "kind"), [
@@ -79,6 +81,18 @@ def test_only_free_text_facts_after_another_fact_are_dropped():
 ])
 def test_kinds(text, kind):
     assert elaboration.kind_of(text) == kind
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("It reminds Maria why Maria loves being a mom", None),  # an unresolved "it" as subject
+    ("Seeing Maria's kids so happy at the beach was the best", None),  # an evaluation
+    # a fragment opening the message: the speaker is its subject, the turn's knowledge
+    ("Reminds Maria how much Maria loves performing", "Reminds Maria how much Maria loves performing"),
+])
+def test_pronoun_and_evaluation_go_wherever_they_stand_a_fragment_only_after_a_fact(text, first):
+    f = ExtractedFact(fact_text=text, subject="Maria")
+    kept, _ = elaboration.drop([f], lambda _: True)
+    assert [k.fact_text for k in kept] == ([first] if first else [])
 
 
 @pytest.mark.parametrize(("text", "want"), [

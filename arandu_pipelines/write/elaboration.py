@@ -9,10 +9,13 @@ gerund evaluating an experience ("Seeing the kids' faces ... was the best"). Wha
 is the message's earlier fact, which already carries the knowledge; a careful person writes the
 event down, not the reaction.
 
-`drop(facts, free)` removes a free-text fact of one of the `KINDS` below when ANOTHER fact of the
-same message precedes it. The first fact of a message is never dropped by this rule: there the
-pronoun points at the previous turn (a shared photo, the other speaker's news) and the fact is
-often the turn's only knowledge ("It made Caroline even more determined to adopt").
+`drop(facts, free)` removes a free-text fact of one of the `KINDS` below. A `fragment` is dropped
+only when ANOTHER fact of the same message precedes it: as a message's first fact its missing
+subject is the speaker and it is often the turn's only knowledge ("Reminds Jon how much Jon loves
+performing"). A `pronoun` or `gerund` fact is dropped wherever it stands: its subject is an
+unresolved "it" or an evaluation of an experience, never a person; the causatives that name what
+an experience did to the person ("It made S even more determined to adopt", "It taught S ...")
+are not of the kind and stay, as write/drop_repair.py keeps them.
 
 | kind      | a free-text fact opening with ...                                                   |
 |-----------|-------------------------------------------------------------------------------------|
@@ -54,6 +57,7 @@ class Kind:
 
     name: str
     pattern: re.Pattern[str]
+    anywhere: bool  # False: only when another fact of the message precedes it
 
 
 KINDS: tuple[Kind, ...] = (
@@ -61,29 +65,30 @@ KINDS: tuple[Kind, ...] = (
         r"^(?:It(?:['’]s)?|This|That)\s+(?!(?:has\s+)?(?:made|makes|taught|teaches)\b)"
         r"(?:(?:also|really|just|even|all|still|totally|definitely)\s+)?(?:" + _DEMONSTRATIVE_VERBS + r")\b"
         r"|^It\s+(?:(?:also|really|just|even|all|still|totally|definitely)\s+)?(?!makes\b)[a-z]+s\b"
-        r"|^(?:Stuff|Things|Moments)\s+like\s+(?:this|that)\b")),
-    Kind("fragment", re.compile(r"^(?:" + _FRAGMENT_WORDS + r")\b", re.IGNORECASE)),
+        r"|^(?:Stuff|Things|Moments)\s+like\s+(?:this|that)\b"), anywhere=True),
+    Kind("fragment", re.compile(r"^(?:" + _FRAGMENT_WORDS + r")\b", re.IGNORECASE), anywhere=False),
     Kind("gerund", re.compile(
         r"^(?:Seeing|Watching|Hearing|Being|Having|Talking|Knowing|Showing|Getting)\s+[^,;]*?\s(?:was|is|has\s+been)"
         r"\s+(?:(?:so|really|just|truly|absolutely)\s+)*(?:the\s+best(?:\s+thing\s+ever)?|beyond\s+words|awesome|amazing"
-        r"|great|incredible|priceless|everything)[.!]*$")),
+        r"|great|incredible|priceless|everything)[.!]*$"), anywhere=True),
 )
 
 
-def kind_of(text: str) -> str | None:
-    """The name of the first `KINDS` row the fact's text opens with, or None."""
+def kind_of(text: str, after_another: bool = True) -> str | None:
+    """The name of the first `KINDS` row the fact's text opens with, or None; `after_another`:
+    whether another fact of the message precedes it (else only `anywhere` kinds apply)."""
     stripped = text.strip()
-    return next((k.name for k in KINDS if k.pattern.match(stripped)), None)
+    return next((k.name for k in KINDS if (k.anywhere or after_another) and k.pattern.match(stripped)), None)
 
 
 def drop(facts: list[ExtractedFact], free: Callable[[ExtractedFact], bool]
          ) -> tuple[list[ExtractedFact], list[tuple[str, ExtractedFact]]]:
-    """The message's facts without the free-text elaborations that follow another fact, and the
-    dropped ones with their kind (for the refine trace and bench/fact_drops.py's audit)."""
+    """The message's facts without its free-text elaborations, and the dropped ones with their
+    kind (for the refine trace and bench/fact_drops.py's audit)."""
     kept: list[ExtractedFact] = []
     dropped: list[tuple[str, ExtractedFact]] = []
     for f in facts:
-        kind = kind_of(f.fact_text) if kept and free(f) else None
+        kind = kind_of(f.fact_text, after_another=bool(kept)) if free(f) else None
         if kind is None:
             kept.append(f)
         else:
