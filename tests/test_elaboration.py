@@ -59,6 +59,10 @@ def test_only_free_text_facts_after_another_fact_are_dropped():
     kept, dropped = elaboration.drop([a, b, rule], lambda f: id(f) in free)
     assert kept == [a, rule]
     assert [(k, f.fact_text) for k, f in dropped] == [("pronoun", b.fact_text)]
+    it = ExtractedFact(fact_text="It helps Maria keep track of ideas", subject="Maria")
+    gives = ExtractedFact(fact_text="Gives Maria a visual of the progress", subject="Maria")
+    kept, dropped = elaboration.drop([it, gives], lambda f: True)
+    assert not kept and [k for k, _ in dropped] == ["pronoun", "fragment"]
     frag = ExtractedFact(fact_text="Makes Maria feel connected", subject="Maria")
     kept, dropped = elaboration.drop([frag, a], lambda f: True)
     assert kept == [frag, a] and not dropped

@@ -84,11 +84,13 @@ def kind_of(text: str, after_another: bool = True) -> str | None:
 def drop(facts: list[ExtractedFact], free: Callable[[ExtractedFact], bool]
          ) -> tuple[list[ExtractedFact], list[tuple[str, ExtractedFact]]]:
     """The message's facts without its free-text elaborations, and the dropped ones with their
-    kind (for the refine trace and bench/fact_drops.py's audit)."""
+    kind (for the refine trace and bench/fact_drops.py's audit). A fragment after a dropped
+    elaboration continues that one's unresolved subject ("It helps Jon keep track of ideas.
+    Gives Jon a visual of Jon's progress"), so a dropped fact counts as preceding it."""
     kept: list[ExtractedFact] = []
     dropped: list[tuple[str, ExtractedFact]] = []
     for f in facts:
-        kind = kind_of(f.fact_text, after_another=bool(kept)) if free(f) else None
+        kind = kind_of(f.fact_text, after_another=bool(kept or dropped)) if free(f) else None
         if kind is None:
             kept.append(f)
         else:

@@ -65,7 +65,13 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
-from arandu_pipelines.write import chat_forms, drop_repair, elaboration, precision, readability
+from arandu_pipelines.write import (
+    chat_forms,
+    drop_repair,
+    elaboration,
+    precision,
+    readability,
+)
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
     ExtractedFact,
