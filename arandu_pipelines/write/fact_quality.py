@@ -41,6 +41,9 @@ what does not read as an atomic statement about a person or thing:
 |                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
 |                             | (opening with the subject, typed, naming an entity, longest first)  |
+| elaboration                 | a later free-text fact of the message that opens with no subject of |
+|                             | its own ("It showed S ...", "Makes S feel ...", "Seeing X was the   |
+|                             | best") comments on the earlier fact: dropped (write/elaboration.py) |
 
 "Free-text" facts are the extractor's generic ones (a restated sentence, passed as `generic`);
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
@@ -62,7 +65,13 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 
-from arandu_pipelines.write import chat_forms, drop_repair, precision, readability
+from arandu_pipelines.write import (
+    chat_forms,
+    drop_repair,
+    elaboration,
+    precision,
+    readability,
+)
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -588,15 +597,27 @@ _LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seem
 _COPULA_NEXT_RE = re.compile(r"(?i)^\S+\s+(?:is|are|was|were|isn['’]t|aren['’]t)\b")
 
 
+# "hopes to build a family and put a roof over kids": a past form equal to the base form
+# (`_SAME_FORM`) after "and" is the base verb governed by the head's "hope/want/plan ... to", no
+# action of its own (a split gave "S put a roof over kids", a hope stored as a deed); "wants to
+# learn the violin and joined a class" still splits: "joined" can only be a past
+_SAME_FORM = frozenset(["put", "cut", "set", "let", "hit", "read", "quit", "cost", "hurt", "shut", "spread", "bet",
+                        "cast", "burst", "fit", "split", "upset", "broadcast"])
+_GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|wish|mean|aim|going|try|trying)"
+                          r"(?:e|es|ed|s|ing|ies|ied)?\s+to\s+\w+")
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
-    whose subject did two past actions joined by "and" is split at the second verb."""
+    whose subject did two past actions joined by "and" is split at the second verb, unless that
+    verb is a base form a "wants/hopes/plans to" of the first part governs (`_GOVERNED_RE`)."""
     out: list[ExtractedFact] = []
     for f in facts:
         m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
         if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
-                or _COPULA_NEXT_RE.match(tail)):
+                or _COPULA_NEXT_RE.match(tail)
+                or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
@@ -641,6 +662,11 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     if audit is not None:
         audit += [("duplicate", f.fact_text) for f in before_dedupe if not any(f is k for k in before_cap)]
         audit += [("cap", f.fact_text) for f in before_cap if not any(f is k for k in kept)]
+    kept, elaborations = elaboration.drop(kept, _free)
+    if elaborations:
+        dropped["elaboration"] = len(elaborations)
+        if audit is not None:
+            audit += [("elaboration", f.fact_text) for _, f in elaborations]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept
