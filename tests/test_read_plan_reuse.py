@@ -78,7 +78,7 @@ async def _linked_plans(memory, keys: list[str]) -> list[tuple[int, int]]:
         assert first  # the statement has facts to rank
         for _ in range(9):
             assert await linked_facts(conn, Scope(AGENT), keys, 10) == first
-        return await _plans(conn, "%memory_fact_entity_links l JOIN memory_facts t ON t.id = l.fact_id%")
+        return await _plans(conn, "%FROM memory_fact_entity_links l%f.id = l.fact_id%")
 
 
 async def test_the_linked_facts_statement_is_planned_once_per_connection(memory) -> None:

@@ -72,6 +72,13 @@ def query_grams(query: str, max_n: int = 4) -> list[tuple[int, int, str]]:
     return out
 
 
+# A speaker lookup is min(speaker) over `speaker >= w AND speaker <= w` (= w, collations being
+# deterministic): the aggregate becomes ORDER BY speaker LIMIT 1, which only the index
+# ix_events_agent_speaker gives cheaply, so it is one index probe whatever the estimates. As
+# EXISTS / LIMIT 1 on `speaker = w` they were a semi-join over the agent's messages, or a
+# sequential scan betting on an early match (a speaker estimated at 1/n_distinct of the rows),
+# which reads every message when the word is nobody's name (docs/retrieval.md, "Tails under
+# import").
 _SQL = (
     """
     SELECT 'alias' AS method, a.alias AS matched, a.canonical_entity_key AS key,
@@ -86,13 +93,14 @@ _SQL = (
     UNION ALL
     SELECT 'speaker', sp, NULL, sp
     FROM unnest(CAST(:surface AS text[])) sp
-    WHERE EXISTS (SELECT 1 FROM memory_events s WHERE s.agent_id = :a AND s.speaker = sp)
+    WHERE (SELECT min(s.speaker) FROM memory_events s WHERE s.agent_id = :a AND s.speaker >= sp AND s.speaker <= sp) IS NOT NULL
     UNION ALL
     SELECT DISTINCT 'alias_speaker', a.alias, a.canonical_entity_key, s.speaker
     FROM memory_entity_aliases a
     JOIN memory_entities e ON e.agent_id = a.agent_id AND e.canonical_key = a.canonical_entity_key
-    JOIN LATERAL (SELECT x.speaker FROM memory_events x WHERE x.agent_id = a.agent_id
-                  AND x.speaker = e.display_name LIMIT 1) s ON true
+    JOIN LATERAL (SELECT min(x.speaker) AS speaker FROM memory_events x WHERE x.agent_id = a.agent_id
+                  AND x.speaker >= e.display_name
+                  AND x.speaker <= e.display_name) s ON s.speaker IS NOT NULL
     WHERE a.agent_id = :a AND a.alias = ANY(CAST(:folded AS text[]))
     UNION ALL
     SELECT 'pool_speaker', sp.s, NULL, sp.s
@@ -116,7 +124,7 @@ _SQL = (
 _NEED = (
     "EXISTS (SELECT 1 FROM unnest(CAST(:caps_f AS text[]), CAST(:caps_s AS text[])) c(f, s) "
     "WHERE NOT EXISTS (SELECT 1 FROM memory_entity_aliases a WHERE a.agent_id = :a AND a.alias = c.f) "
-    "AND NOT EXISTS (SELECT 1 FROM memory_events x WHERE x.agent_id = :a AND x.speaker = c.s))"
+    "AND (SELECT min(x.speaker) FROM memory_events x WHERE x.agent_id = :a AND x.speaker >= c.s AND x.speaker <= c.s) IS NULL)"
 )
 _SQL = _SQL.replace("{need}", _NEED)
 

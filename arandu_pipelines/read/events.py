@@ -102,6 +102,9 @@ async def rank_events(
     sim = ("GREATEST(1 - (e.embedding_vec <=> CAST(:qv AS vector)), (SELECT max(1 - (u.embedding_vec "
            "<=> CAST(:qv AS vector))) FROM memory_event_units u WHERE u.agent_id = :a AND "
            "u.event_id = e.id))") if embedding is not None else "NULL"
+    # the messages are read by id (LATERAL ... OFFSET 0): one primary-key
+    # probe per row whatever the estimates, never a scan of the agent's rows (docs/retrieval.md,
+    # "Tails under import")
     sql = (
         f"""
         WITH b AS (
@@ -122,7 +125,9 @@ async def rank_events(
         SELECT e.id::text AS id, e.session_id, e.speaker, e.text, e.occurred_at, e.message_id,
                e.metadata::text AS metadata, {bm25_expr('e', n_terms(terms, 'e'))} AS kw, {sim} AS sim,
                nb.prev_id::text AS prev_id, nb.next_id::text AS next_id, (nb.id IS NOT NULL) AS seed
-        FROM memory_events e JOIN ids ON ids.id = e.id LEFT JOIN nb ON nb.id = e.id
+        FROM ids JOIN LATERAL (SELECT x.* FROM memory_events x WHERE x.agent_id = :a AND x.id = ids.id
+                               OFFSET 0) e ON true
+        LEFT JOIN nb ON nb.id = e.id
         WHERE e.agent_id = :a
         """
     )

@@ -170,13 +170,18 @@ async def bfs_hops(
     return reach, seen
 
 
+# A link's fact is read by its id (LATERAL ... OFFSET 0, matched on id and the link's agent so that
+# no index led by agent_id alone looks as cheap): never a scan of the agent's facts, whatever the
+# estimates (docs/retrieval.md, "Tails under import").
 _FACTS = """
 SELECT h.id, k.key, h.valid_from, NULL::text AS display_name
 FROM (SELECT * FROM (VALUES {keys}) AS v(key, cap, hub) OFFSET 0) AS k
 CROSS JOIN LATERAL (
     SELECT x.id, x.valid_from FROM (
         SELECT t.id, t.importance, t.valid_from
-        FROM memory_fact_entity_links l JOIN memory_facts t ON t.id = l.fact_id
+        FROM memory_fact_entity_links l
+        JOIN LATERAL (SELECT * FROM memory_facts f WHERE f.id = l.fact_id AND f.agent_id = l.agent_id OFFSET 0) t
+          ON true
         WHERE NOT k.hub AND l.agent_id = :a AND l.entity_key = k.key AND {facts}
         UNION
         SELECT t.id, t.importance, t.valid_from FROM memory_facts t

@@ -117,6 +117,9 @@ async def load_candidates(
     if not ids:
         return []
     sim = "1 - (t.embedding_vec <=> CAST(:qv AS vector))" if embedding is not None else "NULL"
+    # the source message is read by id (LATERAL ... OFFSET 0): one primary-key
+    # probe per row whatever the estimates, never a scan of the agent's rows (docs/retrieval.md,
+    # "Tails under import")
     sql = (
         f"""
         SELECT t.id::text AS id, t.entity_key, coalesce(t.entity_name, t.entity_key) AS entity_name,
@@ -129,7 +132,8 @@ async def load_candidates(
                t.user_correction_count, t.cluster_id::text AS cluster_id, {sim} AS sim, {bm25_expr('t', n_terms(terms, 'f'))} AS kw,
                ARRAY(SELECT l.entity_key FROM memory_fact_entity_links l WHERE l.fact_id = t.id
                      ORDER BY l.entity_key) AS links
-        FROM memory_facts t LEFT JOIN memory_events ev ON ev.id = t.source_event_id
+        FROM memory_facts t LEFT JOIN LATERAL (SELECT x.* FROM memory_events x WHERE x.agent_id = :a
+                                              AND x.id = t.source_event_id OFFSET 0) ev ON true
         WHERE t.agent_id = :a AND t.id = ANY(CAST(:ids AS uuid[])) AND {scope.facts('t')}
         """
     )

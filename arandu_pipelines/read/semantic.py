@@ -68,6 +68,19 @@ async def search(
     return out
 
 
+def _unit_scope(where: str) -> str:
+    """The units' filter through their event's row (`t`): none when the scope is the whole agent
+    (a unit's event always exists: foreign key (agent_id, event_id)), else one primary-key probe
+    per unit (LATERAL ... OFFSET 0, never flattened into a join). As a plain join, for an agent
+    the statistics did not know yet (estimated at one row) Postgres looped over the agent's units
+    and scanned the agent's messages for each: 1.67 million rows read for 1,207 messages
+    (bench/plan_scans.py; docs/retrieval.md, "Tails under import")."""
+    if where == "true":
+        return ""
+    return ("JOIN LATERAL (SELECT 1 FROM memory_events t WHERE t.agent_id = :a AND t.id = u.event_id "
+            f"AND {where} OFFSET 0) t ON true ")
+
+
 def _with_units(events_sql: str, where: str, exact: bool, d: int) -> str:
     """Messages scored by max(event vector, best sentence unit) (memory_event_units, 0007).
 
@@ -81,8 +94,8 @@ def _with_units(events_sql: str, where: str, exact: bool, d: int) -> str:
         f"u.embedding_vec::halfvec({d}) <=> CAST(CAST(:qv AS vector) AS halfvec({d}))"
     units = (
         "SELECT u.event_id::text AS id, 1 - (u.embedding_vec <=> CAST(:qv AS vector)) AS sim "
-        "FROM memory_event_units u JOIN memory_events t ON t.agent_id = u.agent_id AND t.id = u.event_id "
-        f"WHERE u.agent_id = :a AND u.embedding_vec IS NOT NULL AND {where} ORDER BY {order} LIMIT 3 * :lim"
+        f"FROM memory_event_units u {_unit_scope(where)}"
+        f"WHERE u.agent_id = :a AND u.embedding_vec IS NOT NULL ORDER BY {order} LIMIT 3 * :lim"
     )
     return (f"SELECT s.id, max(s.sim) AS sim FROM (({events_sql}) UNION ALL ({units})) s "
             "GROUP BY s.id ORDER BY max(s.sim) DESC, s.id LIMIT :lim")
