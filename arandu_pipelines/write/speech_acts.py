@@ -7,7 +7,8 @@ with the website"), thanks for something named ("Thanks for having my back"), be
 annotators write these down ("Gina encourages Jon to keep going after his dreams"), and a
 careful reader would keep the ones with content. This module is a table of such act kinds,
 recognised from the sentence's structure (spaCy tagger + dependency parse), that writes at most
-ONE fact per turn and only for a turn that carries no other fact:
+ONE fact per turn: any kind for a turn that carries no other fact, only a `BESIDE` kind (help,
+thanks, encouragement, support) beside the turn's other facts (session 11):
 
 | kind          | sentence (after greetings / vocatives)                   | fact                              |
 |---------------|----------------------------------------------------------|-----------------------------------|
@@ -34,13 +35,16 @@ ONE fact per turn and only for a turn that carries no other fact:
 | confident     | You're gonna / going to / You'll / You will VP, the VP   | S is confident A will VP          |
 |               |   naming two things ("kill it in that competition"; not  |                                   |
 |               |   "You're gonna kill it", "You'll be fine")              |                                   |
+| supports      | I'm (always) here to support / back you (not "I'm here   | S supports A                      |
+|               |   for you")                                              |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
 Kinds are tried in the order of the table over all sentences of the turn; the first hit is the
-turn's one fact. Why only turns without another fact: a turn with a fact about the speaker's
-life is annotated with that fact, and the act beside it rarely (measured: docs/architecture.md
-"Speech acts addressed to the other speaker").
+turn's one fact. Beside another fact only what the speaker does for the listener is added, and
+not from a sentence another fact came from: a turn with a fact about the speaker's life is
+annotated with that fact, and with the act beside it mostly when the act is help, thanks or
+encouragement (measured: docs/facts.md "Coverage with the precision headroom (session 11)").
 
 English only (a Portuguese turn is left alone: no Portuguese parser is installed, and the
 restating rules already keep Portuguese turns' own facts); needs the addressee and a spaCy
