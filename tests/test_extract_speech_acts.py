@@ -208,3 +208,9 @@ def test_proud_of_you_for_x_stays_with_the_stance_kind():
     only the bare "So proud of you!"."""
     r = run("I'm so proud of you for sticking with it.")
     assert r.trace.get("speech_act") is None, texts(r)
+
+
+def test_no_act_beside_a_fact_from_the_same_sentence():
+    """The sentence already gave the turn's fact: its act would restate it."""
+    r = run("I could help you with the garden since I started a landscaping business in Porto.")
+    assert len([t for t in texts(r) if "garden" in t]) == 1, texts(r)
