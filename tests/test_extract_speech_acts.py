@@ -84,11 +84,55 @@ def test_talk_and_advice_are_not_acts(text):
     assert not any(w in t for t in texts(r) for w in ("encourages", "grateful", "thinks Daniel", "offered"))
 
 
-def test_a_turn_with_a_real_fact_keeps_that_one_only():
+def test_a_turn_with_a_real_fact_keeps_it_and_an_act_for_the_listener_beside_it():
+    """Session 11 (cov2): an act of a `BESIDE` kind (help, thanks for something named,
+    encouragement, support) is added beside the turn's own fact; appraisals are not."""
     r = run("I signed up for the half marathon in Lisbon last week. Keep going after your dreams, Daniel!")
     assert any("half marathon" in t for t in texts(r)), texts(r)
-    assert not any("encourages" in t for t in texts(r)), texts(r)
+    assert "Priya encourages Daniel to keep going after Daniel's dreams" in texts(r), texts(r)
+    assert r.trace.get("speech_act") == "encourages"
+    r = run("I signed up for the half marathon in Lisbon last week. You're definitely the perfect coach for that team.")
+    assert any("half marathon" in t for t in texts(r)), texts(r)
+    assert not any("thinks Daniel" in t for t in texts(r)), texts(r)
     assert "speech_act" not in r.trace
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("I adopted a beagle named Rufus last month. I could help you with the garden this weekend.",
+     "Priya offered to help Daniel with the garden this weekend"),
+    ("I adopted a beagle named Rufus last month. Your belief in me means the world.",
+     "Priya is grateful for Daniel's belief in Priya"),
+])
+def test_help_and_gratitude_are_added_beside_a_real_fact(text, fact):
+    r = run(text)
+    assert any("Rufus" in t for t in texts(r)), texts(r)
+    assert fact in texts(r), texts(r)
+    assert len(texts(r)) == len(set(texts(r)))
+
+
+def test_one_act_beside_a_fact_in_table_order():
+    r = run("I adopted a beagle named Rufus last month. Thanks for driving me to the airport. "
+            "I could help you with the garden this weekend.")
+    acts = [t for t in texts(r) if "grateful" in t or "offered" in t]
+    assert acts == ["Priya offered to help Daniel with the garden this weekend"], texts(r)  # table order
+    r = run("I'm so grateful you drove me to the airport at 5 am, I owe you one. Keep going after your dreams!")
+    assert len(texts(r)) == len(set(texts(r))), texts(r)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm here to support you.", "I'm always here to support you, Daniel!", "I'll always be there to back you.",
+])
+def test_here_to_support_you_is_support(text):
+    r = run(text)
+    assert texts(r) == ["Priya supports Daniel"], texts(r)
+    assert r.trace.get("speech_act") == "supports"
+
+
+@pytest.mark.parametrize("text", [
+    "I'm here for you.", "I'm here for you no matter what!", "Thanks for your backing!", "Thanks for askin'!",
+])
+def test_being_there_and_thanks_for_backing_give_nothing(text):
+    assert texts(run(text)) == [], texts(run(text))
 
 
 def test_at_most_one_act_per_turn_in_table_order():
@@ -164,3 +208,9 @@ def test_proud_of_you_for_x_stays_with_the_stance_kind():
     only the bare "So proud of you!"."""
     r = run("I'm so proud of you for sticking with it.")
     assert r.trace.get("speech_act") is None, texts(r)
+
+
+def test_no_act_beside_a_fact_from_the_same_sentence():
+    """The sentence already gave the turn's fact: its act would restate it."""
+    r = run("I could help you with the garden since I started a landscaping business in Porto.")
+    assert len([t for t in texts(r) if "garden" in t]) == 1, texts(r)

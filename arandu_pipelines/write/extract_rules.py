@@ -1363,7 +1363,7 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         result = _extract_spans(text, spans, ctx, lang)
     else:
         result = _merged([_extract_spans(text, w, ctx, lang) for w in windows])
-    if lang == "en" and not result.facts:  # a turn with no other fact: at most one act toward the listener
+    if lang == "en":  # at most one act toward the listener (beside other facts: speech_acts.BESIDE kinds only)
         from arandu_pipelines.write import speech_acts
 
         speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
