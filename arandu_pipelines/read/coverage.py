@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from arandu_pipelines.read.spread import greedy_spread
 from arandu_pipelines.read.types import ScoredEvent
 
 ENABLED = True
@@ -89,32 +90,13 @@ def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], 
     never discounted (turns of people the question does not name)."""
     if decay >= 1.0:
         return events
-    queues: dict[str, list[ScoredEvent]] = {}
-    for e in events:
-        queues.setdefault(key(e) or "", []).append(e)
-    heads = dict.fromkeys(queues, 0)
-    picked = dict.fromkeys(queues, 0)
-    order = {e.event_id: i for i, e in enumerate(events)}
     floor = min(e.score for e in events)  # the lowest returned score stays where it is
     out: list[ScoredEvent] = []
-    while len(out) < min(TOP, len(events)):
-        best: tuple[float, int, str] | None = None
-        for k, q in queues.items():
-            i = heads[k]
-            if i < len(q):
-                n = max(0, picked[k] - free + 1) if k else 0
-                cand = (max(q[i].score * decay ** n, floor), -order[q[i].event_id], k)
-                if best is None or cand > best:
-                    best = cand
-        if best is None:
-            break
-        k = best[2]
-        e = queues[k][heads[k]]
-        heads[k] += 1
-        if k and picked[k] >= free:
-            e.scores[label] = float(picked[k])
-        picked[k] += 1
-        e.score = round(best[0], 6)
+    for e, score, before in greedy_spread(events, lambda e: key(e) or "", lambda e: e.score,
+                                          min(TOP, len(events)), free, decay, floor, exempt=""):
+        if key(e) and before >= free:
+            e.scores[label] = float(before)
+        e.score = round(score, 6)
         out.append(e)
     chosen = {e.event_id for e in out}
     for e in events:  # the rest in the ranking's order, never above the last pick: scores stay ordered

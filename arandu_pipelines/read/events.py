@@ -39,6 +39,7 @@ from arandu_pipelines.read.lexical import QueryTerms, bm25_expr, bm25_params, n_
 from arandu_pipelines.read.rows import EventRow
 from arandu_pipelines.read.scope import Scope
 from arandu_pipelines.read.semantic import qvec
+from arandu_pipelines.read.spread import greedy_spread
 from arandu_pipelines.read.sql import fetch
 from arandu_pipelines.read.temporal import TimeWindow
 from arandu_pipelines.read.types import ScoredEvent
@@ -177,30 +178,12 @@ def spread_sessions(rows: list[EventRow], limit: int, decay: float) -> list[Even
     crowd the top ranks. `rows` arrive sorted by score; ties keep that order."""
     if decay >= 1.0 or len(rows) <= 1:
         return rows[:limit]
-    queues: dict[str, list[EventRow]] = {}
-    for r in rows:
-        queues.setdefault(r.session_id, []).append(r)
-    heads = {sid: 0 for sid in queues}
-    picked: dict[str, int] = {sid: 0 for sid in queues}
-    order = {r.id: i for i, r in enumerate(rows)}
     out: list[EventRow] = []
-    while len(out) < limit:
-        best: tuple[float, int, str] | None = None
-        for sid, q in queues.items():
-            i = heads[sid]
-            if i < len(q):
-                cand = (q[i].score * decay ** max(0, picked[sid] - SESSION_FREE + 1), -order[q[i].id], sid)
-                if best is None or cand > best:
-                    best = cand
-        if best is None:
-            break
-        sid = best[2]
-        r = queues[sid][heads[sid]]
-        heads[sid] += 1
-        if picked[sid]:
-            r.parts["session_repeat"] = float(picked[sid])
-        picked[sid] += 1
-        r.score = best[0]
+    for r, score, before in greedy_spread(rows, lambda r: r.session_id, lambda r: r.score, limit,
+                                          SESSION_FREE, decay):
+        if before:
+            r.parts["session_repeat"] = float(before)
+        r.score = score
         out.append(r)
     return out
 
