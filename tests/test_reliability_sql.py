@@ -97,6 +97,7 @@ WHITELIST: dict[tuple[str, str], str] = {
         "BM25 expression: alias + term count",
     ("read/semantic.py", "where"): "WHERE fragment from literals; values are bound",
     ("read/semantic.py", "order"): "ORDER BY from literals and the int vector dimension",
+    ("read/semantic.py", "_unit_scope(where)"): "'' or a LATERAL probe from literals around `where` (literals)",
     ("read/semantic.py", "events_sql"): "_with_units(): the caller's statement, itself built from literals",
     ("read/semantic.py", "sql"): "search(): built from literals, `where`, `order` and _with_units()",
     ("store/migrations/versions/0007_event_units.py", "d"): "_dim(): an int checked to 1..16000",
