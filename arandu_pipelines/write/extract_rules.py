@@ -1359,15 +1359,19 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
     windows = _sentence_windows(spans)
-    if len(windows) == 1:
-        result = _extract_spans(text, spans, ctx, lang)
-    else:
-        result = _merged([_extract_spans(text, w, ctx, lang) for w in windows])
-    if lang == "en":  # at most one act toward the listener (beside other facts: speech_acts.BESIDE kinds only)
-        from arandu_pipelines.write import speech_acts
+    from arandu_pipelines.write import held_back
 
-        speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
-                          rewrite=_rewrite_for_stance, model=ctx.spacy_model)
+    with held_back.collect():
+        if len(windows) == 1:
+            result = _extract_spans(text, spans, ctx, lang)
+        else:
+            result = _merged([_extract_spans(text, w, ctx, lang) for w in windows])
+        if lang == "en":  # at most one act toward the listener (beside other facts: speech_acts.BESIDE kinds only)
+            from arandu_pipelines.write import speech_acts
+
+            speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
+                              rewrite=_rewrite_for_stance, model=ctx.spacy_model)
+        held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
     return result
 
 

@@ -69,6 +69,7 @@ from arandu_pipelines.write import (
     chat_forms,
     drop_repair,
     elaboration,
+    held_back,
     precision,
     readability,
 )
@@ -645,6 +646,8 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
                 dropped[check.__name__.lstrip("_")] = dropped.get(check.__name__.lstrip("_"), 0) + 1
                 if audit is not None:
                     audit.append((check.__name__.lstrip("_"), before))
+                held_back.hold(check.__name__.lstrip("_"), replace(f, fact_text=chat_forms.late(
+                    readability.pronouns(before, f.subject))))  # a fact-less message's last resort
                 break
             f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
