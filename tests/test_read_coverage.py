@@ -52,10 +52,10 @@ def _conversation() -> list[dict[str, object]]:
 def test_aggregate_questions_are_told_from_single_answer_ones() -> None:
     for q in ("What has Kate painted?", "What did Kate paint recently?", "What kind of art does Kate make?",
               "What do Kate's kids like?"):
-        assert cov.shape(q, ["Kate"]) == "aggregate", q
+        assert cov.shape(q) == "aggregate", q
     for q in ("What did Kate cook on Friday?", "Where does Leo work?", "When did Kate move to Lisbon?",
               "What is Kate's favourite book?", "Why did Kate quit her job?", "What has Kate got planned for May?"):
-        assert cov.shape(q, ["Kate"]) == "", q
+        assert cov.shape(q) == "", q
 
 
 def _ev(i: int, session: str, score: float) -> ScoredEvent:
@@ -82,7 +82,7 @@ def test_spread_reranks_the_first_places_only_and_keeps_scores_ordered() -> None
 
 def test_other_questions_are_not_reranked() -> None:
     evs = [_ev(i, "s1", 1.0 - 0.02 * i) for i in range(12)] + [_ev(20, "s2", 0.7)]
-    out = cov.rerank(list(evs), "What did Kate cook on Friday?", ["Kate"])
+    out = cov.rerank(list(evs), "What did Kate cook on Friday?")
     assert [e.event_id for e in out] == [e.event_id for e in evs]
     assert [e.score for e in out] == [e.score for e in evs]
 

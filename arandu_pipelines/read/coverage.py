@@ -5,17 +5,14 @@ Some questions are answered by several turns that do not look alike: "What has M
 message ranking scores turns one by one, so the turns of one strong exchange, near-copies of each
 other, fill the top ranks and the second piece of evidence falls to ranks 11-20. After the
 ranking (and the bridge, read/multihop.py), this re-ranks the returned turns, without any
-statement, for two question shapes that list questions (read/listq.py, spread already by
-read/events.py) do not cover:
-
-- `aggregate`: the question asks what someone has done over time ("What has Melanie painted?",
+statement, for a question shape that list questions (read/listq.py, spread already by
+read/events.py) do not cover, `aggregate`: the question asks what someone has done over time ("What has Melanie painted?",
   "What did Melanie paint recently?"), what a group likes ("What do Melanie's kids like?"), or
   what kind of thing someone makes ("What kind of art does Caroline make?"): the top ranks are
   spread over sessions, a session's SESSION_FREE-th and later turn counts x SESSION_DECAY per turn
-  of it already ranked;
-- `pair`: the question names two or more people ("Caroline and Melanie", "both", "in common"):
-  the top ranks alternate between the named speakers, a speaker's turns beyond SPEAKER_FREE
-  already ranked count x SPEAKER_DECAY each, so each named person's best turn is in the top.
+  of it already ranked. A per-speaker quota for questions naming two people ("both", "in
+  common") and a second spread of list questions after the bridge were measured and not kept
+  (docs/retrieval.md).
 
 Greedy, like `events.spread_sessions`: each pick is the turn with the best discounted score, and
 that discounted score becomes its score, so the returned order is the order of the scores; ties
@@ -32,13 +29,8 @@ from arandu_pipelines.read.spread import greedy_spread
 from arandu_pipelines.read.types import ScoredEvent
 
 ENABLED = True
-AGGREGATE = True
-PAIR = False  # measured: no gain, a temporal "X and Y ... together" question lost (docs)
 SESSION_FREE = 2  # aggregate: turns of one session ranked before SESSION_DECAY applies
 SESSION_DECAY = 0.85
-SPEAKER_FREE = 2  # pair: turns of one named speaker ranked before SPEAKER_DECAY applies
-SPEAKER_DECAY = 0.85
-LISTS = False  # list questions too (after the bridge's picks): measured, see docs
 TOP = 10  # only the first TOP places are re-ranked; the rest keep their order, capped below them
 
 # "What has Melanie painted?", "What have they made?": a perfect-tense question without an object
@@ -49,34 +41,23 @@ _OVER_TIME = re.compile(r"\b(?:recently|lately|so far|over the years|these days)
 _KIND = re.compile(r"^\s*what\s+(?:kind|type|sort)\s+of\b", re.IGNORECASE)
 _GROUP = re.compile(r"^\s*what\s+(?:do|did)\s+\w+(?:'s)?\s+(?:[a-z]+\s+)?(?:kids|children|friends|parents|family)"
                     r"\s+(?:like|love|enjoy|do)\b", re.IGNORECASE)
-_PAIR = re.compile(r"\b(?:and|both|in common)\b", re.IGNORECASE)
 
 
-def shape(query: str, speakers: list[str]) -> str:
-    """'pair' when the question names two or more people it asks about jointly, 'aggregate' when
-    it asks for what someone did over time or likes in general, '' otherwise. Surface-level,
-    English only, ~10 microseconds; list questions (read/listq.py) are told apart before."""
-    if PAIR and len(speakers) >= 2 and _PAIR.search(query):
-        return "pair"
-    if AGGREGATE and (_PERFECT.search(query) or _OVER_TIME.search(query) or _KIND.search(query)
-                      or _GROUP.search(query)):
+def shape(query: str) -> str:
+    """'aggregate' when the question asks for what someone did over time or likes in general, ''
+    otherwise. Surface-level, English only, ~10 microseconds; list questions (read/listq.py) are
+    told apart before."""
+    if _PERFECT.search(query) or _OVER_TIME.search(query) or _KIND.search(query) or _GROUP.search(query):
         return "aggregate"
     return ""
 
 
-def rerank(events: list[ScoredEvent], query: str, speakers: list[str], listq: bool = False) -> list[ScoredEvent]:
-    """`events` (best first) re-ranked for the question's shape; unchanged for other questions.
-    `listq`: a list question (read/listq.py), whose ranking read/events.py spread already."""
-    if not ENABLED or len(events) < 2 or (listq and not LISTS):
+def rerank(events: list[ScoredEvent], query: str, listq: bool = False) -> list[ScoredEvent]:
+    """`events` (best first) re-ranked for the question's shape; unchanged for other questions
+    and for list questions (read/listq.py), whose ranking read/events.py spread already."""
+    if not ENABLED or len(events) < 2 or listq or shape(query) != "aggregate":
         return events
-    kind = "aggregate" if listq else shape(query, speakers)
-    if kind == "aggregate":
-        return spread(events, lambda e: e.session_id, SESSION_FREE, SESSION_DECAY, "session_repeat")
-    if kind == "pair":
-        named = set(speakers)
-        return spread(events, lambda e: e.speaker if e.speaker in named else "", SPEAKER_FREE, SPEAKER_DECAY,
-                      "speaker_repeat")
-    return events
+    return spread(events, lambda e: e.session_id, SESSION_FREE, SESSION_DECAY, "session_repeat")
 
 
 def spread(events: list[ScoredEvent], key: Callable[[ScoredEvent], str | None], free: int, decay: float,

@@ -304,7 +304,7 @@ async def _gather(
         if events and (listq or multihop.ALL_QUESTIONS):  # other sessions' turns (read/multihop.py)
             picks = await multihop.bridge(c, scope, emb, query, speakers, events)
             events = multihop.merge(events, picks, config.topk_events)
-        events = coverage.rerank(events, query, speakers, listq)  # read/coverage.py
+        events = coverage.rerank(events, query, listq)  # read/coverage.py
         trace.add("events", (time.perf_counter() - te) * 1000, scored=n, returned=len(events),
                   speakers=speakers)
         return events, n
@@ -459,7 +459,7 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
     message ranking put above it, while a strong fact's source still enters."""
     refs: dict[str, SourceRef] = {}
     own: dict[str, float] = {}
-    cited: dict[str, list[float]] = {}  # event id -> relative scores (fact score / best fact)
+    share: dict[str, float] = {}  # event id -> its best citing fact's score / best fact
     for e in events:
         refs[e.event_id] = SourceRef(e.event_id, e.message_id, e.metadata, e.session_id, e.speaker,
                                      e.occurred_at, e.text, 0.0, ["event"])
@@ -481,17 +481,16 @@ def _sources(facts: list[ScoredFact], events: list[ScoredEvent], rows: dict[str,
             refs[eid] = SourceRef(eid, f.source_message_id, json.loads(meta) if meta else {}, session,
                                   speaker, at, body, 0.0, [])
         refs[eid].supports.append(f"fact:{f.fact_id}")
-        cited.setdefault(eid, []).append(f.score / best if best > 0 else 0.0)
+        share[eid] = max(share.get(eid, 0.0), f.score / best if best > 0 else 0.0)
         span.setdefault(eid, []).append((f.score - weakest) / (best - weakest) if best > weakest else 1.0)
     for eid, ref in refs.items():
-        rel = sorted(cited.get(eid, []), reverse=True)
         places = sorted(span.get(eid, []), reverse=True)
         if not own:  # no message ranking to compete with: the facts' order
-            score, extra = rel[0], places[1:]
+            score, extra = share[eid], places[1:]
         elif eid in own:
             score, extra = own[eid], places
         else:
-            score, extra = min(rel[0] * top, low + FACT_SOURCE_MARGIN), places[1:]
+            score, extra = min(share[eid] * top, low + FACT_SOURCE_MARGIN), places[1:]
         ref.score = round(score + SOURCE_SUPPORT_BONUS * sum(x ** SUPPORT_POWER for x in extra[:4]), 6)
     return sorted(refs.values(), key=lambda r: (-r.score, r.occurred_at or datetime.min.replace(tzinfo=UTC),
                                                 r.event_id))
