@@ -77,6 +77,32 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     # discourse openers left at the start of a rewritten sentence
     "discourse_opener": re.compile(
         r"^(yeah|yes|oh|ah|so|well|anyway|also|but|and|btw|ok|okay|totally|definitely|lol|wow)\b", re.IGNORECASE),
+    # --- session 12 (branch defect12): defects found by reading all 474 active facts of the dev pair ---
+    # no subject: the chat's dropped "it"/"I" never restored ("Makes Caroline feel connected",
+    # "Reminds Melanie how ...", "Pretty proud of ...", "Still following ...", "Since S was 17 or so",
+    # "Time flies- feels like ...", "A reminder to follow ...")
+    "subjectless": re.compile(
+        r"^(?:makes|made|reminds|reminded|feels|felt\s+like|gives|keeps|helps|sounds|seems|looks\s+like|means"
+        r"|pretty|really|totally|still|kinda|sorta|super|glad|proud|time\s+flies|a\s+reminder\s+to)\b"
+        r"|^since\b[^,]*$", re.IGNORECASE),
+    # an unresolved pronoun or bare demonstrative as the subject ("It made Caroline feel ...", "She
+    # gave it to ...", "Their encouragement ...", "This is ..."), or an unresolved "one" as the
+    # complement ("Gina has been one 'cause ...")
+    "pronoun_subject": re.compile(
+        r"^(?:it|it['’]s|she|he|they|they['’]re|his|her|their)\b"
+        r"|^(?:this|that|these|those)\s+(?:is|was|are|were|has|have|had|made|makes|reminds|means|really|just)\b"
+        r"|\b(?:been|is|was|are|were)\s+ones?(?=\s*(?:$|[,;.!]|['’]cause\b|because\b|since\b|and\b|but\b))",
+        re.IGNORECASE),
+    # cut off mid-phrase: ends in a determiner, possessive, conjunction, a dangling "made this", or a
+    # transitive verb whose object (or date) was cut ("... so Melanie is planning a few",
+    # "A buddy of Melanie's adopted")
+    "truncated_end": re.compile(
+        r"\b(?:a|an|the|a\s+few|several|his|her|their|our|its|and|or|but|because|started\s+this|made\s+this"
+        r"|adopted|bought|brought|got|gave|took|planning)\s*[.!]?$", re.IGNORECASE),
+    # a date phrase cut out and nothing put back: "about ; it's been ...", " ,", double spaces
+    "date_remnant": re.compile(
+        r"\b(?:about|around|roughly|nearly|almost|approximately|over|since|until|from)\s*(?:;|$)|\s[;,.]|\s{2,}",
+        re.IGNORECASE),
 }
 LONG_WORDS = 25
 
