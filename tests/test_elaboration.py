@@ -39,7 +39,7 @@ def test_a_later_subjectless_comment_is_not_a_second_fact(text, kept, gone):
 
 @pytest.mark.parametrize(("text", "kept"), [
     # the message's only fact: the pronoun points at the previous turn, the fact is the knowledge
-    ("It made me even more determined to adopt.", "It made Maria even more determined to adopt"),
+    ("It made me even more determined to adopt.", "Maria became even more determined to adopt"),
     # a demonstrative with its noun names its thing
     ("I bought this necklace in Sweden. This necklace is super special to me - a gift from my grandma.",
      "This necklace is super special to Maria"),

@@ -26,13 +26,13 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
      "Jon is sprucing up their biz plan and tweaking their pitch to investors"),
     # "it" acting on the speaker: what happened to them (was dropped by `subject_first`)
     ("It taught me self-acceptance and how to find support.", "Caroline", "Melanie",
-     "It taught Caroline self-acceptance and how to find support"),
+     "Caroline learned self-acceptance and how to find support"),  # session 12: subject first
     # causative "It made X think ... we": not generic "we" (was dropped by `generic_we`)
     ("It made me think how much work we still have to do for LGBTQ rights.", "Caroline", "Melanie",
-     "It made Caroline think how much work Caroline and others still have to do for LGBTQ rights"),
+     "Caroline thought how much work Caroline and others still have to do for LGBTQ rights"),
     # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
     ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
-     "It's made Caroline appreciate how lucky Caroline is to have Caroline's friends and family"),
+     "Caroline appreciates how lucky Caroline is to have their friends and family"),
     # what one imagines is not an ability modal (was dropped by `unanchored`)
     ("I can picture waking up to nature every day.", "Caroline", "Melanie",
      "Caroline can picture waking up to nature every day"),

@@ -23,6 +23,10 @@ what does not read as an atomic statement about a person or thing:
 | show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
+| shape                       | (write/fact_shape.py, session 12) "Their/She/He ..." subjects are   |
+|                             | dropped, "S has been one 'cause S lost ..." -> "S lost ...", a     |
+|                             | cut-off end ("... so S is planning a few") cut at the clause       |
+|                             | before it, else dropped                                            |
 | request                     | a request to the listener ("remind me on friday" -> "Remind Maria   |
 |                             | on friday", "tell me more") is not a fact about the speaker: dropped |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
@@ -44,6 +48,9 @@ what does not read as an atomic statement about a person or thing:
 | elaboration                 | a later free-text fact of the message that opens with no subject of |
 |                             | its own ("It showed S ...", "Makes S feel ...", "Seeing X was the   |
 |                             | best") comments on the earlier fact: dropped (write/elaboration.py) |
+| (name subject, last)        | a kept free-text causative or fragment names its subject first:    |
+|                             | "It made S feel X" -> "S felt X", "Makes S feel X" -> "S feels X", |
+|                             | "Pretty proud of X" -> "S is pretty proud of X" (fact_shape.py)    |
 
 "Free-text" facts are the extractor's generic ones (a restated sentence, passed as `generic`);
 facts that a rule matched (lives in, works at, my sister X, ...) only get the repairs (second
@@ -69,6 +76,7 @@ from arandu_pipelines.write import (
     chat_forms,
     drop_repair,
     elaboration,
+    fact_shape,
     held_back,
     precision,
     readability,
@@ -200,13 +208,25 @@ def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     """The date lives in event_date (valid_from), not in the text."""
     text = _ISO_DATE_RE.sub("", f.fact_text)
     if f.event_date is not None:
-        text = _RENDERED_DATE_RE.sub(" ", text)
+        text = _RENDERED_DATE_RE.sub(_unglue, text)
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
     # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
     text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
     return f
+
+
+def _unglue(m: re.Match[str]) -> str:
+    """A rendered date is cut unless it is what ends its clause right after a verb: "A buddy of
+    Maria's adopted in 2022" would read "A buddy of Maria's adopted", a clause cut off."""
+    before = m.string[:m.start()].rstrip()
+    after = m.string[m.end():]
+    prev = before.rsplit(" ", 1)[-1].lower() if before else ""
+    ends = not after.strip() or after.lstrip()[:1] in ";,.!"
+    if ends and prev and (prev in L.IRREGULAR_PAST_EN or (prev.endswith("ed") and len(prev) > 4)):
+        return m.group(0)
+    return " "
 
 
 _SHOW_TAIL_RE = re.compile(r"(?i)\s*(?:[-–—]+|,)\s+(?:here['’]s|here\s+is|check\s+(?:it|this)\s+out|take\s+a\s+look"
@@ -245,6 +265,21 @@ _EXPLETIVE_RE = re.compile(
     r"|helps|helped|gives|gave|brings|brought|taught|teaches|showed|shows|pic|photo|picture|time|moment|way"
     r"|stuff|thing|things|too|also|all|of|in|for|to|with|and|but|'s|’s)\b)(?-i:[a-z]))"
 )
+
+
+def _shape(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """An unresolved pronoun subject ("Their encouragement ...", "She gave it ...") is dropped,
+    "S has been one 'cause S lost ..." keeps its reason clause, a cut-off end ("... so S is
+    planning a few") is cut at the clause before it or the fact dropped (write/fact_shape.py).
+    Every fact: a rule's fact starts with its subject, so only the truncated-end step can apply
+    to it. Runs after `subject_first`, so its repairs ("S finds it special to ..., they made
+    this") are shaped too. The subject-restoring rewrites run at the end of `refine`."""
+    text = fact_shape.shape(f.fact_text, f.subject)
+    if text is None:
+        return None
+    if text != f.fact_text:
+        f.fact_text = text[:1].upper() + text[1:]
+    return f
 
 
 def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -534,6 +569,7 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
+    _shape,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
 )
@@ -670,6 +706,9 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
         dropped["elaboration"] = len(elaborations)
         if audit is not None:
             audit += [("elaboration", f.fact_text) for _, f in elaborations]
+    for f in kept:  # "It made S feel X" -> "S felt X", "Pretty proud of X" -> "S is pretty proud of X"
+        if _free(f) and (named := fact_shape.name_subject(f.fact_text, f.subject)) != f.fact_text:
+            f.fact_text = named[:1].upper() + named[1:]
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept

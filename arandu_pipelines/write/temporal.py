@@ -63,6 +63,10 @@ _NUM_PT: dict[str, int] = {
     "quinze": 15, "vinte": 20, "trinta": 30,
 }
 _VAGUE_EN: dict[str, int] = {"a few": 3, "a couple of": 2, "a couple": 2, "several": 4, "few": 3}
+# a hedge before an exact quantity ("about five years ago") makes it approximate: the phrase is
+# resolved to the day n units back and written relative to the message date, hedge kept
+# ("about five years before 28 August 2023"), like the vague quantities
+_HEDGES_EN: tuple[str, ...] = ("about", "around", "roughly", "almost", "nearly", "approximately", "like", "over")
 _VAGUE_PT: dict[str, int] = {"alguns": 3, "algumas": 3, "uns": 3, "umas": 3, "poucos": 3, "poucas": 3}
 
 _WEEKDAYS_EN: dict[str, int] = {
@@ -241,6 +245,9 @@ def _h_ago(nums: dict[str, int], vague: dict[str, int], units: dict[str, str], s
             n, approx = nums[raw], False
         if n <= 0 or n > 200:
             return None
+        hedge = (m.groupdict().get("hedge") or "").lower()
+        if hedge:  # "about five years ago": approximate, the hedge and the quantity are kept
+            return d0 + timedelta(days=sign * n * _UNIT_DAYS[unit]), "day", True, f"{hedge} {raw}"
         if sign > 0:
             start, gran = _ago(d0, unit, -n)
         else:
@@ -298,7 +305,8 @@ _PATTERNS_EN: tuple[tuple[re.Pattern[str], _Handler], ...] = (
         _h_weekday(_EN_WEEKDAY_MODES, _WEEKDAYS_EN),
     ),
     (
-        re.compile(rf"\b(?P<n>{_NUM_EN_RE})\s+(?P<unit>day|week|month|year)s?\s+ago\b", _F),
+        re.compile(rf"\b(?:(?P<hedge>{_alt(list(_HEDGES_EN))})\s+)?(?P<n>{_NUM_EN_RE})\s+(?P<unit>day|week|month|year)s?"
+                   rf"\s+ago\b", _F),
         _h_ago(_NUM_EN, _VAGUE_EN, _UNIT_EN, -1),
     ),
     (
@@ -532,8 +540,12 @@ def _render_vague(m: TemporalMention, lang: str) -> str:
             qty = {"alguns": "algumas", "uns": "umas", "poucos": "poucas"}.get(qty, qty)
         rel = "depois de" if future else "antes de"
         return f"{qty} {_UNIT_WORD_PT[unit]} {rel} {_fmt_day(anchor, 'pt')}"
-    qty = m.qualifier if m.qualifier in _VAGUE_EN and m.qualifier != "few" else "a few"
     rel = "after" if future else "before"
+    hedged = m.qualifier.split(" ", 1)
+    if len(hedged) == 2 and hedged[0] in _HEDGES_EN:  # "about five years ago"
+        one = hedged[1] in ("a", "an", "one", "1")
+        return f"{m.qualifier} {unit if one else _UNIT_WORD_EN[unit]} {rel} {_fmt_day(anchor, 'en')}"
+    qty = m.qualifier if m.qualifier in _VAGUE_EN and m.qualifier != "few" else "a few"
     return f"{qty} {_UNIT_WORD_EN[unit]} {rel} {_fmt_day(anchor, 'en')}"
 
 
