@@ -97,8 +97,8 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     # transitive verb whose object (or date) was cut ("... so Melanie is planning a few",
     # "A buddy of Melanie's adopted")
     "truncated_end": re.compile(
-        r"\b(?:a|an|the|a\s+few|several|his|her|their|our|its|and|or|but|because|started\s+this|made\s+this"
-        r"|adopted|bought|brought|got|gave|took|planning)\s*[.!]?$", re.IGNORECASE),
+        r"\b(?:a|an|the|a\s+few|several|their|our|its|and|or|but|because|started\s+this|made\s+this"
+        r"|adopted|bought|brought|got|gave|took|planning)\s*[.!]?$"),
     # a date phrase cut out and nothing put back: "about ; it's been ...", " ,", double spaces
     "date_remnant": re.compile(
         r"\b(?:about|around|roughly|nearly|almost|approximately|over|since|until|from)\s*(?:;|$)|\s[;,.]|\s{2,}",

@@ -108,3 +108,8 @@ def test_bench_markers_flag_the_new_defect_classes():
     for fine in ("Maria is one of the founders", "Having supportive people around, Maria feels safe",
                  "These figurines remind Maria of home", "Maria took up the cello about three years before 28 August 2023"):
         assert not marks(fine), (fine, marks(fine))
+
+
+def test_a_causative_left_with_a_bare_verb_is_dropped():
+    assert name_subject("It's made Maria grow, and even got Maria out of Maria's desk job", "Maria") is None
+    assert name_subject("It made Maria feel welcome", "Maria") == "Maria felt welcome"

@@ -706,9 +706,18 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
         dropped["elaboration"] = len(elaborations)
         if audit is not None:
             audit += [("elaboration", f.fact_text) for _, f in elaborations]
+    named: list[ExtractedFact] = []
     for f in kept:  # "It made S feel X" -> "S felt X", "Pretty proud of X" -> "S is pretty proud of X"
-        if _free(f) and (named := fact_shape.name_subject(f.fact_text, f.subject)) != f.fact_text:
-            f.fact_text = named[:1].upper() + named[1:]
+        text = fact_shape.name_subject(f.fact_text, f.subject) if _free(f) else f.fact_text
+        if text is None:
+            dropped["shape"] = dropped.get("shape", 0) + 1
+            if audit is not None:
+                audit.append(("shape", f.fact_text))
+            continue
+        if text != f.fact_text:
+            f.fact_text = text[:1].upper() + text[1:]
+        named.append(f)
+    kept = named
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
         f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
     result.facts = kept

@@ -56,8 +56,10 @@ _GERUND_FRAGMENT_RE = re.compile(r"(?i)^(?:still|just|finally|now|really|current
 _UNRESOLVED_RE = re.compile(r"(?i)^(?:their|his|her|she|he|they|they['’]re)\b")
 _ONE_BECAUSE_RE = re.compile(r"(?i)^(?P<s>.+?)\s+(?:has\s+been|is|was|['’]s\s+been)\s+ones?\s*,?\s+"
                              r"(?:because|['’]cause|since)\s+(?P<tail>.+)$")
+# lower case only: a rule's fact may end in a name ("works at Loja Vila The"); "her"/"his" may
+# be an object ("it reminds Maria of her"), so only possessives that cannot stand alone count
 _TRUNCATED_RE = re.compile(
-    r"(?i)(?:\b(?:a|an|the|a\s+few|several|his|her|their|our|its|and|or|but|because)"
+    r"(?:\b(?:a|an|the|a\s+few|several|their|our|its|and|or|but|because)"
     r"|\b(?:made|started|did|built|painted|drew|wrote|bought|found)\s+this)\s*[.!]?$")
 _BOUNDARY_RE = re.compile(r"(?i),\s+|\s+(?:so|and|but)\s+")
 _SECOND_VERB_TPL = r",?\s+and\s+(?:even\s+|also\s+)?[a-z]+\s+{s}\b"
@@ -76,14 +78,18 @@ def shape(text: str, subject: str) -> str | None:
     return text
 
 
-def name_subject(text: str, subject: str) -> str:
+def name_subject(text: str, subject: str) -> str | None:
     """The last step of `fact_quality.refine`, after `elaboration.drop` has removed the
     fragments that only comment on the message's earlier fact: a causative "It made S ..." or a
-    subjectless fragment that is kept is rewritten with `subject` first."""
+    subjectless fragment that is kept is rewritten with `subject` first. None: what is left
+    once the causative's second verb is cut is a bare verb ("It's made Jon grow, and even got
+    Jon out of ..." -> "Jon grows"), no fact."""
     if not subject or not text:
         return text
     out = _causative(text, subject)
-    return _fragment(out, subject) if out == text else out
+    if out == text:
+        return _fragment(text, subject)
+    return out if len(out[len(subject):].split()) >= 2 else None
 
 
 def _causative(text: str, subject: str) -> str:
