@@ -29,7 +29,7 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
      "Caroline learned self-acceptance and how to find support"),  # session 12: subject first
     # causative "It made X think ... we": not generic "we" (was dropped by `generic_we`)
     ("It made me think how much work we still have to do for LGBTQ rights.", "Caroline", "Melanie",
-     "Caroline thought how much work Caroline and others still have to do for LGBTQ rights"),
+     "Caroline thought about how much work Caroline and others still have to do for LGBTQ rights"),
     # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
     ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
      "Caroline appreciates how lucky Caroline is to have their friends and family"),

@@ -106,6 +106,8 @@ def _causative(text: str, subject: str) -> str:
     low = first.lower()
     if low in _BARE_AFTER_MAKE:
         head = conj_en(low) if present else _BARE_AFTER_MAKE[low]
+        if low == "think" and re.match(r"(?i)(?:how|what|why|where|who)\b", tail):
+            head += " about"  # "made me think how much ..." -> "thought about how much ..."
         return f"{subject} {head} {tail}".rstrip()
     return f"{subject} {'becomes' if present else 'became'} {rest}"
 
