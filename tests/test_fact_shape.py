@@ -113,3 +113,9 @@ def test_bench_markers_flag_the_new_defect_classes():
 def test_a_causative_left_with_a_bare_verb_is_dropped():
     assert name_subject("It's made Maria grow, and even got Maria out of Maria's desk job", "Maria") is None
     assert name_subject("It made Maria feel welcome", "Maria") == "Maria felt welcome"
+
+
+def test_feels_like_yesterday_is_no_date():
+    assert absolutize("Feels like just yesterday I put this dress on!", WHEN)[0] == (
+        "Feels like just yesterday I put this dress on!")
+    assert absolutize("I wore this dress yesterday.", WHEN)[0] == "I wore this dress on 27 August 2023."

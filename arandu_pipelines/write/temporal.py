@@ -405,6 +405,11 @@ _TRIGGER = re.compile(
 # ---------------------------------------------------------------------------------------------
 
 
+# "(it) feels like (just) yesterday", "seems like only yesterday": figurative, not a date (a
+# resolved and then cut date left "feels like Melanie put this dress on", a different claim)
+_FIGURATIVE_BEFORE = re.compile(r"\b(?:feels?|felt|seems?|seemed)\s+like\s+(?:it\s+was\s+)?(?:just\s+|only\s+)?$", _F)
+
+
 def find_relative_dates(text: str, occurred_at: datetime, tz: str = "UTC") -> list[TemporalMention]:
     """All relative-date phrases in `text`, resolved against `occurred_at`, in text order.
 
@@ -430,6 +435,8 @@ def find_relative_dates(text: str, occurred_at: datetime, tz: str = "UTC") -> li
     for start, _neg_len, lang, m, handler in candidates:
         if start < last_end:
             continue
+        if _FIGURATIVE_BEFORE.search(text, max(0, start - 40), start):
+            continue  # "feels like just yesterday I ...": a way of saying, no date
         resolved = handler(m, d0)
         if resolved is None:
             continue
