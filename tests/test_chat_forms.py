@@ -162,6 +162,22 @@ def test_dash_tails_become_punctuation_or_are_cut(text, expected):
     assert tidy(text, text.split()[0].removesuffix("'s")) == expected
 
 
+@pytest.mark.parametrize(("speaker", "text", "expected"), [
+    # a pointer to a photo and a question after the dash are talk (were ": here's ..." / kept)
+    ("Caroline", "I've been busy painting - here's something I just finished.", ["Caroline has been busy painting"]),
+    ("Caroline", "I went to a poetry reading last Fri - it was really powerful! Ever been to one?",
+     ["Caroline went to a poetry reading; it was really powerful"]),
+    # a head that only presents keeps its dash, so the announcement stays talk
+    ("Gina", "Things have been tough. But here's some good news - I've got something to share!", []),
+    # the date phrase removed after the dash was joined leaves no space before the semicolon
+    ("Caroline", "I had a wicked day out with the gang last weekend - we went biking.",
+     ["Caroline had a wicked day out with the gang; Caroline and others went biking"]),
+])
+def test_dash_tails_in_whole_turns(speaker, text, expected):
+    ctx = ExtractionContext(speaker, WHEN, addressee="Melanie", previous_turns=[])
+    assert [f.fact_text for f in extract_offline(text, ctx).facts] == expected
+
+
 def test_hyphens_ranges_and_short_heads_stay():
     from arandu_pipelines.write.dash_tails import join_dashes
 

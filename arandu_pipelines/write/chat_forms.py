@@ -262,14 +262,17 @@ def transposed(word: str, vocabulary: Iterable[str]) -> str | None:
 
 
 def late(text: str) -> str:
-    """"gonna"/"wanna"/"gotta" written out, once the checks that read them as modals are done."""
+    """"gonna"/"wanna"/"gotta" written out, once the checks that read them as modals are done;
+    a space left before a "; "/": " of write/dash_tails.py by a later cut removed."""
     def repl(m: re.Match[str]) -> str:
         new = LATE[m.group(0).lower()]
         if new == "has to" and re.search(r"(?i)\b(?:others|they|we|you)\s+$", text[:m.start()]):
             new = "have to"  # "Ana and others gotta leave early" -> "have to"
         return _case(m.group(0), new)
 
-    return _LATE_RE.sub(repl, text)
+    out = _LATE_RE.sub(repl, text)
+    # a date phrase removed after `tidy` can leave "the gang ; Caroline and others ..." (dash_tails)
+    return re.sub(r"(?<=\w) +([;:])(?= )", r"\1", out)
 
 
 def _case(word: str, new: str) -> str:

@@ -16,11 +16,13 @@ tail, by its first words (a table, general English, no parse):
 | ...", "such ...", "what a ...", "love it", "let's ...",  |                          |                                            |
 | a subjectless "feels/looks/sounds ..."; or a pronoun     |                          |                                            |
 | clause that is only praise ("it's amazing", "that's for  |                          |                                            |
-| sure")                                                   |                          |                                            |
+| sure"), a question, a pointer to a photo ("here's ...",  |                          |                                            |
+| "check it out")                                          |                          |                                            |
 | a participle or gerund (-ing)                            | ", " + tail              | "... dance routines, rehearsing hard ..."  |
 | anything else (a noun phrase, a list)                    | ": " + tail              | "... kids' books: classics, stories ..."   |
 
-A dash counts when it has a space after it (" - ", "- ", " -- ", "–", "—"); a hyphen inside a
+A dash after a head that only presents ("But here's some good news - I've got ...") stays, so
+fact_quality's checks still read the whole as talk. A dash counts when it has a space after it (" - ", "- ", " -- ", "–", "—"); a hyphen inside a
 word ("me-time", "9-5") or between numbers ("10 - 12") is left alone. A cut never leaves fewer
 than three words. Information after the dash is kept whenever the tail carries a subject or a
 noun phrase; only subjectless exclamations go. Portuguese: the tables are English, so a
@@ -46,7 +48,12 @@ EXCLAMATION_STARTS = frozenset(
      "amazing", "awesome", "great", "best", "good", "nice", "cool", "fun", "really", "totally", "definitely",
      "feels", "felt", "looks", "sounds", "seems", "hope", "let's", "let’s", "thanks", "thank", "cheers",
      "keep", "fingers", "wish", "oh", "ah", "haha", "lol", "omg", "yes", "yeah", "never", "no", "not",
-     "absolutely", "truly", "pretty", "super", "couldn't", "can", "stoked", "excited", "glad", "happy"])
+     "absolutely", "truly", "pretty", "super", "couldn't", "can", "stoked", "excited", "glad", "happy",
+     # a pointer to a shared photo ("- here's something I just finished", "- check it out")
+     "here's", "here’s", "here", "check", "take", "look"])
+# a head that only presents what follows ("But here's some good news - I've got something to share"):
+# the dash stays, so the whole stays talk for fact_quality's checks
+_PRESENTING_HEAD_RE = re.compile(r"(?i)(?:^|[.!?]\s+)(?:(?:but|and|so|oh|well)\s+)?here['’]s\b[^.!?]*$")
 # a pronoun clause that is only praise or agreement ("- it's amazing", "- that's for sure")
 _PRAISE_RE = re.compile(
     r"(?i)^(?:it['’]s|it\s+was|that['’]s|this\s+is|they['’]re)\s+(?:so\s+|just\s+|really\s+|truly\s+)?"
@@ -61,8 +68,8 @@ def _kind(tail: str) -> str:
     second = words[1].lower().strip(",.!?") if len(words) > 1 else ""
     if first in COORDINATORS and not (first == "so" and second not in SUBJECT_STARTS and not words[1][:1].isupper()):
         return "join"  # "so" joins a clause ("so we left"), not an exclamation ("so much energy")
-    if _PRAISE_RE.match(tail.strip()):
-        return "cut"
+    if _PRAISE_RE.match(tail.strip()) or tail.rstrip().endswith("?"):
+        return "cut"  # praise, or a question to the listener ("- ever been to one?")
     if first in SUBJECT_STARTS:
         return "clause"
     if re.match(r"^[A-Z][\w'’]*(?:\s+(?:and|&)\s+[A-Z]\w*)?\s+[a-z]", tail) and not re.match(r"^\w+['’]s\b", tail):
@@ -87,6 +94,9 @@ def join_dashes(text: str) -> str:
         head, tail = out[: m.start()], out[m.end():]
         if _NUMBER_DASH_RE.search(head) and re.match(r"\d", tail):
             pos = m.end()  # "10 - 12 people": a range
+            continue
+        if _PRESENTING_HEAD_RE.search(head):
+            pos = m.end()
             continue
         kind = _kind(tail)
         if kind == "cut":
