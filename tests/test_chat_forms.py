@@ -178,6 +178,14 @@ def test_dash_tails_in_whole_turns(speaker, text, expected):
     assert [f.fact_text for f in extract_offline(text, ctx).facts] == expected
 
 
+def test_a_parenthetical_between_two_dashes_is_set_off():
+    from arandu_pipelines.write.dash_tails import join_dashes
+
+    assert join_dashes("Ana - the new manager - joined the team in May") == "Ana, the new manager, joined the team in May"
+    assert join_dashes("Ana bought three things - a lamp, a rug and a chair - for the flat") == \
+        "Ana bought three things (a lamp, a rug and a chair) for the flat"
+
+
 def test_hyphens_ranges_and_short_heads_stay():
     from arandu_pipelines.write.dash_tails import join_dashes
 
