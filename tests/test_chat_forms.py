@@ -182,8 +182,13 @@ def test_a_parenthetical_between_two_dashes_is_set_off():
     from arandu_pipelines.write.dash_tails import join_dashes
 
     assert join_dashes("Ana - the new manager - joined the team in May") == "Ana, the new manager, joined the team in May"
+    # a list between two dashes keeps them: later checks cut at commas
     assert join_dashes("Ana bought three things - a lamp, a rug and a chair - for the flat") == \
-        "Ana bought three things (a lamp, a rug and a chair) for the flat"
+        "Ana bought three things - a lamp, a rug and a chair - for the flat"
+    ctx = ExtractionContext("Melanie", WHEN, addressee="Caroline", previous_turns=[])
+    text = ("Yeah, it's tough. So I'm carving out some me-time each day - running, reading, or playing my violin"
+            " - which refreshes me and helps me stay present for my fam!")
+    assert [f.fact_text for f in extract_offline(text, ctx).facts] == ["Melanie is carving out some me-time each day"]
 
 
 def test_hyphens_ranges_and_short_heads_stay():

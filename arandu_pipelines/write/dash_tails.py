@@ -22,8 +22,9 @@ tail, by its first words (a table, general English, no parse):
 | anything else (a noun phrase, a list)                    | ": " + tail              | "... kids' books: classics, stories ..."   |
 
 A noun phrase or participle between two dashes ("Ana - the new manager - joined the team") is a
-parenthetical and is set off by commas (by parentheses when it holds a list: "three things (a
-lamp, a rug and a chair) for the flat"). A dash after a head that only presents ("But here's some good news - I've got ...") stays, so
+parenthetical and is set off by commas; a list between two dashes ("me-time each day - running,
+reading, or playing my violin - which ...") keeps its dashes: later checks cut a fact at its
+commas, and in parentheses the cut left "... each day (running" (measured on conv-26). A dash after a head that only presents ("But here's some good news - I've got ...") stays, so
 fact_quality's checks still read the whole as talk. A dash counts when it has a space after it (" - ", "- ", " -- ", "–", "—"); a hyphen inside a
 word ("me-time", "9-5") or between numbers ("10 - 12") is left alone. A cut never leaves fewer
 than three words. Information after the dash is kept whenever the tail carries a subject or a
@@ -104,9 +105,11 @@ def join_dashes(text: str) -> str:
         pair = _DASH_RE.search(tail)
         if kind in ("phrase", "ing") and pair and len(tail[: pair.start()].split()) <= 8:
             # a parenthetical between two dashes ("Ana - the new manager - joined ...") is set off by commas
-            head = head.rstrip(" ,;:")
             inner = tail[: pair.start()].rstrip(" ,;:")
-            joined = f"{head} ({inner}) " if "," in inner else f"{head}, {inner}, "  # a list in parentheses
+            if "," in inner:  # a list between dashes stays: later checks cut a fact at its commas
+                pos = m.end() + pair.end()
+                continue
+            joined = f"{head.rstrip(' ,;:')}, {inner}, "
             out = joined + tail[pair.end():]
             pos = len(joined)
             continue
