@@ -52,7 +52,10 @@ MARKERS: dict[str, re.Pattern[str]] = {
         r"(?i)\b(?:ur|u|r|pls|plz|tmrw|tmr|tmrow|bc|cuz|coz|rn|im|ive|dont|cant|wont|didnt|doesnt|isnt|wasnt"
         r"|havent|hasnt|thats|whats|theres|idk|ngl|tbh|btw|imo|omg|ppl|thx|ty|ya|yall|gonna|wanna|gotta|kinda"
         r"|sorta|dunno|lemme|gimme|w/|b4|2day|2nite|tonite|nite|abt|prob|probs|def|defo|srsly|bday|ngl|jk"
-        r"|msg|txt|wk|wknd|w)\b"),
+        r"|msg|txt|wk|wknd|w|fam|biz|faves?|favs?|pics?|convos?|prolly|outta|lotta|tryna)\b"
+        r"|(?<![\w'’])['’](?:cause|cuz|em|bout|til)\b|\b[a-z]{2,}in['’](?!\w)"),
+    # a chat dash joining a second thought ("... - can't wait", "books- classics"): write/dash_tails.py
+    "dash_tail": re.compile(r"[\w'’\")!?.]\s*(?:-{1,2}|[–—])\s+\S"),
     # laughter and chat interjections
     "laughter": re.compile(r"(?i)\b(?:lol|lmao|lmfao|rofl|haha\w*|hehe\w*|ahaha\w*|xd|omg|omfg|ugh+|argh+|yay+|woo+)\b"),
     # an emoji or pictograph left in the fact

@@ -99,3 +99,119 @@ async def test_the_stored_message_stays_verbatim(memory):
     async with memory.engine.connect() as conn:
         stored = (await conn.execute(sql("SELECT text FROM memory_events WHERE agent_id = 'a'"))).scalar_one()
     assert stored == text
+
+
+# ---- session 12 (spell12): chat words kept in LoCoMo facts, dash tails, "I'm" for "I've" ----------
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Melanie loves camping trips with their fam, 'cause nature brings such peace",
+     "Melanie loves camping trips with their family, because nature brings such peace"),
+    ("Gina wants 'em to feel like they're in a cool oasis", "Gina wants them to feel like they're in a cool oasis"),
+    ("Jon is livin' their dreams now", "Jon is living their dreams now"),
+    ("Jon is still working on their biz", "Jon is still working on their business"),
+    ("Veggies are Oliver's fave", "Veggies are Oliver's favorite"),
+    ("Drawing flowers is one of Caroline's faves", "Drawing flowers is one of Caroline's favorites"),
+    ("Melanie's fam's been awesome", "Melanie's family's been awesome"),  # a possessive / "is" keeps its 's
+    ("Ana sent a pic of the convo", "Ana sent a picture of the conversation"),
+])
+def test_chat_words_with_one_meaning_are_written_out(text, expected):
+    from arandu_pipelines.write.chat_forms import tidy
+
+    assert tidy(text) == expected
+
+
+def test_look_alikes_of_chat_words_stay():
+    from arandu_pipelines.write.chat_forms import tidy
+
+    for text in ["Ana went to Berlin", "Ana found the cause of the leak", "Ana saw Emma in Dublin",
+                 "Ana plays the violin", "Ana read 'Going to Berlin'", "Ana is super excited about the trip"]:
+        assert tidy(text, "Ana") == text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a subjectless exclamation after the dash is cut
+    ("Caroline is having an LGBTQ art show with Caroline's paintings - can't wait",
+     "Caroline is having an LGBTQ art show with Caroline's paintings"),
+    ("Caroline went to a pride parade and it was awesome - so much energy and love everywhere",
+     "Caroline went to a pride parade and it was awesome"),
+    ("Ana moved to Lisbon - it's amazing", "Ana moved to Lisbon"),
+    # a clause with its own subject is kept after a semicolon
+    ("Caroline went to a poetry reading - it was really powerful",
+     "Caroline went to a poetry reading; it was really powerful"),
+    ("Melanie's family's been great - their love and support really helped Melanie",
+     "Melanie's family's been great; their love and support really helped Melanie"),
+    ("Caroline took the first step towards becoming a mom - Caroline applied to adoption agencies",
+     "Caroline took the first step towards becoming a mom; Caroline applied to adoption agencies"),
+    ("Melanie wants to be brave for their family- they motivate Melanie",
+     "Melanie wants to be brave for their family; they motivate Melanie"),
+    ("Dance is just Gina -- Gina can't picture life without it", "Dance is just Gina; Gina can't picture life without it"),
+    # a coordinator keeps its clause after a comma; "so" only before a subject
+    ("Gina's own business has had its ups and downs - but it's been an amazing ride",
+     "Gina's own business has had its ups and downs, but it's been an amazing ride"),
+    ("Ana missed the bus - so Ana walked", "Ana missed the bus, so Ana walked"),
+    # a participle after a comma, a noun phrase or a list after a colon
+    ("Jon is working on some new dance routines - rehearsing hard for an upcoming show",
+     "Jon is working on some new dance routines, rehearsing hard for an upcoming show"),
+    ("Caroline has got lots of kids' books- classics, stories from different cultures",
+     "Caroline has got lots of kids' books: classics, stories from different cultures"),
+    ("This necklace is special to Caroline - a gift from Caroline's grandma in Sweden",
+     "This necklace is special to Caroline: a gift from Caroline's grandma in Sweden"),
+])
+def test_dash_tails_become_punctuation_or_are_cut(text, expected):
+    from arandu_pipelines.write.chat_forms import tidy
+
+    assert tidy(text, text.split()[0].removesuffix("'s")) == expected
+
+
+@pytest.mark.parametrize(("speaker", "text", "expected"), [
+    # a pointer to a photo and a question after the dash are talk (were ": here's ..." / kept)
+    ("Caroline", "I've been busy painting - here's something I just finished.", ["Caroline has been busy painting"]),
+    ("Caroline", "I went to a poetry reading last Fri - it was really powerful! Ever been to one?",
+     ["Caroline went to a poetry reading; it was really powerful"]),
+    # a head that only presents keeps its dash, so the announcement stays talk
+    ("Gina", "Things have been tough. But here's some good news - I've got something to share!", []),
+    # the date phrase removed after the dash was joined leaves no space before the semicolon
+    ("Caroline", "I had a wicked day out with the gang last weekend - we went biking.",
+     ["Caroline had a wicked day out with the gang; Caroline and others went biking"]),
+])
+def test_dash_tails_in_whole_turns(speaker, text, expected):
+    ctx = ExtractionContext(speaker, WHEN, addressee="Melanie", previous_turns=[])
+    assert [f.fact_text for f in extract_offline(text, ctx).facts] == expected
+
+
+def test_a_parenthetical_between_two_dashes_is_set_off():
+    from arandu_pipelines.write.dash_tails import join_dashes
+
+    assert join_dashes("Ana - the new manager - joined the team in May") == "Ana, the new manager, joined the team in May"
+    # a list between two dashes keeps them: later checks cut at commas
+    assert join_dashes("Ana bought three things - a lamp, a rug and a chair - for the flat") == \
+        "Ana bought three things - a lamp, a rug and a chair - for the flat"
+    ctx = ExtractionContext("Melanie", WHEN, addressee="Caroline", previous_turns=[])
+    text = ("Yeah, it's tough. So I'm carving out some me-time each day - running, reading, or playing my violin"
+            " - which refreshes me and helps me stay present for my fam!")
+    assert [f.fact_text for f in extract_offline(text, ctx).facts] == ["Melanie is carving out some me-time each day"]
+
+
+def test_hyphens_ranges_and_short_heads_stay():
+    from arandu_pipelines.write.dash_tails import join_dashes
+
+    for text in ["Ana loves her me-time", "Ana worked a 9-5 as a banker", "Ana booked 10 - 12 rooms",
+                 "Time flies- feels like yesterday"]:  # a cut would leave two words
+        assert join_dashes(text) == text
+
+
+def test_dash_tails_through_the_extractor():
+    ctx = ExtractionContext("Caroline", WHEN, addressee="Melanie", previous_turns=[])
+    got = [f.fact_text for f in extract_offline("Yay! Next month I'm having an LGBTQ art show with my paintings - can't wait!", ctx).facts]
+    assert got == ["Caroline is having an LGBTQ art show with Caroline's paintings"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # "I'm" typed for "I've" before a participle and its object (was "Jon is sunk tons of time")
+    ("I'm sunk tons of time into the studio lately", ["Jon has sunk tons of time into the studio lately"]),
+    ("I'm been practicing every night", ["Jon has been practicing every night"]),
+    ("I'm given a chance to lead the team", ["Jon is given a chance to lead the team"]),  # a passive stays
+    ("I'm done with my exams", ["Jon is done with their exams"]),
+])
+def test_im_before_a_participle_with_an_object_is_have(text, expected):
+    ctx = ExtractionContext("Jon", WHEN, addressee="Gina", previous_turns=[])
+    assert [f.fact_text for f in extract_offline(text, ctx).facts] == expected

@@ -23,7 +23,7 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
 @pytest.mark.parametrize(("text", "speaker", "addressee", "kept"), [
     # addressee named only in a leading clause: the clause is cut (was dropped by `addressee`)
     ("Taking your advice, I'm sprucing up my biz plan and tweaking my pitch to investors.", "Jon", "Gina",
-     "Jon is sprucing up their biz plan and tweaking their pitch to investors"),
+     "Jon is sprucing up their business plan and tweaking their pitch to investors"),
     # "it" acting on the speaker: what happened to them (was dropped by `subject_first`)
     ("It taught me self-acceptance and how to find support.", "Caroline", "Melanie",
      "Caroline learned self-acceptance and how to find support"),  # session 12: subject first

@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from arandu_pipelines.write.dash_tails import join_dashes
+
 # word (casefolded) -> careful form; "" drops the word (and a comma left next to it)
 SPELLINGS: dict[str, str] = {
     # second person (resolved to the addressee afterwards)
@@ -53,10 +55,18 @@ SPELLINGS: dict[str, str] = {
     "kinda": "kind of", "sorta": "sort of", "dunno": "don't know",
     "w/": "with", "w/o": "without", "bf": "boyfriend", "gf": "girlfriend", "bff": "best friend",
     "tho": "though", "thru": "through", "srsly": "seriously", "obvs": "obviously", "defo": "definitely",
+    # session 12 (spell12): chat words kept in LoCoMo facts, each with one meaning
+    "'cause": "because", "'cuz": "because", "'em": "them", "'bout": "about", "'til": "until",
+    "fam": "family", "biz": "business", "fave": "favorite", "faves": "favorites", "fav": "favorite",
+    "favs": "favorites", "pic": "picture", "pics": "pictures", "convo": "conversation",
+    "convos": "conversations", "prolly": "probably", "outta": "out of", "lotta": "lot of",
+    "tryna": "trying to",
     # laughter, interjections and chat tags: not part of any fact
     "lol": "", "lmao": "", "lmfao": "", "rofl": "", "omg": "", "omfg": "", "btw": "", "tbh": "",
     "ngl": "", "imo": "", "imho": "", "fyi": "", "jk": "", "xd": "", "smh": "", "istg": "",
 }
+# nouns among them that also take a possessive or "is" ("fam's been great" -> "family's")
+NOUN_SPELLINGS = frozenset(["fam", "biz", "fave", "fav", "pic", "convo", "bday", "bf", "gf", "bff", "msg", "txt", "wknd"])
 # English words a careful writer capitalises: weekdays, months, languages and nationalities ("may"
 # and "march" are verbs too: "march" only beside a number, "may" never)
 PROPER: dict[str, str] = {w.lower(): w for w in ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays", "January", "February", "April", "June", "July", "August", "September", "October", "November", "December", "English", "Japanese", "Spanish", "French", "German", "Italian", "Portuguese", "Chinese", "Mandarin", "Cantonese", "Korean", "Arabic", "Hindi", "Russian", "Dutch", "Greek", "Turkish", "Polish", "Swedish", "Norwegian", "Danish", "Irish", "Scottish", "Welsh", "British", "American", "Canadian", "Mexican", "Brazilian", "Indian", "Thai", "Vietnamese", "Australian"]}
@@ -163,7 +173,9 @@ def _unstretch(word: str, names: dict[str, str]) -> str:
 
 
 _EMOJI_RE = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\uFE0F\u200D\u20E3]+")
-_WORDISH_RE = re.compile(r"(?<![\w'’/])(?:[A-Za-z][\w'’]*(?:/o|/)?|2moro|2day|2nite|b4)(?![\w'’])")
+_WORDISH_RE = re.compile(r"(?<![\w'’/])(?:[A-Za-z][\w'’]*(?:/o|/)?|['’](?:cause|cuz|em|bout|til)|2moro|2day|2nite|b4)(?![\w'’])")
+# a dropped "g" written as an apostrophe ("livin'", "startin'"): the word with its "-ing"
+_DROPPED_G_RE = re.compile(r"^[a-z]{2,}in['’]$")
 _TRAILING_THO_RE = re.compile(r"(?i)[,\s]+(?:tho|though)\W*$")
 # "... so pick somewhere with veggie options pls": a request clause inside a statement
 _PLEASE_CLAUSE_RE = re.compile(r"(?i)(?:,\s*|\s+-+\s+|\s+(?:so|and|but)\s+)(?=[^,]*\bplease\b)[^,]*$|\s+please\b.*$")
@@ -204,6 +216,11 @@ def tidy(text: str, subject: str = "", names: dict[str, str] | None = None) -> s
             return _case(w, "it's")
         if low in AGREEMENT:
             return AGREEMENT[low]
+        base, s_tail = low[:-2], low[-2:]
+        if s_tail == "'s" and base in NOUN_SPELLINGS:
+            return _case(w, SPELLINGS[base]) + w[-2:]
+        if _DROPPED_G_RE.match(w):  # lower case only: "Berlin'" closing a quote stays
+            return w[:-1] + "g"
         if low in SPELLINGS:
             new = SPELLINGS[low]
             return new if new.startswith("I'") else _case(w, new)
@@ -224,6 +241,7 @@ def tidy(text: str, subject: str = "", names: dict[str, str] | None = None) -> s
     if cut and len(t[: cut.start()].split()) >= 3:
         t = t[: cut.start()]
     t = re.sub(r"\bplease\b\W*$", "", t, flags=re.IGNORECASE)
+    t = join_dashes(t)
     # spacing left by dropped words: "rough , Northwind" / "a  b" / ", ," / leading comma
     t = re.sub(r"\s+([,.!?;:])", r"\1", t)
     t = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", t)
@@ -244,14 +262,17 @@ def transposed(word: str, vocabulary: Iterable[str]) -> str | None:
 
 
 def late(text: str) -> str:
-    """"gonna"/"wanna"/"gotta" written out, once the checks that read them as modals are done."""
+    """"gonna"/"wanna"/"gotta" written out, once the checks that read them as modals are done;
+    a space left before a "; "/": " of write/dash_tails.py by a later cut removed."""
     def repl(m: re.Match[str]) -> str:
         new = LATE[m.group(0).lower()]
         if new == "has to" and re.search(r"(?i)\b(?:others|they|we|you)\s+$", text[:m.start()]):
             new = "have to"  # "Ana and others gotta leave early" -> "have to"
         return _case(m.group(0), new)
 
-    return _LATE_RE.sub(repl, text)
+    out = _LATE_RE.sub(repl, text)
+    # a date phrase removed after `tidy` can leave "the gang ; Caroline and others ..." (dash_tails)
+    return re.sub(r"(?<=\w) +([;:])(?= )", r"\1", out)
 
 
 def _case(word: str, new: str) -> str:

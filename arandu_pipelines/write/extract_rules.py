@@ -923,6 +923,15 @@ _EN_FIRST_PERSON = {
 }
 # ... of which these only as written here ("IM", "US" are abbreviations)
 _EN_EXACT_ONLY = {"im": ("im",), "us": ("us", "Us")}
+# "I'm sunk tons of time into it": chat's "I'm" for "I've" before a participle with an object
+# (session 12, spell12; was "Jon is sunk tons of time"). Only participles that cannot be a
+# passive taking that object here ("I'm given a chance" stays "is"), and only before an object's
+# first word; "been" always ("I'm been busy").
+_EN_IM_HAVE_PARTICIPLES = frozenset(["sunk", "spent", "been", "had", "put", "made", "taken", "written", "done",
+                                     "gotten", "grown", "poured", "invested"])
+_EN_OBJECT_START = frozenset(["a", "an", "the", "my", "some", "so", "tons", "lots", "loads", "plenty", "hours",
+                              "years", "months", "weeks", "days", "all", "this", "that", "these", "those", "it",
+                              "much", "many", "more", "every", "everything", "too", "countless"])
 # Third-person words, when the pronoun's referent is known ({P}); "he's"/"her" need context.
 _EN_THIRD_PERSON = {
     "he": "{P}", "she": "{P}", "he'd": "{P} would", "she'd": "{P} would", "he'll": "{P} will",
@@ -985,7 +994,9 @@ class _EnRewrite:
             if _compound_subject(self.toks, i) or (i + 1 < self.n and self.toks[i + 1] in (",", ")")):
                 return i + 1
             return self.conj_after(i)
-        if low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
+        if low in ("i'm", "im") and t in _EN_EXACT_ONLY.get(low, (t,)) and self.im_is_have(i):
+            out.append(f"{who.speaker} has")
+        elif low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
             out.append(_EN_FIRST_PERSON[low].format(S=who.speaker))
         elif who.pron and low in _EN_THIRD_PERSON:
             out.append(_EN_THIRD_PERSON[low].format(P=who.pron))
@@ -1009,6 +1020,13 @@ class _EnRewrite:
         else:
             out.append(t)
         return i + 1
+
+    def im_is_have(self, i: int) -> bool:
+        """"I'm sunk tons of time": "I'm" typed for "I've" (see `_EN_IM_HAVE_PARTICIPLES`)."""
+        j = _next_word(self.toks, i)
+        if j >= self.n or self.toks[j].lower() not in _EN_IM_HAVE_PARTICIPLES:
+            return False
+        return self.toks[j].lower() == "been" or self.next_lower(j) in _EN_OBJECT_START
 
     def next_lower(self, i: int) -> str:
         j = _next_word(self.toks, i)
