@@ -1,0 +1,78 @@
+"""Who the speaker's "we" is (write/we_group.py, issue 19, session 12): "we" becomes "<S> and
+<group>" when the message or the speaker's previous turn names the group ("my kids", "my husband
+and I", "our family"), and stays "<S> and others" when nothing says who, when it is a generic
+object "us", or when the group is already named in the clause. Sentences are invented (no dev
+conversation names); unit level through `extract_offline` (the real spaCy pipeline), no database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from arandu_pipelines.write import we_group
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.types import ExtractionContext
+
+WHEN = datetime(2023, 9, 14, 18, 30, tzinfo=UTC)
+
+
+def texts(text: str, speaker: str = "Priya", previous: list[tuple[str | None, str]] | None = None) -> list[str]:
+    ctx = ExtractionContext(speaker, WHEN, addressee="Daniel", previous_turns=previous or [])
+    return [f.fact_text for f in extract_offline(text, ctx).facts]
+
+
+def test_we_is_the_speaker_and_the_kids_named_in_the_same_message() -> None:
+    got = texts("My kids are so excited about the holidays! We're planning a trip to the lake next month.")
+    assert any(t.startswith("Priya and Priya's kids are planning a trip to the lake") for t in got), got
+    assert not any("and others" in t for t in got), got
+
+
+def test_coordination_with_the_speaker_names_a_single_relative() -> None:
+    got = texts("My husband and I love gardening. We planted tomatoes and basil in the backyard.")
+    assert any(t.startswith("Priya and Priya's husband planted tomatoes") for t in got), got
+
+
+def test_we_takes_the_group_from_the_speakers_previous_turn() -> None:
+    previous = [("Priya", "I took my family to the coast last weekend, it was lovely."),
+                ("Daniel", "Sounds great! What did you do there?")]
+    got = texts("We explored the cliffs and ate fresh seafood by the harbour.", previous=previous)
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got
+
+
+def test_the_other_speakers_turn_does_not_name_the_speakers_group() -> None:
+    previous = [("Daniel", "I took my family to the coast last weekend, it was lovely.")]
+    got = texts("We explored the cliffs and ate fresh seafood by the harbour.", previous=previous)
+    assert any(t.startswith("Priya and others explored the cliffs") for t in got), got
+
+
+def test_nothing_says_who_keeps_and_others() -> None:
+    got = texts("We explored the cliffs and ate fresh seafood by the harbour.")
+    assert any(t.startswith("Priya and others explored the cliffs") for t in got), got
+
+
+def test_group_already_named_in_the_clause_is_not_said_twice() -> None:
+    got = texts("I had a quiet weekend after we went hiking with my kids in the hills.")
+    assert not any("Priya's kids went hiking with" in t for t in got), got
+
+
+def test_object_us_stays_generic() -> None:
+    assert we_group.name_group("Music is awesome for bringing Priya and others together", "Priya",
+                               "Priya's kids") == "Music is awesome for bringing Priya and others together"
+
+
+def test_two_groups_in_one_message_are_ambiguous() -> None:
+    assert we_group.antecedent("My kids loved it and my team too. We went out.", "Priya", []) is None
+
+
+def test_caption_is_not_the_speakers_words() -> None:
+    assert we_group.antecedent("We went to the park! [shared a photo: the kids on a swing]", "Priya", []) is None
+
+
+def test_generic_apposition_keeps_and_others() -> None:
+    assert we_group.name_group("Priya and others trans people deserve respect", "Priya",
+                               "Priya's friends") == "Priya and others trans people deserve respect"
+
+
+def test_the_group_as_the_conversation_said_it() -> None:
+    assert we_group.antecedent("Had a day out with the gang - we went biking.", "Priya", []) == "the gang"
+    assert we_group.antecedent("I love our family trips.", "Priya", []) == "Priya's family"
+    assert we_group.antecedent("Me and my fam went out.", "Priya", []) == "Priya's family"
