@@ -76,3 +76,33 @@ def test_the_group_as_the_conversation_said_it() -> None:
     assert we_group.antecedent("Had a day out with the gang - we went biking.", "Priya", []) == "the gang"
     assert we_group.antecedent("I love our family trips.", "Priya", []) == "Priya's family"
     assert we_group.antecedent("Me and my fam went out.", "Priya", []) == "Priya's family"
+
+
+def test_group_named_earlier_in_the_fact_is_not_repeated() -> None:
+    assert we_group.name_group("Priya had a day out with the gang - Priya and others went biking", "Priya",
+                               "the gang") == "Priya had a day out with the gang - Priya and others went biking"
+
+
+async def test_write_in_a_new_process_takes_the_group_from_the_stored_previous_turn(fresh_db_url, embeddings):
+    """A single write() (a new process: nothing tracked) whose "we" needs the speaker's previous
+    turn: the turns come from the database (antecedents.fill_from_history now looks them up for a
+    "we" too, not only for an "it")."""
+    from arandu_pipelines.client import MemoryClient
+
+    at = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    first = MemoryClient(fresh_db_url, embeddings=embeddings)
+    await first.initialize()
+    try:
+        await first.write("u1", "I took my family to the coast last weekend.", speaker_name="Priya",
+                          session_id="s1", occurred_at=at)
+    finally:
+        await first.close()
+    fresh = MemoryClient(fresh_db_url, embeddings=embeddings)
+    await fresh.initialize()
+    try:
+        r = await fresh.write("u1", "We explored the cliffs and ate fresh seafood by the harbour.",
+                              speaker_name="Priya", session_id="s1", occurred_at=at.replace(minute=5))
+    finally:
+        await fresh.close()
+    got = [f.fact_text for f in r.facts_added]
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got

@@ -135,11 +135,14 @@ _LOOKUP = (
 
 async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
                             found: list[list[tuple[str | None, str]]]) -> None:
-    """For events with no previous turn in sight (a single write(), a new process) whose text has
-    a pronoun to resolve: the session's latest earlier messages, one query for the chunk on the
-    (agent_id, session_id, occurred_at) index."""
+    """For events with no previous turn in sight (a single write(), a new process, a chunk's first
+    message) whose text has a pronoun to resolve or a "we" whose group the speaker's previous turn
+    may name (write/we_group.py): the session's latest earlier messages, one query for the chunk
+    on the (agent_id, session_id, occurred_at) index."""
+    from arandu_pipelines.write.we_group import has_we
+
     idx = [i for i, turns in enumerate(found) if not turns and events[i].session_id
-           and not events[i].recent_messages and worth_resolving(events[i].text or "")]
+           and not events[i].recent_messages and (worth_resolving(events[i].text or "") or has_we(events[i].text or ""))]
     if not idx:
         return
     from sqlalchemy import text

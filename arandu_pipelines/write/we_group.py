@@ -22,8 +22,9 @@ speaker's words and are ignored.
 - nothing names the group (a generic "we": "Art's awesome for showing us who we really are");
 - it is not a clause subject: an object "us" ("reminding us", "give us strength", "root for us")
   is nearly always people in general, the spec's "we ... only where it is a fact about them";
-- the group is already named after it in the fact ("we went camping with the kids": "Melanie
-  and Melanie's kids went camping with the kids" would say it twice);
+- the fact already names the group ("we went camping with the kids": "Melanie and Melanie's
+  kids went camping with the kids" would say it twice; "a day out with the gang - Caroline and
+  the gang went biking" too: there "others" already reads as the gang);
 - it is followed by a generic apposition ("us trans people", "we humans").
 
 No gendered pronoun is written: the group is spelled with the speaker's name ("Melanie's
@@ -85,6 +86,15 @@ _GENERIC_AFTER_RE = re.compile(
     r"^\s*(?:\w+\s+){0,2}(?:people|folks|humans|women|men|guys|adults|individuals)\b", re.IGNORECASE)
 
 
+_WE_RE = re.compile(r"(?i)(?<![\w'’])we(?:['’](?:re|ve|ll|d))?(?![\w'’])")
+
+
+def has_we(text: str) -> bool:
+    """Whether `text` has a subject "we" this module could name (cheap: regex only), so that
+    the pipeline looks up the speaker's previous turn for a chunk's first message."""
+    return bool(_WE_RE.search(text))
+
+
 def _spell(noun: str, owned: bool, speaker: str) -> str:
     words = [w for w in re.split(r"\s+and\s+", noun.strip(), flags=re.IGNORECASE)]
     names = []
@@ -138,7 +148,7 @@ def _nouns_of(group: str) -> list[str]:
 
 def name_group(text: str, speaker: str, group: str) -> str:
     """`text` with each subject "<speaker> and others" spelled "<speaker> and <group>" where the
-    rules above allow it (see the module docstring)."""
+    rules above allow it (see the module docstring): nothing changes when `text` names the group."""
     marker = f"{speaker} and others"
     nouns = _alt(_nouns_of(group))
     out, pos = [], 0
@@ -148,7 +158,7 @@ def name_group(text: str, speaker: str, group: str) -> str:
         prev_word = prev.group(1).lower() if prev else ""
         after = text[m.end():]
         if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after)
-                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", after))):
+                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
             continue
         out.append(text[pos:m.start()])
         out.append(f"{speaker} and {group}")
@@ -176,4 +186,4 @@ def apply(facts: list[ExtractedFact], text: str, speaker: str,
     return changed
 
 
-__all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "name_group"]
+__all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
