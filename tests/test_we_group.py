@@ -106,3 +106,18 @@ async def test_write_in_a_new_process_takes_the_group_from_the_stored_previous_t
         await fresh.close()
     got = [f.fact_text for f in r.facts_added]
     assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got
+
+
+async def test_import_chunk_boundary_does_not_cut_the_window(memory):
+    """The importer runs each chunk on a new pipeline: a chunk's second turn used to see only the
+    chunk's first one. Here the chunk opens with Daniel's reply (nothing to resolve) and Priya's
+    "we" comes next: its window still reaches her previous turn, stored in the chunk before."""
+    rows = [("Daniel", "How was the weekend?"), ("Priya", "Lovely! I took my family to the coast."),
+            ("Daniel", "Sounds lovely."), ("Priya", "We explored the cliffs and ate fresh seafood by the harbour.")]
+    report = await memory.import_messages([
+        {"agent_id": "u1", "session_id": "s1", "speaker": who, "text": text, "message_id": f"m{i}",
+         "occurred_at": f"2023-05-08T12:0{i}:00+00:00"} for i, (who, text) in enumerate(rows)], chunk_size=2)
+    assert report.events_extracted == 4
+    page = await memory.get_all("u1", limit=50)
+    got = [f.fact_text for f in page.facts]
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got
