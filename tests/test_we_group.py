@@ -72,6 +72,12 @@ def test_generic_apposition_keeps_and_others() -> None:
                                "Priya's friends") == "Priya and others trans people deserve respect"
 
 
+def test_the_speaker_and_the_listener_are_not_the_group() -> None:
+    for text in ("A lot happened since Priya and others last talked", "Priya and others both love jazz",
+                 "Priya and others are both on different paths"):
+        assert we_group.name_group(text, "Priya", "Priya's kids") == text
+
+
 def test_the_group_as_the_conversation_said_it() -> None:
     assert we_group.antecedent("Had a day out with the gang - we went biking.", "Priya", []) == "the gang"
     assert we_group.antecedent("I love our family trips.", "Priya", []) == "Priya's family"

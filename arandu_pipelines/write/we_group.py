@@ -25,7 +25,9 @@ speaker's words and are ignored.
 - the fact already names the group ("we went camping with the kids": "Melanie and Melanie's
   kids went camping with the kids" would say it twice; "a day out with the gang - Caroline and
   the gang went biking" too: there "others" already reads as the gang);
-- it is followed by a generic apposition ("us trans people", "we humans").
+- it is followed by a generic apposition ("us trans people", "we humans");
+- it is the speaker and the listener: "since we last talked", "we met", "we both ..." (a
+  group of two, which a named plural group is not).
 
 No gendered pronoun is written: the group is spelled with the speaker's name ("Melanie's
 kids") or as the conversation said it ("the kids"). English only: Portuguese "nós" keeps
@@ -84,6 +86,9 @@ _CLAUSE_OPENERS = frozenset([
 ])
 _GENERIC_AFTER_RE = re.compile(
     r"^\s*(?:\w+\s+){0,2}(?:people|folks|humans|women|men|guys|adults|individuals)\b", re.IGNORECASE)
+# "we" that is the speaker and the listener, not the group: "since we last talked", "we both ..."
+_TWO_OF_US_RE = re.compile(
+    r"^\s*(?:(?:are|were|have|had)\s+)?(?:(?:last|first|just|both)\s+)?(?:talked|spoke|chatted|met|caught up|texted|both)\b", re.IGNORECASE)
 
 
 _WE_RE = re.compile(r"(?i)(?<![\w'’])we(?:['’](?:re|ve|ll|d))?(?![\w'’])")
@@ -157,7 +162,7 @@ def name_group(text: str, speaker: str, group: str) -> str:
         prev = re.search(r"([\w'’]+|[^\w\s])$", before)
         prev_word = prev.group(1).lower() if prev else ""
         after = text[m.end():]
-        if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after)
+        if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
                 or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
             continue
         out.append(text[pos:m.start()])
