@@ -135,11 +135,25 @@ _LOOKUP = (
 
 async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
                             found: list[list[tuple[str | None, str]]]) -> None:
-    """For events with no previous turn in sight (a single write(), a new process) whose text has
-    a pronoun to resolve: the session's latest earlier messages, one query for the chunk on the
-    (agent_id, session_id, occurred_at) index."""
-    idx = [i for i, turns in enumerate(found) if not turns and events[i].session_id
-           and not events[i].recent_messages and worth_resolving(events[i].text or "")]
+    """For events with no previous turn in sight (a single write(), a new process, a chunk's first
+    message of a session) when they or the session's next turns of the chunk need one (a pronoun
+    to resolve, or a "we" whose group the speaker's previous turn may name, write/we_group.py):
+    the session's latest earlier messages, one query for the chunk on the (agent_id, session_id,
+    occurred_at) index. The next turns of the chunk that see fewer than `TURNS` turns get the
+    rest from the same lookup, so a chunk boundary (the importer's pipeline is new per chunk)
+    does not cut the window short."""
+    from arandu_pipelines.write.we_group import has_we
+
+    def needs(e: Any) -> bool:
+        return worth_resolving(e.text or "") or has_we(e.text or "")
+
+    followers: dict[int, list[int]] = {}  # a session's first event -> the next ones short of TURNS
+    for i, turns in enumerate(found):
+        if turns or not events[i].session_id or events[i].recent_messages:
+            continue
+        nxt = [j for j in range(i + 1, len(events)) if events[j].session_id == events[i].session_id]
+        followers[i] = [j for j in nxt[:TURNS - 1] if len(found[j]) < TURNS]
+    idx = [i for i, after in followers.items() if needs(events[i]) or any(needs(events[j]) for j in after)]
     if not idx:
         return
     from sqlalchemy import text
@@ -150,6 +164,11 @@ async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
     for i, speaker, body, _ in res.all():
         if body:
             found[i].append((speaker, body))
+    for i in idx:
+        for j in followers[i]:
+            short = TURNS - len(found[j])
+            if short > 0 and found[i]:
+                found[j][:0] = found[i][-short:]
 
 
 def context_turns(ctx: ExtractionContext) -> list[tuple[str | None, str]]:

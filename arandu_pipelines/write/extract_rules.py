@@ -1390,6 +1390,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
                               rewrite=_rewrite_for_stance, model=ctx.spacy_model)
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
+        if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
+            from arandu_pipelines.write import we_group
+
+            we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns)
     return result
 
 

@@ -1,0 +1,194 @@
+"""Who the speaker's "we" is, when the conversation says it (issue 19, session 12).
+
+The person rewrite (`extract_rules.rewrite_en`) turns the speaker's "we/us" into "<S> and
+others": true, but a careful note-taker writes who "we" is when the conversation names it. "My
+kids are so excited about summer break! We're thinking about going camping" is about Melanie
+and her kids, so the fact becomes "Melanie and Melanie's kids are thinking about going camping".
+
+The group comes from, in this order (the first source that names one wins):
+
+1. the message itself, then
+2. the speaker's own previous turn(s) in the session window (`ExtractionContext.previous_turns`,
+   newest first): what "we" referred to a moment ago.
+
+Within a source, three tiers, strongest first: a coordination with the speaker ("my husband and
+I", "me and my kids", "the kids and I"; any group or single relative noun), a collective owned by
+"our" ("our family", "our team"), and a plural group noun with "my"/"the" ("my kids", "the
+gang", "my friends and family"). Two different groups in the deciding tier are ambiguous: the
+fact keeps "and others". Image captions ("[shared a photo: ... two children ...]") are not the
+speaker's words and are ignored.
+
+"<S> and others" stays when:
+- nothing names the group (a generic "we": "Art's awesome for showing us who we really are");
+- it is not a clause subject: an object "us" ("reminding us", "give us strength", "root for us")
+  is nearly always people in general, the spec's "we ... only where it is a fact about them";
+- the fact already names the group ("we went camping with the kids": "Melanie and Melanie's
+  kids went camping with the kids" would say it twice; "a day out with the gang - Caroline and
+  the gang went biking" too: there "others" already reads as the gang);
+- it is followed by a generic apposition ("us trans people", "we humans");
+- it is the speaker and the listener: "since we last talked", "we met", "we both ..." (a
+  group of two, which a named plural group is not).
+
+No gendered pronoun is written: the group is spelled with the speaker's name ("Melanie's
+kids") or as the conversation said it ("the kids"). English only: Portuguese "nós" keeps
+"<S> e outros".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from arandu_pipelines.write.types import ExtractedFact
+
+# Plural or collective nouns that name a group the speaker belongs to -> how the fact spells them.
+GROUP_NOUNS: dict[str, str] = {
+    "kids": "kids", "children": "children", "family": "family", "fam": "family", "friends": "friends",
+    "team": "team", "class": "class", "parents": "parents", "folks": "folks", "siblings": "siblings",
+    "brothers": "brothers", "sisters": "sisters", "band": "band", "crew": "crew", "gang": "gang",
+    "teammates": "teammates", "classmates": "classmates", "roommates": "roommates", "cousins": "cousins",
+    "grandkids": "grandkids", "grandchildren": "grandchildren", "family members": "family members",
+}
+# Collectives that "our" names as the group itself ("our family" is we; "our kids" is not).
+COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang"])
+# One person: a group with the speaker only when coordinated with I/me ("my husband and I").
+SINGLE_NOUNS: dict[str, str] = {
+    "husband": "husband", "hubby": "husband", "wife": "wife", "partner": "partner",
+    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "fiance": "fiance", "fiancé": "fiancé",
+    "fiancee": "fiancee", "fiancée": "fiancée", "spouse": "spouse", "mom": "mom", "dad": "dad",
+    "mother": "mother", "father": "father", "brother": "brother", "sister": "sister", "son": "son",
+    "daughter": "daughter", "roommate": "roommate", "best friend": "best friend", "bestie": "bestie",
+}
+
+
+def _alt(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_G = _alt(GROUP_NOUNS)
+_ANY = _alt([*GROUP_NOUNS, *SINGLE_NOUNS])
+_NP = rf"(?P<n>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)"
+_TIERS: tuple[re.Pattern[str], ...] = (
+    # "my husband and I", "the kids and me", "me and my family", "I and my friends"
+    re.compile(rf"(?i)\b(?P<d>my|the)\s+{_NP}\s+(?:and|&)\s+(?:I|me)\b"
+               rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)\b"),
+    # "our family camping trip", "our team"
+    re.compile(rf"(?i)\bour\s+(?P<n>{_alt(COLLECTIVES)})\b"),
+    # "my kids", "the gang", "my friends and family"
+    re.compile(rf"(?i)\b(?P<d>my|the)\s+(?P<n>(?:{_G})(?:\s+and\s+(?:my\s+)?(?:{_G}))?)\b"),
+)
+_CAPTION_RE = re.compile(r"\[[^\]]*\]")
+# Words after which "<S> and others" opens a clause (so it stands for a subject "we").
+_CLAUSE_OPENERS = frozenset([
+    "", "and", "but", "so", "when", "after", "before", "while", "because", "since", "until", "that",
+    "if", "as", "then", "where", "once", "though", "although", "-", ",", ";", ":", "–", "—",
+])
+_GENERIC_AFTER_RE = re.compile(
+    r"^\s*(?:\w+\s+){0,2}(?:people|folks|humans|women|men|guys|adults|individuals)\b", re.IGNORECASE)
+# "we" that is the speaker and the listener, not the group: "since we last talked", "we both ..."
+_TWO_OF_US_RE = re.compile(
+    r"^\s*(?:(?:are|were|have|had)\s+)?(?:(?:last|first|just|both)\s+)?(?:talked|spoke|chatted|met|caught up|texted|both)\b", re.IGNORECASE)
+
+
+_WE_RE = re.compile(r"(?i)(?<![\w'’])we(?:['’](?:re|ve|ll|d))?(?![\w'’])")
+
+
+def has_we(text: str) -> bool:
+    """Whether `text` has a subject "we" this module could name (cheap: regex only), so that
+    the pipeline looks up the speaker's previous turn for a chunk's first message."""
+    return bool(_WE_RE.search(text))
+
+
+def _spell(noun: str, owned: bool, speaker: str) -> str:
+    words = [w for w in re.split(r"\s+and\s+", noun.strip(), flags=re.IGNORECASE)]
+    names = []
+    for w in words:
+        w = re.sub(r"(?i)^my\s+", "", w).lower()
+        names.append(GROUP_NOUNS.get(w) or SINGLE_NOUNS.get(w) or w)
+    phrase = " and ".join(names)
+    return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
+
+
+def group_in(text: str, speaker: str) -> str | None | Literal[False]:
+    """The group `text` names for its speaker's "we" (spelled for a fact), None when it names
+    none, False when its deciding tier names two different groups (ambiguous)."""
+    text = _CAPTION_RE.sub(" ", text)
+    for tier, rx in enumerate(_TIERS):
+        found: dict[str, str] = {}
+        for m in rx.finditer(text):
+            d = m.groupdict()
+            noun = d.get("n") or d.get("n2") or ""
+            det = (d.get("d") or d.get("d2") or ("our" if tier == 1 else "")).lower()
+            spelled = _spell(noun, det in ("my", "our"), speaker)
+            found.setdefault(spelled.lower().replace("the ", f"{speaker.lower()}'s ", 1), spelled)
+        if len(found) == 1:
+            return next(iter(found.values()))
+        if len(found) > 1:
+            return False
+    return None
+
+
+def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]]) -> str | None:
+    """Who the speaker's "we" is besides the speaker: from the message, else from the speaker's
+    previous turns in the window (newest first); None when nothing (unambiguous) says it."""
+    sources = [text] + [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
+    for src in sources:
+        got = group_in(src, speaker)
+        if got is False:
+            return None
+        if got:
+            return got
+    return None
+
+
+def _nouns_of(group: str) -> list[str]:
+    out = []
+    for table in (GROUP_NOUNS, SINGLE_NOUNS):
+        for k, v in table.items():
+            if re.search(rf"(?i)\b{re.escape(v)}\b", group):
+                out.append(k)
+    return out
+
+
+def name_group(text: str, speaker: str, group: str) -> str:
+    """`text` with each subject "<speaker> and others" spelled "<speaker> and <group>" where the
+    rules above allow it (see the module docstring): nothing changes when `text` names the group."""
+    marker = f"{speaker} and others"
+    nouns = _alt(_nouns_of(group))
+    out, pos = [], 0
+    for m in re.finditer(re.escape(marker) + r"\b", text):
+        before = text[:m.start()].rstrip()
+        prev = re.search(r"([\w'’]+|[^\w\s])$", before)
+        prev_word = prev.group(1).lower() if prev else ""
+        after = text[m.end():]
+        if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
+                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
+            continue
+        out.append(text[pos:m.start()])
+        out.append(f"{speaker} and {group}")
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def apply(facts: list[ExtractedFact], text: str, speaker: str,
+          previous_turns: list[tuple[str | None, str]]) -> int:
+    """Name the group of the speaker's "we" in `facts` (in place); how many facts changed."""
+    marker = f"{speaker} and others"
+    if not any(marker in f.fact_text for f in facts):
+        return 0
+    group = antecedent(text, speaker, previous_turns)
+    if not group:
+        return 0
+    changed = 0
+    for f in facts:
+        if marker in f.fact_text:
+            new = name_group(f.fact_text, speaker, group)
+            if new != f.fact_text:
+                f.fact_text = new
+                changed += 1
+    return changed
+
+
+__all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
