@@ -31,3 +31,18 @@ def test_empty_or_listener_beliefs_give_nothing():
                  "Once I find a place, I'm sure the rest will follow!",
                  "I'm sure you feel great knowing your students are doing well."):
         assert not any("believes" in t for t in texts(text)), (text, texts(text))
+
+
+def test_a_general_statement_with_a_plural_subject_is_believed():
+    assert "Priya believes good boots help avoid blisters on long hikes" in texts(
+        "Good boots help avoid blisters on long hikes.")
+    assert "Priya believes patience and practice can help beginners really improve" in texts(
+        "Totally! Patience and practice can help beginners really improve.")
+    assert "Priya believes houseplants bring so much calm" in texts("Houseplants bring so much calm too, though.")
+
+
+def test_personal_thin_imperative_and_gerund_statements_are_not_general_beliefs():
+    for text in ("Music brings us together.", "Flowers bring joy.", "Stay motivated and keep going!",
+                 "Having a plan can help with motivation.", "Their love and help have been so important.",
+                 "Dancing brings me joy.", "Those moments make being a parent worth it."):
+        assert not any("believes" in t for t in texts(text)), (text, texts(text))
