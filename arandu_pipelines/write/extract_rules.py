@@ -1482,6 +1482,10 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
 
     stance.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in split_sentences(text)],
                  rewrite=_rewrite_for_stance)
+    from arandu_pipelines.write import beliefs
+
+    beliefs.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in split_sentences(text)],
+                  rewrite=_rewrite_for_stance)  # "..., but I'm sure X": the clause the restater cut
     if ctx.ner:
         from arandu_pipelines.write.nlp import apply_labels
 

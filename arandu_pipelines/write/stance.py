@@ -19,6 +19,10 @@ speaker finds freeing, rewarding or hard to do. This module is a table of such r
 | finds_it          | It's/It was (so) <feeling adj> to VP              | S finds it <adj> to VP                     |
 |                   |   (not "to see/hear/know/chat/me": reactions;     |   (value words -- "important", "key" --    |
 |                   |   not with generic "you")                         |   stay extract_rules' "S believes ...")    |
+| enjoyed_it        | It's (so) great, awesome, nice, fun ... to VP or  | S finds it <adj> to VP / VP-ing;           |
+|                   |   VP-ing; It was ... to VP (the speaker's         |   S found it <adj> to VP (tense kept:      |
+|                   |   activity: not have/be, not "seeing how/you",    |   "It was great to unplug" happened)       |
+|                   |   no "you")                                       |                                            |
 
 Only kinds whose facts matched an annotator's observation of the same turn at least about as
 often as the rest of the offline facts on the dev conversations are listed (bench/facts.py,
@@ -57,6 +61,12 @@ _FEELING_ADJ = (
 # "to me/us" is who finds it so, not what is done: "It's special to me" names no activity
 _NOT_OWN = r"(?!see\b|hear\b|know\b|chat\b|talk\b|read\b|have\s+you\b|meet\s+you\b|me\b|us\b|you\b|them\b|him\b|her\b)"
 
+_GOOD_ADJ = "great|awesome|amazing|wonderful|nice|cool|fun|lovely|exciting|incredible"
+# "great to have a supporter", "nice to be part of it": a state, no activity the speaker did
+_NO_ACTIVITY = r"(?!have\b|be\b|having\b|being\b)"
+_NOT_OWN_ING = (r"(?!seeing\s+(?:how|what|that|it|this|you)\b|hearing\b|knowing\b|chatting\b|talking\b|reading\b"
+                r"|meeting\s+you\b)(?=\w+ing\b)")
+
 
 @dataclass(frozen=True)
 class StanceRule:
@@ -86,6 +96,14 @@ RULES: tuple[StanceRule, ...] = (
     _rule("finds_it", rf"^(?:it['’]s|it\s+is|it\s+was|it['’]s\s+been|it\s+has\s+been)\s+{_INT}"
                       # generic "you" ("hard to run a business when you ...") is nobody's feeling
                       rf"(?P<a>{_FEELING_ADJ})\s+(?P<x>to\s+{_NOT_OWN}(?![^.]*\byou)\w.+)$", "{S} finds it {a} {x}"),
+    # past: the infinitive only; "It was so nice seeing them play" paints the scene of an event the
+    # turn already tells (measured on the dev pair: 0 of 2 annotated)
+    _rule("enjoyed_it", rf"^(?:it\s+was)\s+{_INT}"
+                        rf"(?P<a>{_GOOD_ADJ})\s+(?P<x>to\s+{_NOT_OWN}{_NO_ACTIVITY}(?![^.]*\byou)\w.+)$",
+          "{S} found it {a} {x}"),
+    _rule("enjoyed_it", rf"^(?:it['’]s|it\s+is|it['’]s\s+been|it\s+has\s+been)\s+{_INT}"
+                        rf"(?P<a>{_GOOD_ADJ})\s+(?P<x>(?:to\s+{_NOT_OWN}|{_NOT_OWN_ING}){_NO_ACTIVITY}(?![^.]*\byou)\w.+)$",
+          "{S} finds it {a} {x}"),
 )
 
 _LEAD_RE = re.compile(
