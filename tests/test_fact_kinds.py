@@ -86,3 +86,20 @@ def test_a_lets_turns_inclusive_we_is_not_a_fact_about_the_speaker(text):
 def test_a_real_fact_in_the_first_person_plural_stays(text, kept):
     got = kinds(text)
     assert any(t.startswith(kept) for t in got), got
+
+
+# ---- advice to the listener -----------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "You could also sell your prints at the weekend market in Braga.",
+    "Pinterest and Etsy can help you find new buyers for the prints.",
+    "You should totally try the Tuesday pottery class at Clay Studio.",
+])
+def test_a_suggestion_to_the_listener_is_not_a_fact_about_them(text):
+    got = kinds(text)
+    assert not any(t.startswith(("Ben ", "Pinterest")) for t in got), got
+    assert run(text).trace.get("refine_dropped", {}).get("advice") == 1
+
+
+def test_what_the_listener_did_stays():
+    got = kinds("You sold your prints at the market in Braga!")
+    assert got == {"Ben sold their prints at the market in Braga": "generic.addr.event"}, got

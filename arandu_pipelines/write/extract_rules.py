@@ -1373,10 +1373,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             speech_acts.apply(result, text, ctx, sentences=[text[a:b].strip() for a, b in spans],
                               rewrite=_rewrite_for_stance, model=ctx.spacy_model)
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
-    if lang == "en":  # the inclusive "we" of a "let's" turn is the pair's pep talk (write/inclusive_we.py)
-        from arandu_pipelines.write import inclusive_we
+    if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
+        from arandu_pipelines.write import kind_filters
 
-        inclusive_we.drop(result, text)
+        kind_filters.apply(result, text)
     return result
 
 

@@ -9,7 +9,7 @@ effort, not knowledge about the speaker and the people the speaker lives or work
     "Chasing our dreams and helping each other out. Let's keep movin' forward!"
 
 The rules rewrite such a "we" as "<speaker> and others" (a fact about the speaker's group) and
-store it. `drop(result)` removes a fact of that kind when ALL of these hold, so that the first
+store it. `pep_talk(fact, sentences)` (a row of write/kind_filters.py) says a fact is of that kind when ALL of these hold, so that the first
 person plural of a real fact stays ("We're going to Paris next week, let's catch up after" keeps
 "Ana and others are going to Paris"):
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from arandu_pipelines.write.types import ExtractedFact, ExtractionResult
+from arandu_pipelines.write.types import ExtractedFact
 
 _HORTATIVE_RE = re.compile(r"(?i)(?<![\w'’])(?:let['’]s|let\s+us)(?![\w'’])")
 _PLURAL_RE = re.compile(r"(?i)(?<![\w'’])(?:we|we['’](?:re|ve|ll|d)|us|our|ours|ourselves|each\s+other)(?![\w'’])")
@@ -51,16 +51,5 @@ def pep_talk(f: ExtractedFact, sentences: list[str]) -> bool:
         (f.rule_kind or "").startswith(FREE_KINDS) and f.attribute_key is None
         and not any(m and m in f.fact_text for m in f.mentions)
         and _PLURAL_RE.search(src) and not _SINGULAR_RE.search(src)
+        and any(_HORTATIVE_RE.search(s) for s in sentences)
         and _near_hortative(src, sentences))
-
-
-def drop(result: ExtractionResult, text: str) -> list[ExtractedFact]:
-    """Remove the pep-talk facts of an English message that says "let's"; returns them."""
-    if not _HORTATIVE_RE.search(text):
-        return []
-    sentences = result.sentences or [text]
-    gone = [f for f in result.facts if pep_talk(f, sentences)]
-    if gone:
-        result.facts = [f for f in result.facts if all(f is not g for g in gone)]
-        result.trace.setdefault("refine_dropped", {})["inclusive_we"] = len(gone)
-    return gone
