@@ -80,8 +80,8 @@ def test_a_lets_turns_inclusive_we_is_not_a_fact_about_the_speaker(text):
     # no "let's": the plural is the speaker's group
     ("We have come such a long way with the garden.", "Ana and others have come such a long way with the garden"),
     # far from the "let's" sentence: another topic of the same turn
-    ("We have come such a long way with the garden. It was a hard year for everyone. "
-     "The kids loved the tomatoes. Let's catch up soon!", "Ana and others have come such a long way with the garden"),
+    (("We have come such a long way with the garden. It was a hard year for everyone. "
+      "The kids loved the tomatoes. Let's catch up soon!"), "Ana and others have come such a long way with the garden"),
 ])
 def test_a_real_fact_in_the_first_person_plural_stays(text, kept):
     got = kinds(text)
