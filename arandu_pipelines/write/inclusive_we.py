@@ -14,7 +14,8 @@ person plural of a real fact stays ("We're going to Paris next week, let's catch
 "Ana and others are going to Paris"):
 
 - the message has a sentence with "let's" / "let us" and the fact's source sentence is that
-  sentence or its neighbour (the plural it speaks in is the hortative's);
+  sentence or its neighbour (the plural it speaks in is the hortative's); an exclamation tail
+  that write/precision.py cuts ("... - let's make it happen!") is a cheer and does not count;
 - the fact is a restated sentence (rule kind `generic.*` or `held_back.*`), not a rule's match;
 - it has no attribute: not an event, a plan or a preference (those are concrete, kept);
 - it names no entity besides its subject (a place, a person, a product is content);
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from arandu_pipelines.write import precision
 from arandu_pipelines.write.types import ExtractedFact
 
 _HORTATIVE_RE = re.compile(r"(?i)(?<![\w'’])(?:let['’]s|let\s+us)(?![\w'’])")
@@ -36,11 +38,17 @@ _SINGULAR_RE = re.compile(r"(?<![\w'’])(?:I|I['’](?:m|ve|ll|d)|(?i:me|my|min
 FREE_KINDS = ("generic.", "held_back.")
 
 
+def _hortative(sentence: str) -> bool:
+    """A "let's" of the sentence itself; an exclamation tail ("- let's make it happen", "- let's do
+    this", write/precision.cut_exclamation) is a cheer that precision already cuts, not a plan."""
+    return bool(_HORTATIVE_RE.search(precision.cut_exclamation(sentence.strip())))
+
+
 def _near_hortative(source: str, sentences: list[str]) -> bool:
     """The fact's source sentence is a "let's" sentence or next to one."""
     src = source.strip()
     idx = [i for i, s in enumerate(sentences) if src and (src in s or s.strip() in src and s.strip())]
-    marks = [i for i, s in enumerate(sentences) if _HORTATIVE_RE.search(s)]
+    marks = [i for i, s in enumerate(sentences) if _hortative(s)]
     return any(abs(i - j) <= 1 for i in idx for j in marks)
 
 
@@ -51,5 +59,5 @@ def pep_talk(f: ExtractedFact, sentences: list[str]) -> bool:
         (f.rule_kind or "").startswith(FREE_KINDS) and f.attribute_key is None
         and not any(m and m in f.fact_text for m in f.mentions)
         and _PLURAL_RE.search(src) and not _SINGULAR_RE.search(src)
-        and any(_HORTATIVE_RE.search(s) for s in sentences)
+        and any(_hortative(s) for s in sentences)
         and _near_hortative(src, sentences))
