@@ -149,6 +149,7 @@ class Fact:
     text: str
     entity_key: str = ""
     confirmed_in: list[str] = field(default_factory=list)  # dia_ids that restated it (NOOP)
+    kind: str | None = None  # the extractor's rule kind (value_json.rule_kind; bench/fact_kinds.py)
 
 
 @dataclass
@@ -159,6 +160,7 @@ class Scored:
     gold_hit: list[bool] = field(default_factory=list)
     fact_hit: list[bool] = field(default_factory=list)
     pairs: list[tuple[str, str, float, float]] = field(default_factory=list)  # matched examples
+    links: list[tuple[int, int]] = field(default_factory=list)  # (gold index, fact index) matched
 
 
 def gold_observations(path: Path) -> list[Gold]:
@@ -205,11 +207,11 @@ async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]],
                     "SELECT e.message_id, f.fact_text, f.entity_key, "
                     "ARRAY(SELECT ce.message_id FROM memory_fact_confirmations c "
                     "JOIN memory_events ce ON ce.id = c.event_id WHERE c.agent_id = f.agent_id "
-                    "AND c.fact_id = f.id ORDER BY c.confirmed_at) FROM memory_facts f "
+                    "AND c.fact_id = f.id ORDER BY c.confirmed_at), f.value_json->>'rule_kind' FROM memory_facts f "
                     "LEFT JOIN memory_events e ON e.id = f.source_event_id "
                     "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.created_at, f.id"),
                     {"a": agent})).all()
-            out[path.stem] = [Fact(r[0], r[1], r[2], [m for m in r[3] or [] if m]) for r in rows]
+            out[path.stem] = [Fact(r[0], r[1], r[2], [m for m in r[3] or [] if m], r[4]) for r in rows]
         vectors = memory.embeddings
     except BaseException:
         await memory.__aexit__(None, None, None)
@@ -269,7 +271,7 @@ def facts_from_extractor(paths: list[Path],
                 res = extract_offline(r["text"], ctx)
             finally:
                 AUDIT.reset(token)
-            facts += [Fact(r["message_id"], f.fact_text, f.subject) for f in res.facts]
+            facts += [Fact(r["message_id"], f.fact_text, f.subject, kind=f.rule_kind) for f in res.facts]
             if drops is not None:
                 drops.setdefault(path.stem, []).extend(
                     (check, Fact(r["message_id"], text, r["speaker"])) for check, text in audit)
@@ -303,6 +305,7 @@ async def score(name: str, gold: list[Gold], facts: list[Fact], embeddings: Any,
                 s.gold_hit[i] = True
                 s.fact_hit[j] = True
                 s.pairs.append((f.text, g.text, c, o))
+                s.links.append((i, j))
     return s
 
 
@@ -376,6 +379,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     for g, before, after in zip(s.gold, s.gold_hit, s2.gold_hit, strict=True):
                         if after and not before:
                             print(f"    * [{g.dia_id}] gold {g.text!r}\n      confirms {by_gold.get(g.text)!r}")
+            if args.kinds:
+                from fact_kinds import kind_rows, print_kinds
+
+                sm["kinds"] = kind_rows(s)
+                print_kinds(sm["kinds"])
             print_samples(s, args.samples, rng)
     finally:
         if "_close" in info:
@@ -401,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extract-only", action="store_true",
                     help="run the offline extractor per turn, no database (development loop)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the printed samples")
+    ap.add_argument("--kinds", action="store_true",
+                    help="also print precision and unique coverage per rule kind (bench/fact_kinds.py)")
     ap.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
     ap.add_argument("--json", type=Path, help="also write the report as JSON here")
     args = ap.parse_args(argv)

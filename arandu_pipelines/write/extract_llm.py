@@ -252,6 +252,7 @@ def parse_facts(
             event_date=_event_date(item.get("event_date")),
             mentions=[m for m in as_str_list(item.get("mentions"), 10, MAX_NAME_CHARS)
                       if fold(m) != fold(subject)],
+            rule_kind="llm",
         ))
         if len(out) >= config.max_facts_per_event:
             break

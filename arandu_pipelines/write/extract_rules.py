@@ -676,6 +676,7 @@ class _Msg:
         self.rel_keys: set[tuple[str, str, str, bool]] = set()
         self.addressee: str | None = None  # named by a vocative in this message
         self.default_addressee = (ctx.addressee or "").strip() or None  # the other speaker
+        self.rule_kind = "rule"  # the rule kind of the facts `_fact` makes now (bench/fact_kinds.py)
         self.generic: list[ExtractedFact] = []  # facts of `_generic` (restated sentences)
         self.known_types = ctx.known_types or {}
         self.cross_turn: list = []  # write/antecedents.Replacement of pronouns resolved from the previous turn
@@ -1394,6 +1395,11 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             from arandu_pipelines.write import we_group
 
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns)
+
+    if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
+        from arandu_pipelines.write import kind_filters
+
+        kind_filters.apply(result, text)
     return result
 
 
@@ -1754,6 +1760,7 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
 
 def _aliases(ms: _Msg, s: _Sent) -> list[ExtractedFact]:
     body, base = s.body, s.start + s.body_off
+    ms.rule_kind = "alias"
     facts: list[ExtractedFact] = []
     pt = ms.lang == "pt"
     for rx in (_ALIAS_PAREN_RE, _ALIAS_AKA_RE):
@@ -1803,6 +1810,7 @@ def _aliases(ms: _Msg, s: _Sent) -> list[ExtractedFact]:
 
 def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
     body, base = s.body, s.start + s.body_off
+    ms.rule_kind = "relterm"
     pt = ms.lang == "pt"
     rxs = _RELTERM_PT if pt else _RELTERM_EN
     done = _SpanSet()
@@ -2206,6 +2214,7 @@ def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) ->
     h.subj = _subject(ms, s, m.start("verb"), m.group("verb"))
     if h.subj is None:
         return False
+    ms.rule_kind = f"verb.{h.kind}"
     _modality(ms, s, h)
     # every rule kind is in _KIND; "lives_works_in" ("works in Paris") comes from _gate_works
     rel, attr, ttype, imp = _KIND.get(h.kind, (None, None, "place", "specific_event"))
@@ -2367,7 +2376,7 @@ def _fact(
     return ExtractedFact(
         subject=subject, fact_text=text, attribute_key=attr, value=value, importance_category=imp,
         confidence=conf, retracts=retracts, retract_value=retract_value, event_date=edate,
-        source_context=ctx_note, mentions=list(mentions), source_text=s.text,
+        source_context=ctx_note, mentions=list(mentions), source_text=s.text, rule_kind=ms.rule_kind,
     )
 
 
@@ -2434,10 +2443,12 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     # A statement of value whose first clause has no person as its subject ("Talking about
     # inclusion is crucial, and you ...") is the speaker's belief.
     belief = _belief(ms, fact_text, abs_text) if kind in ("none", "addr", "speaker") else None
+    said_kind = "generic.belief"
     if belief is None and kind in ("none", "speaker"):
-        belief = _dream(ms, fact_text)
+        belief, said_kind = _dream(ms, fact_text), "generic.dream"
     if belief is not None:
         fact_text, subj, kind = belief, ms.speaker, "speaker"
+        ms.rule_kind = said_kind
     if kind == "none":
         # A sentence with no person as its subject ("That's awesome", "Hold onto those moments")
         # is talk, not a fact about anyone: it stays searchable on the event, no fact.
@@ -2459,6 +2470,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
         return  # "I'm Rafael." said by Rafael
     mentions = _mentions_in(ms, s, fact_text, subj)
     fact_text = fact_text[:1].upper() + fact_text[1:]
+    if belief is None:  # generic.<subject kind>.<attribute>: "generic.speaker.event", "generic.addr.plain"
+        ms.rule_kind = f"generic.{kind}.{attr or 'plain'}"
     generic = _fact(ms, s, subj, fact_text, attr, None, imp, c, mentions, edate=edate)
     ms.generic.append(generic)  # a restated sentence, not a rule's match: refine() is strict with it
     ms.add_fact(generic)

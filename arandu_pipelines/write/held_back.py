@@ -70,5 +70,6 @@ def restore(result: ExtractionResult) -> None:
     if result.facts or not held:
         return
     check, fact = min(enumerate(held), key=lambda ix: (KINDS.index(ix[1][0]), ix[0]))[1]
+    fact.rule_kind = f"held_back.{check}"
     result.facts.append(fact)
     result.trace.setdefault("held_back", check)

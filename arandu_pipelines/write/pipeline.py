@@ -962,6 +962,7 @@ def _mirror_candidates(
             confidence=MIRROR_CONFIDENCE,
             source_context=MIRROR_CONTEXT,
             mentions=[r.target],
+            rule_kind="mirror",
         )))
     return out
 
@@ -1082,7 +1083,8 @@ def _bare_corrections(
             continue  # extraction (e.g. the LLM, which gives no source sentence) already has it
         kept = [k for k in kept if k not in same or k.attribute_key]
         placeholder = _proposal(i, p, ExtractedFact(p.event.speaker, sentence, source_text=sentence,
-                                                    importance_category="biographical_milestone"),
+                                                    importance_category="biographical_milestone",
+                                                    rule_kind="correction"),
                                 speaker, names, None, False, config)
         placeholder.bare = bare
         kept.append(placeholder)
@@ -1175,6 +1177,7 @@ async def _plan_writes(
                 source_event_id=ev.event_id, supersedes_fact_id=p.target.id if p.target and p.action == "UPDATE" else None,
                 embedding=_as_list(p.embedding), source_context=p.fact.source_context,
                 speaker=ev.speaker, session_id=ev.session_id, event_date=p.fact.event_date,
+                rule_kind=p.fact.rule_kind,
             ))
             plan.links.append((p.fact_id or "", p.subject_key, True))
             plan.links.extend((p.fact_id or "", k, False) for k in p.mention_keys)

@@ -256,6 +256,8 @@ def apply(result: ExtractionResult, text: str, speaker: str,
         for m in rx.finditer(text):
             n = len(result.facts)
             BUILDERS[kind](result, m, speaker, text)
+            for f in result.facts[n:]:
+                f.rule_kind = f.rule_kind or f"extra.{kind}"
             if generic and len(result.facts) > n:
                 sentence = _sentence_of(text, m.start())
                 if content_words(sentence.replace(m.group(0), " ")) < 2:

@@ -426,7 +426,8 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
         return None
     act = found[0]
     f = ExtractedFact(ctx.speaker_name, act.text, None, None, "conversational", 0.7,
-                      mentions=[(ctx.addressee or "").strip()], source_text=act.source)
+                      mentions=[(ctx.addressee or "").strip()], source_text=act.source,
+                      rule_kind=f"speech_act.{act.kind}")
     result.facts.append(f)
     result.trace.setdefault("speech_act", act.kind)
     return f

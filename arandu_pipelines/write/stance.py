@@ -172,7 +172,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
             if len(fact_text.split()) < 4:
                 continue
             f = ExtractedFact(speaker, fact_text[:1].upper() + fact_text[1:], None, None, "specific_event", 0.8,
-                              mentions=[addressee], source_text=sentence)
+                              mentions=[addressee], source_text=sentence, rule_kind=f"stance.{rule.kind}")
             result.facts.append(f)
             added.append(f)
             kinds.add(rule.kind)

@@ -46,6 +46,10 @@ class ExtractedFact:
     # The sentence of the message this fact restates (exact substring). The rules extractor sets
     # it so the pipeline can embed each sentence once and reuse it for the fact and the event.
     source_text: str | None = None
+    # Which rule kind produced the fact ("verb.move", "generic.speaker.event", "stance.admire",
+    # "speech_act.encourage", "extra.married_to", "mirror", "llm" ...): stored on the fact row's
+    # value_json as {"rule_kind": ...} so that bench/fact_kinds.py can score precision per kind.
+    rule_kind: str | None = None
 
 
 @dataclass

@@ -48,6 +48,7 @@ class FactRow:
     speaker: str | None
     session_id: str | None
     event_date: datetime | None
+    rule_kind: str | None = None  # the extractor's rule kind, kept as value_json {"rule_kind": ...}
 
 
 @dataclass
@@ -158,15 +159,16 @@ async def insert_facts(conn: AsyncConnection, agent_id: str, rows: list[FactRow]
             "INSERT INTO memory_facts (id, agent_id, entity_type, entity_key, entity_name, "
             "attribute_key, value_text, fact_text, category, confidence, importance, valid_from, "
             "valid_to, source_event_id, supersedes_fact_id, embedding_vec, source_context, speaker, "
-            "session_id, event_date) SELECT q.id, :a, q.et, q.ek, q.en, q.ak, q.vt, q.ft, q.cat, "
-            "q.conf, q.imp, q.vf, q.vto, q.src, q.sup, q.emb, q.ctx, q.spk, q.sess, q.ed FROM unnest("
+            "session_id, event_date, value_json) SELECT q.id, :a, q.et, q.ek, q.en, q.ak, q.vt, q.ft, q.cat, "
+            "q.conf, q.imp, q.vf, q.vto, q.src, q.sup, q.emb, q.ctx, q.spk, q.sess, q.ed, "
+            "CASE WHEN q.rk IS NULL THEN NULL ELSE jsonb_build_object('rule_kind', q.rk) END FROM unnest("
             "CAST(:id AS uuid[]), CAST(:et AS text[]), CAST(:ek AS text[]), CAST(:en AS text[]), "
             "CAST(:ak AS text[]), CAST(:vt AS text[]), CAST(:ft AS text[]), CAST(:cat AS text[]), "
             "CAST(:conf AS float8[]), CAST(:imp AS float8[]), CAST(:vf AS timestamptz[]), "
             "CAST(:vto AS timestamptz[]), CAST(:src AS uuid[]), CAST(:sup AS uuid[]), "
             "CAST(:emb AS vector[]), CAST(:ctx AS text[]), CAST(:spk AS text[]), "
-            "CAST(:sess AS text[]), CAST(:ed AS timestamptz[])) "
-            "AS q(id, et, ek, en, ak, vt, ft, cat, conf, imp, vf, vto, src, sup, emb, ctx, spk, sess, ed)"
+            "CAST(:sess AS text[]), CAST(:ed AS timestamptz[]), CAST(:rk AS text[])) "
+            "AS q(id, et, ek, en, ak, vt, ft, cat, conf, imp, vf, vto, src, sup, emb, ctx, spk, sess, ed, rk)"
         ),
         {
             "a": agent_id,
@@ -189,6 +191,7 @@ async def insert_facts(conn: AsyncConnection, agent_id: str, rows: list[FactRow]
             "spk": [r.speaker for r in rows],
             "sess": [r.session_id for r in rows],
             "ed": [r.event_date for r in rows],
+            "rk": [r.rule_kind for r in rows],
         },
     )
 
