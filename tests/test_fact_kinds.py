@@ -76,16 +76,17 @@ def test_a_lets_turns_inclusive_we_is_not_a_fact_about_the_speaker(text):
 
 @pytest.mark.parametrize("text, kept", [
     # a plan of the speaker's group: concrete (an attribute), kept although the turn says "let's"
-    ("We are flying to Lisbon on Friday. Let's talk when I'm back!", "Ana and others are flying to Lisbon"),
+    ("We are flying to Lisbon on Friday. Let's talk when I'm back!", "are flying to Lisbon"),
     # no "let's": the plural is the speaker's group
-    ("We have come such a long way with the garden.", "Ana and others have come such a long way with the garden"),
+    ("We have come such a long way with the garden.", "have come such a long way with the garden"),
     # far from the "let's" sentence: another topic of the same turn
     (("We have come such a long way with the garden. It was a hard year for everyone. "
-      "The kids loved the tomatoes. Let's catch up soon!"), "Ana and others have come such a long way with the garden"),
+      "The kids loved the tomatoes. Let's catch up soon!"), "have come such a long way with the garden"),
 ])
 def test_a_real_fact_in_the_first_person_plural_stays(text, kept):
+    # who "we" is may be named by write/we_group.py ("Ana and the kids"): the fact stays either way
     got = kinds(text)
-    assert any(t.startswith(kept) for t in got), got
+    assert any(t.startswith("Ana and ") and kept in t for t in got), got
 
 
 # ---- advice to the listener -----------------------------------------------------------------------

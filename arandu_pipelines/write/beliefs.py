@@ -119,7 +119,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
         said = _generic(sentence, speaker, addressee) if "?" not in sentence else None
         if said:
             fact = ExtractedFact(speaker, f"{speaker} believes {said}", None, None, "specific_event", 0.8,
-                                 source_text=sentence)
+                                 source_text=sentence, rule_kind="beliefs.general")
             result.facts.append(fact)
             added.append(fact)
             break
@@ -136,7 +136,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
         said = rewrite(clause, speaker, addressee or speaker)
         fact = ExtractedFact(speaker, f"{speaker} believes {said}", None, None, "specific_event", 0.8,
                              mentions=[addressee] if addressee and addressee in said else [],
-                             source_text=sentence)
+                             source_text=sentence, rule_kind="beliefs.clause")
         result.facts.append(fact)
         return [*added, fact]
     return added
