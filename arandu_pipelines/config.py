@@ -49,6 +49,10 @@ class MemoryConfig:
     # close, are one fact said twice (write/pipeline.py `_collapse`); 0.85 -> 0.80 in session 11:
     # conv-26 261 -> 257 facts, no matched gold observation lost (docs/facts.md, "Elaborations")
     semantic_dedup_threshold: float = 0.80
+    # two facts of one message about one subject whose OWN texts' vectors (the subject's name
+    # masked) are this close are one fact said twice (write/text_collapse.py; session 12). Above
+    # 1.0: off, and the texts are not embedded at all.
+    fact_text_dedup_threshold: float = 0.80
     # Retrieval
     topk_facts: int = 20
     topk_events: int = 8
@@ -191,6 +195,7 @@ _RANGES: dict[str, tuple[float, float]] = {
         "min_confidence", "min_score", "reranker_weight", "min_reranker_score", "confidence_default",
         "spreading_decay_factor", "graph_min_edge_strength", "hot_tier_ratio", "warm_tier_ratio",
         "vitality_stale_threshold")},
+    "fact_text_dedup_threshold": (-1.0, 2.0),  # above 1.0: the fact-text collapse is off
     "extraction_timeout_sec": (1e-3, 86_400.0),
     "reranker_timeout_sec": (1e-3, 86_400.0),
 }

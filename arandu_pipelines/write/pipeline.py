@@ -35,7 +35,7 @@ from arandu_pipelines.keys import (
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
-from arandu_pipelines.write import antecedents
+from arandu_pipelines.write import antecedents, text_collapse
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -468,7 +468,7 @@ class WritePipeline:
         `_event_key(event)` for each message's vector.
         """
         packs = self._packs_units(config)
-        args = (prepared, pending, packs, ready)
+        args = (prepared, pending, packs, ready, config.fact_text_dedup_threshold <= 1.0)
         if sum(len(p.extraction.sentences) for p in prepared) <= _INLINE_UNITS:
             texts, whole, per_message, units_of = _embedding_inputs(*args)
         else:  # a long message's thousands of units: listed off the event loop
@@ -571,6 +571,8 @@ class WritePipeline:
                 prop.correction = not mirror and is_correction(
                     f.source_text if f.source_text is not None else p.event.text)
                 if not mirror and _collapse(prop, kept, config.semantic_dedup_threshold):
+                    continue
+                if not mirror and text_collapse.absorb(prop, kept, vectors, config.fact_text_dedup_threshold):
                     continue
                 kept.append(prop)
             kept = _bare_corrections(i, p, kept, names[i], config)
@@ -724,12 +726,13 @@ async def _still_pending(conn: AsyncConnection, event_ids: list[str | None]) -> 
 
 def _embedding_inputs(
     prepared: list[_Prepared], pending: list[tuple[int, Mention]], packs: bool,
-    ready: dict[Units, list[list[float]]] | None,
+    ready: dict[Units, list[list[float]]] | None, fact_texts: bool = False,
 ) -> tuple[list[str], list[tuple[str, list[str]]], list[tuple[list[str], list[list[float]] | None]],
            list[list[str]]]:
     """What `WritePipeline._embed` encodes: distinct texts (facts, names, and in sentence mode the
     units), the messages to encode as units (packed mode), per message its units and any vectors
-    encoded ahead, and per message its units (for its mean vector)."""
+    encoded ahead, and per message its units (for its mean vector). With `fact_texts`, also the
+    own texts of the facts `text_collapse` may compare (`text_collapse.candidates`)."""
     texts: list[str] = []
     seen: set[str] = set()
 
@@ -756,6 +759,9 @@ def _embedding_inputs(
             seen.update(units)
         for f in p.extraction.facts:
             want(_fact_unit(p, f))
+        if fact_texts:
+            for t in text_collapse.candidates(p.extraction.facts):
+                want(t)
         for _, f in p.mirrors:
             want(f.fact_text)
     for _, m in pending:
