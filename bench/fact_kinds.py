@@ -3,7 +3,7 @@
     python bench/fact_kinds.py ../shared/data/locomo-dev/*.json [--extract-only] [--show KIND ...]
 
 Every fact the offline extractor proposes carries the rule kind that produced it
-(`ExtractedFact.rule_kind`, stored on the fact row as `value_json = {"rule_kind": ...}`):
+(`ExtractedFact.rule_kind`, stored on the fact row as `memory_facts.rule_kind` (migration 0012)):
 `verb.<kind>` (extract_rules' verb table `_KIND`), `relterm`, `alias`, `generic.<subject>.<attr>`
 (a restated sentence: subject speaker | name | pron | addr | dropped_en, attribute plan |
 preference | event | plain), `generic.belief`, `generic.dream`, `extra.<kind>` (rules_extra.RULES),

@@ -149,7 +149,7 @@ class Fact:
     text: str
     entity_key: str = ""
     confirmed_in: list[str] = field(default_factory=list)  # dia_ids that restated it (NOOP)
-    kind: str | None = None  # the extractor's rule kind (value_json.rule_kind; bench/fact_kinds.py)
+    kind: str | None = None  # the extractor's rule kind (memory_facts.rule_kind; bench/fact_kinds.py)
 
 
 @dataclass
@@ -207,7 +207,7 @@ async def facts_from_database(paths: list[Path]) -> tuple[dict[str, list[Fact]],
                     "SELECT e.message_id, f.fact_text, f.entity_key, "
                     "ARRAY(SELECT ce.message_id FROM memory_fact_confirmations c "
                     "JOIN memory_events ce ON ce.id = c.event_id WHERE c.agent_id = f.agent_id "
-                    "AND c.fact_id = f.id ORDER BY c.confirmed_at), f.value_json->>'rule_kind' FROM memory_facts f "
+                    "AND c.fact_id = f.id ORDER BY c.confirmed_at), f.rule_kind FROM memory_facts f "
                     "LEFT JOIN memory_events e ON e.id = f.source_event_id "
                     "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.created_at, f.id"),
                     {"a": agent})).all()

@@ -2,7 +2,7 @@
 turn's inclusive "we" is not stored as a fact about the speaker and others (write/inclusive_we.py).
 
 The rule kind is what bench/fact_kinds.py scores precision by; it must survive the write path
-(stored as memory_facts.value_json = {"rule_kind": ...}), so one test goes through `write()`."""
+(stored as memory_facts.rule_kind, migration 0012), so one test goes through `write()`."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_every_offline_fact_has_a_kind():
 
 async def test_the_rule_kind_is_stored_with_the_fact(memory, fresh_db_url):
     await memory.write("u", "I moved to Lisbon.", "Ana", occurred_at=WHEN)
-    stored = rows(fresh_db_url, "SELECT fact_text, value_json->>'rule_kind' FROM memory_facts WHERE valid_to IS NULL")
+    stored = rows(fresh_db_url, "SELECT fact_text, rule_kind FROM memory_facts WHERE valid_to IS NULL")
     assert ("Ana moved to Lisbon", "verb.move") in stored, stored
 
 

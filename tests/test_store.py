@@ -38,7 +38,7 @@ async def test_initialize_is_idempotent_and_concurrent_safe(empty_db_url):
         await c.close()
     tables = {t for (t,) in rows(empty_db_url, "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
     assert SPEC_TABLES <= tables
-    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0011",)]
+    assert rows(empty_db_url, "SELECT version_num FROM alembic_version") == [("0012",)]
 
 
 async def test_every_key_and_btree_index_leads_with_agent_id(fresh_db_url):

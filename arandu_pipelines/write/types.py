@@ -47,8 +47,8 @@ class ExtractedFact:
     # it so the pipeline can embed each sentence once and reuse it for the fact and the event.
     source_text: str | None = None
     # Which rule kind produced the fact ("verb.move", "generic.speaker.event", "stance.admire",
-    # "speech_act.encourage", "extra.married_to", "mirror", "llm" ...): stored on the fact row's
-    # value_json as {"rule_kind": ...} so that bench/fact_kinds.py can score precision per kind.
+    # "speech_act.encourage", "extra.married_to", "mirror", "llm" ...): stored on the fact row
+    # (memory_facts.rule_kind, migration 0012) so that bench/fact_kinds.py can score precision per kind.
     rule_kind: str | None = None
 
 

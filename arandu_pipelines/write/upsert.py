@@ -48,7 +48,7 @@ class FactRow:
     speaker: str | None
     session_id: str | None
     event_date: datetime | None
-    rule_kind: str | None = None  # the extractor's rule kind, kept as value_json {"rule_kind": ...}
+    rule_kind: str | None = None  # the extractor's rule kind (memory_facts.rule_kind, migration 0012)
 
 
 @dataclass
@@ -159,9 +159,8 @@ async def insert_facts(conn: AsyncConnection, agent_id: str, rows: list[FactRow]
             "INSERT INTO memory_facts (id, agent_id, entity_type, entity_key, entity_name, "
             "attribute_key, value_text, fact_text, category, confidence, importance, valid_from, "
             "valid_to, source_event_id, supersedes_fact_id, embedding_vec, source_context, speaker, "
-            "session_id, event_date, value_json) SELECT q.id, :a, q.et, q.ek, q.en, q.ak, q.vt, q.ft, q.cat, "
-            "q.conf, q.imp, q.vf, q.vto, q.src, q.sup, q.emb, q.ctx, q.spk, q.sess, q.ed, "
-            "CASE WHEN q.rk IS NULL THEN NULL ELSE jsonb_build_object('rule_kind', q.rk) END FROM unnest("
+            "session_id, event_date, rule_kind) SELECT q.id, :a, q.et, q.ek, q.en, q.ak, q.vt, q.ft, q.cat, "
+            "q.conf, q.imp, q.vf, q.vto, q.src, q.sup, q.emb, q.ctx, q.spk, q.sess, q.ed, q.rk FROM unnest("
             "CAST(:id AS uuid[]), CAST(:et AS text[]), CAST(:ek AS text[]), CAST(:en AS text[]), "
             "CAST(:ak AS text[]), CAST(:vt AS text[]), CAST(:ft AS text[]), CAST(:cat AS text[]), "
             "CAST(:conf AS float8[]), CAST(:imp AS float8[]), CAST(:vf AS timestamptz[]), "
