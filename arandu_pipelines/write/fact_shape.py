@@ -88,8 +88,21 @@ def name_subject(text: str, subject: str) -> str | None:
         return text
     out = _causative(text, subject)
     if out == text:
-        return _fragment(text, subject)
-    return out if len(out[len(subject):].split()) >= 2 else None
+        out = _fragment(text, subject)
+        return text if out == text else _thick(out, subject)
+    return out if len(out[len(subject):].split()) >= 2 and _thick(out, subject) else None
+
+
+# a state verb the rewrite put in place of "it made/makes S": with one word after it ("Caroline
+# felt connected", "Jon becomes calm") the cause was the fact's content and it is gone with the "it"
+_STATE_VERBS = frozenset(["feel", "feels", "felt", "become", "becomes", "became"])
+
+
+def _thick(text: str, subject: str) -> str | None:
+    """`text` unless the rewrite left a bare state: "S felt connected" (connected to what the
+    unresolved "it" was; session 12, branch defect12b) is no fact a reader would keep."""
+    rest = text[len(subject):].split()
+    return None if rest and rest[0].lower() in _STATE_VERBS and len(rest) < 3 else text
 
 
 def _causative(text: str, subject: str) -> str:

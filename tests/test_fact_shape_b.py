@@ -1,0 +1,42 @@
+"""Facts a user still would not keep after session 12's shape checks (branch defect12b): speech-act
+facts pass the same shape checks, a causative rewrite that leaves a bare state is dropped, an
+object "them" is named from the message or the previous turn, and the "we" group reads as
+natural English. Crafted turns, not the dev conversations' own sentences; no database."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.fact_shape import name_subject
+from arandu_pipelines.write.types import ExtractionContext
+
+WHEN = datetime(2023, 8, 28, 15, 19, tzinfo=UTC)
+
+
+def texts(text: str, speaker: str = "Maria", addressee: str = "John",
+          previous: list[tuple[str | None, str]] | None = None) -> list[str]:
+    ctx = ExtractionContext(speaker, WHEN, addressee=addressee, previous_turns=list(previous or []))
+    return [f.fact_text for f in extract_offline(text, ctx).facts]
+
+
+# ---- 1. speech acts pass the fact-shape checks ---------------------------------------------------
+def test_an_encouragement_with_a_cut_off_end_is_not_kept():
+    facts = texts("Being a coach is tough, I know. Just keep at why you started this – because it matters!")
+    assert not any(f.endswith("started this") for f in facts), facts
+    facts = texts("I know the shop is hard. Just focus on why you started this – you love it!")
+    assert not any("started this" in f for f in facts), facts
+
+
+def test_an_encouragement_with_content_is_still_kept():
+    facts = texts("Keep going after your dreams of opening a bakery in Porto!")
+    assert any(f.startswith("Maria encourages John to keep going after") for f in facts), facts
+
+
+# ---- 3. a rewrite that leaves a bare state is no fact --------------------------------------------
+def test_a_causative_left_with_a_bare_feeling_is_dropped():
+    assert name_subject("It made Maria feel connected and gave Maria a lot of hope", "Maria") is None
+    assert name_subject("Makes Maria feel connected", "Maria") is None
+    assert name_subject("It made Maria feel connected to Maria's roots", "Maria") == "Maria felt connected to Maria's roots"
+    facts = texts("I read a memoir by a sailor last month. It made me feel connected and gave me hope.")
+    assert not any(f in ("Maria felt connected", "Maria feels connected") for f in facts), facts
