@@ -40,3 +40,24 @@ def test_a_causative_left_with_a_bare_feeling_is_dropped():
     assert name_subject("It made Maria feel connected to Maria's roots", "Maria") == "Maria felt connected to Maria's roots"
     facts = texts("I read a memoir by a sailor last month. It made me feel connected and gave me hope.")
     assert not any(f in ("Maria felt connected", "Maria feels connected") for f in facts), facts
+
+
+# ---- 2. an object "them" is named from the message or the previous turn --------------------------
+def test_them_is_named_from_an_earlier_sentence_of_the_message():
+    facts = texts("Watching my young cellists improve keeps me going. It's great to teach them new pieces every week.")
+    assert any("teach Maria's young cellists new pieces" in f for f in facts), facts
+    facts = texts("The new volunteers were so brave. I felt proud supporting them through the first week.")
+    assert any("supporting the new volunteers through" in f for f in facts), facts
+
+
+def test_them_is_named_from_the_previous_turn_in_the_speakers_mouth():
+    facts = texts("Thanks! I want 'em to feel at home whenever they come in for a coffee.",
+                  previous=[("John", "Your café looks cozy - your clients will love it.")])
+    assert any(f.startswith("Maria wants Maria's clients to feel at home") for f in facts), facts
+
+
+def test_them_for_things_or_with_no_named_people_is_left_alone():
+    facts = texts("My kids picked some tulips. I put them in a vase on the kitchen table.")
+    assert not any("kids in a vase" in f for f in facts), facts
+    facts = texts("It's awesome to help them learn and reach their goals.")
+    assert all("'s" not in f for f in facts if "help" in f), facts

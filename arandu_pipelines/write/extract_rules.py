@@ -1395,6 +1395,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             from arandu_pipelines.write import we_group
 
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns)
+            from arandu_pipelines.write import object_them  # "help them learn" -> "help Jon's students learn"
+
+            object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
+                              (ctx.addressee or "").strip(), ctx.previous_turns)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters
