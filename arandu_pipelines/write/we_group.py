@@ -62,6 +62,12 @@ SINGLE_NOUNS: dict[str, str] = {
 }
 
 
+# An owned group English names bare after "<S> and": "Melanie and family", "Jon and friends"
+# (natural, and no repeated name or gendered pronoun); other groups keep the owner
+# ("Melanie and Melanie's kids": "Melanie and kids" is not how people write it).
+BARE_OWNED = frozenset(["family", "friends"])
+
+
 def _alt(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -107,6 +113,8 @@ def _spell(noun: str, owned: bool, speaker: str) -> str:
         w = re.sub(r"(?i)^my\s+", "", w).lower()
         names.append(GROUP_NOUNS.get(w) or SINGLE_NOUNS.get(w) or w)
     phrase = " and ".join(names)
+    if owned and phrase in BARE_OWNED:
+        return phrase  # "Melanie and family", not "Melanie and Melanie's family" (session 12, defect12b)
     return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
 
 
@@ -121,7 +129,8 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
             noun = d.get("n") or d.get("n2") or ""
             det = (d.get("d") or d.get("d2") or ("our" if tier == 1 else "")).lower()
             spelled = _spell(noun, det in ("my", "our"), speaker)
-            found.setdefault(spelled.lower().replace("the ", f"{speaker.lower()}'s ", 1), spelled)
+            key = f"{speaker.lower()}'s {spelled}" if spelled in BARE_OWNED else spelled.lower()
+            found.setdefault(key.replace("the ", f"{speaker.lower()}'s ", 1), spelled)
         if len(found) == 1:
             return next(iter(found.values()))
         if len(found) > 1:
@@ -186,9 +195,24 @@ def apply(facts: list[ExtractedFact], text: str, speaker: str,
         if marker in f.fact_text:
             new = name_group(f.fact_text, speaker, group)
             if new != f.fact_text:
-                f.fact_text = new
+                f.fact_text = _own_their(new, speaker, f.source_text or "")
                 changed += 1
     return changed
+
+
+def _own_their(text: str, speaker: str, source: str) -> str:
+    """A "their" written for the speaker's "my" while the subject was "<S> and others"
+    (write/readability.py gives a plural subject "their") reads as the named group's once the
+    group is named: "Melanie and Melanie's kids celebrated their daughter's birthday" (the
+    speaker's daughter: "my daughter's birthday") -> "... celebrated Melanie's daughter's
+    birthday". Only a "their W" whose source says "my W" and never "our W" or "their W"."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(1)
+        mine = re.search(rf"(?i)\bmy\s+{re.escape(w)}\b", source)
+        other = re.search(rf"(?i)\b(?:our|their)\s+{re.escape(w)}\b", source)
+        return f"{speaker}'s {w}" if mine and not other else m.group(0)
+
+    return re.sub(r"\btheir\s+([\w'’-]+)", fix, text)
 
 
 __all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
