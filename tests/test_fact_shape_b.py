@@ -5,7 +5,9 @@ natural English. Crafted turns, not the dev conversations' own sentences; no dat
 
 from __future__ import annotations
 
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 from arandu_pipelines.write.extract_rules import extract_offline
 from arandu_pipelines.write.fact_shape import name_subject
@@ -75,3 +77,22 @@ def test_the_speakers_my_stays_the_speakers_once_the_group_is_named():
                   previous=[("Maria", "My kids are home for the summer!")])
     assert any(f.startswith("Maria and Maria's kids threw Maria's son's graduation party") for f in facts), facts
     assert not any("their son" in f for f in facts), facts
+
+
+def test_we_both_is_the_speaker_and_the_listener():
+    facts = texts("We're both juggling new jobs, but it's good to have someone to lean on for us.")
+    assert any(f.startswith("Maria and John are both juggling new jobs") for f in facts), facts
+    assert not any("and others" in f for f in facts), facts
+    # a message that names its own group keeps the group's reading
+    facts = texts("My sister and I started new jobs this spring. We're both juggling a lot of training.")
+    assert not any("Maria and John" in f for f in facts), facts
+
+
+def test_bench_markers_do_not_flag_me_time_or_nice_to_have():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from facts import defects_of
+
+    assert defects_of("Maria is carving out some me-time each day") == []
+    assert defects_of("Maria finds it nice to have someone to lean on") == []
+    assert "greeting_thanks" in defects_of("Nice to meet you, John")
+    assert "first_person" in defects_of("Maria told me about the trip")

@@ -1394,7 +1394,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
             from arandu_pipelines.write import we_group
 
-            we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns)
+            we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns,
+                           addressee=(ctx.addressee or "").strip())
             from arandu_pipelines.write import object_them  # "help them learn" -> "help Jon's students learn"
 
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",

@@ -181,16 +181,37 @@ def name_group(text: str, speaker: str, group: str) -> str:
     return "".join(out)
 
 
+# "we" that is the speaker and the listener and says so: "we're both ...", "since we last talked"
+# ("we met ..." is left: "we met the neighbours" is a group)
+_PAIR_RE = re.compile(r"^\s*(?:(?:are|were|have|had)\s+)?(?:both\b|(?:(?:last|first|just)\s+)?"
+                      r"(?:talked|spoke|chatted|caught\s+up)\b)", re.IGNORECASE)
+
+
+def _pair(facts: list[ExtractedFact], marker: str, pair: str) -> int:
+    """A fact whose "<S> and others" opens a clause with "both"/"talked" is about the two
+    speakers ("We're both on different paths, but it's nice to have someone to root for us"):
+    every "<S> and others" of it becomes "<S> and <addressee>" (session 12, defect12b)."""
+    changed = 0
+    for f in facts:
+        if any(_PAIR_RE.match(f.fact_text[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", f.fact_text)):
+            f.fact_text = re.sub(re.escape(marker) + r"\b", pair, f.fact_text)
+            changed += 1
+    return changed
+
+
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
-          previous_turns: list[tuple[str | None, str]]) -> int:
-    """Name the group of the speaker's "we" in `facts` (in place); how many facts changed."""
+          previous_turns: list[tuple[str | None, str]], addressee: str = "") -> int:
+    """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
+    `addressee`: the listener, for a "we both" of a message that names no group of its own."""
     marker = f"{speaker} and others"
     if not any(marker in f.fact_text for f in facts):
         return 0
+    changed = 0
+    if addressee and addressee != speaker and group_in(text, speaker) is None:
+        changed += _pair(facts, marker, f"{speaker} and {addressee}")
     group = antecedent(text, speaker, previous_turns)
     if not group:
-        return 0
-    changed = 0
+        return changed
     for f in facts:
         if marker in f.fact_text:
             new = name_group(f.fact_text, speaker, group)
