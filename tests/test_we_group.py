@@ -35,7 +35,7 @@ def test_we_takes_the_group_from_the_speakers_previous_turn() -> None:
     previous = [("Priya", "I took my family to the coast last weekend, it was lovely."),
                 ("Daniel", "Sounds great! What did you do there?")]
     got = texts("We explored the cliffs and ate fresh seafood by the harbour.", previous=previous)
-    assert any(t.startswith("Priya and family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got
 
 
 def test_the_other_speakers_turn_does_not_name_the_speakers_group() -> None:
@@ -80,8 +80,8 @@ def test_the_speaker_and_the_listener_are_not_the_group() -> None:
 
 def test_the_group_as_the_conversation_said_it() -> None:
     assert we_group.antecedent("Had a day out with the gang - we went biking.", "Priya", []) == "the gang"
-    assert we_group.antecedent("I love our family trips.", "Priya", []) == "family"
-    assert we_group.antecedent("Me and my fam went out.", "Priya", []) == "family"
+    assert we_group.antecedent("I love our family trips.", "Priya", []) == "Priya's family"
+    assert we_group.antecedent("Me and my fam went out.", "Priya", []) == "Priya's family"
 
 
 def test_group_named_earlier_in_the_fact_is_not_repeated() -> None:
@@ -111,7 +111,7 @@ async def test_write_in_a_new_process_takes_the_group_from_the_stored_previous_t
     finally:
         await fresh.close()
     got = [f.fact_text for f in r.facts_added]
-    assert any(t.startswith("Priya and family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got
 
 
 async def test_import_chunk_boundary_does_not_cut_the_window(memory):
@@ -126,4 +126,4 @@ async def test_import_chunk_boundary_does_not_cut_the_window(memory):
     assert report.events_extracted == 4
     page = await memory.get_all("u1", limit=50)
     got = [f.fact_text for f in page.facts]
-    assert any(t.startswith("Priya and family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and Priya's family explored the cliffs") for t in got), got

@@ -62,12 +62,6 @@ SINGLE_NOUNS: dict[str, str] = {
 }
 
 
-# An owned group English names bare after "<S> and": "Melanie and family", "Jon and friends"
-# (natural, and no repeated name or gendered pronoun); other groups keep the owner
-# ("Melanie and Melanie's kids": "Melanie and kids" is not how people write it).
-BARE_OWNED = frozenset(["family", "friends"])
-
-
 def _alt(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -113,8 +107,6 @@ def _spell(noun: str, owned: bool, speaker: str) -> str:
         w = re.sub(r"(?i)^my\s+", "", w).lower()
         names.append(GROUP_NOUNS.get(w) or SINGLE_NOUNS.get(w) or w)
     phrase = " and ".join(names)
-    if owned and phrase in BARE_OWNED:
-        return phrase  # "Melanie and family", not "Melanie and Melanie's family" (session 12, defect12b)
     return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
 
 
@@ -129,8 +121,7 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
             noun = d.get("n") or d.get("n2") or ""
             det = (d.get("d") or d.get("d2") or ("our" if tier == 1 else "")).lower()
             spelled = _spell(noun, det in ("my", "our"), speaker)
-            key = f"{speaker.lower()}'s {spelled}" if spelled in BARE_OWNED else spelled.lower()
-            found.setdefault(key.replace("the ", f"{speaker.lower()}'s ", 1), spelled)
+            found.setdefault(spelled.lower().replace("the ", f"{speaker.lower()}'s ", 1), spelled)
         if len(found) == 1:
             return next(iter(found.values()))
         if len(found) > 1:
