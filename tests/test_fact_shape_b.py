@@ -90,3 +90,13 @@ def test_bench_markers_do_not_flag_me_time_or_nice_to_have():
     assert defects_of("Maria finds it nice to have someone to lean on") == []
     assert "greeting_thanks" in defects_of("Nice to meet you, John")
     assert "first_person" in defects_of("Maria told me about the trip")
+
+
+# ---- 1b. a bare duration answering "How long have you been X?" -----------------------------------
+def test_a_bare_since_answer_takes_the_question_s_activity():
+    facts = texts("Since I was 12 or so. It keeps me calm.",
+                  previous=[("John", "That quilt is lovely! How long have you been quilting?")])
+    assert "Maria has been quilting since Maria was 12 or so" in facts, facts
+    # no question before: left as it was
+    facts = texts("Since I was 12 or so. It keeps me calm.", previous=[("John", "That quilt is lovely!")])
+    assert not any(f.startswith("Maria has been") for f in facts), facts

@@ -1400,6 +1400,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
 
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
+            from arandu_pipelines.write.fact_shape import answer_how_long
+
+            for f in result.facts:  # "Since S was 17" answering "How long have you been X?"
+                f.fact_text = answer_how_long(f.fact_text, f.subject, ctx.previous_turns)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters
