@@ -100,3 +100,9 @@ def test_a_bare_since_answer_takes_the_question_s_activity():
     # no question before: left as it was
     facts = texts("Since I was 12 or so. It keeps me calm.", previous=[("John", "That quilt is lovely!")])
     assert not any(f.startswith("Maria has been") for f in facts), facts
+
+
+def test_a_bare_reminder_names_the_thing_of_the_sentence_before():
+    facts = texts("Got the bracelet a few years ago, it stands for courage. A reminder to trust my instincts and speak up.")
+    assert any(f.startswith("The bracelet is a reminder to trust Maria's instincts") for f in facts), facts
+    assert not any(f.startswith("A reminder") for f in facts), facts

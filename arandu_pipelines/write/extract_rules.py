@@ -1400,10 +1400,11 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
 
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
-            from arandu_pipelines.write.fact_shape import answer_how_long
+            from arandu_pipelines.write.fact_shape import answer_how_long, name_reminder
 
-            for f in result.facts:  # "Since S was 17" answering "How long have you been X?"
-                f.fact_text = answer_how_long(f.fact_text, f.subject, ctx.previous_turns)
+            for f in result.facts:  # "Since S was 17" answering "How long have you been X?", "A reminder to X"
+                f.fact_text = name_reminder(answer_how_long(f.fact_text, f.subject, ctx.previous_turns),
+                                            f.subject, text, f.source_text)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters

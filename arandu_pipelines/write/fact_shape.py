@@ -183,3 +183,27 @@ def answer_how_long(text: str, subject: str, previous_turns: list[tuple[str | No
     if len(asks) != 1 or _SECOND_PERSON_RE.search(asks[0].group("x")):
         return text
     return f"{subject} has been {asks[0].group('x').strip()} {text[:1].lower()}{text[1:]}"
+
+
+# "A reminder to follow my passions" after "Got the tattoo a few years ago, ...": the reminder is
+# the thing the sentence before named first (session 12, branch defect12b)
+_REMINDER_RE = re.compile(r"^A\s+(?:reminder|sign|symbol)\s+(?:to|of|that)\b")
+_FIRST_THING_RE = re.compile(r"(?i)(?<![\w'’])(?P<d>my|the)\s+(?P<n>[a-z]{3,})\b(?![\s]+(?:of|and|or)\b)")
+_NOT_THINGS = frozenset(["best", "same", "other", "first", "last", "most", "whole", "only", "next", "way", "time",
+                         "day", "week", "year", "end", "rest", "moment", "thing", "world", "people", "kids"])
+
+
+def name_reminder(text: str, subject: str, message: str, source: str | None) -> str:
+    """"A reminder to X" -> "The tattoo is a reminder to X" (or "S's N" for "my N") when the
+    sentence before it in `message` names a thing first; `text` unchanged otherwise."""
+    if not _REMINDER_RE.match(text) or not source:
+        return text
+    at = message.find(source.strip())
+    if at <= 0:
+        return text
+    before = re.split(r"(?<=[.!?…])\s+", message[:at].strip())[-1]
+    m = next((m for m in _FIRST_THING_RE.finditer(before) if m.group("n").lower() not in _NOT_THINGS), None)
+    if m is None:
+        return text
+    thing = f"{subject}'s {m.group('n')}" if m.group("d").lower() == "my" else f"The {m.group('n')}"
+    return f"{thing} is {text[:1].lower()}{text[1:]}"
