@@ -33,7 +33,7 @@ from arandu_pipelines.write.types import ExtractedFact
 
 _PEOPLE_PLURAL = sorted({*(w + "s" for w in L.REL_TERMS_EN if not w.endswith("s")),
                          "kids", "children", "friends", "parents", "people", "folks", "guys", "students", "dancers",
-                         "members", "customers", "clients", "artists", "teens", "kids", "youngsters", "patients",
+                         "members", "customers", "clients", "artists", "teens", "youngsters", "patients",
                          "players", "fans", "readers", "followers", "neighbors", "neighbours", "colleagues",
                          "coworkers", "co-workers", "employees", "volunteers", "mentees", "pupils", "trainees",
                          "participants", "attendees", "men", "women", "girls", "boys", "babies", "siblings"},
