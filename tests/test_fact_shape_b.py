@@ -74,9 +74,14 @@ def test_the_speakers_my_stays_the_speakers_once_the_group_is_named():
 
 
 def test_we_both_is_the_speaker_and_the_listener():
-    facts = texts("We're both juggling new jobs, but it's good to have someone to lean on for us.")
+    talk = [("John", "It's great we can talk about work, it keeps us sane!")]
+    facts = texts("We're both juggling new jobs, but it's good to have someone to lean on for us.", previous=talk)
     assert any(f.startswith("Maria and John are both juggling new jobs") for f in facts), facts
     assert not any("and others" in f for f in facts), facts
+    # the listener asked about the speaker's group ("you all"): "we both" is not the two of them
+    facts = texts("We both worked on the mural over the weekend.",
+                  previous=[("John", "That mural is amazing! Did you all paint it together?")])
+    assert not any("Maria and John" in f for f in facts), facts
     # a message that names its own group keeps the group's reading
     facts = texts("My sister and I started new jobs this spring. We're both juggling a lot of training.")
     assert not any("Maria and John" in f for f in facts), facts

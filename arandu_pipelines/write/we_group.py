@@ -190,6 +190,20 @@ def _pair(facts: list[ExtractedFact], marker: str, pair: str) -> int:
     return changed
 
 
+_SHARED_RE = re.compile(r"(?i)(?<![\w'’])(?:we|we['’](?:re|ve|ll|d)|us)(?![\w'’])")
+
+
+def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> bool:
+    """The listener's turn just before spoke of the two of them ("It's great we both face the
+    same challenges"): then the speaker's "we both" is the pair. Without it "we both" is
+    often the speaker's own group ("Y'all work on it together?" - "We both helped", the
+    speaker and a child)."""
+    if not previous_turns:
+        return False
+    who, prev = previous_turns[-1]
+    return (who or "").strip() == addressee and bool(_SHARED_RE.search(_CAPTION_RE.sub(" ", prev or "")))
+
+
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
           previous_turns: list[tuple[str | None, str]], addressee: str = "") -> int:
     """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
@@ -198,7 +212,7 @@ def apply(facts: list[ExtractedFact], text: str, speaker: str,
     if not any(marker in f.fact_text for f in facts):
         return 0
     changed = 0
-    if addressee and addressee != speaker and group_in(text, speaker) is None:
+    if addressee and addressee != speaker and group_in(text, speaker) is None and _shared(previous_turns, addressee):
         changed += _pair(facts, marker, f"{speaker} and {addressee}")
     group = antecedent(text, speaker, previous_turns)
     if not group:
