@@ -29,6 +29,11 @@ speaker's words and are ignored.
 - it is the speaker and the listener: "since we last talked", "we met", "we both ..." (a
   group of two, which a named plural group is not).
 
+"We both" / "since we last talked" in a message that names no group, right after the listener's
+own "we/us", is the two of them: "Gina and Jon are both on different paths" (`_pair`). Once a
+group is named, a "their" that write/readability.py wrote for the speaker's "my" (the subject was
+plural) goes back to the speaker: "... celebrated Melanie's daughter's birthday" (`_own_their`).
+
 No gendered pronoun is written: the group is spelled with the speaker's name ("Melanie's
 kids") or as the conversation said it ("the kids"). English only: Portuguese "nós" keeps
 "<S> e outros".
