@@ -63,11 +63,13 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     # unresolved second person: who "you" is must be resolved to the addressee
     "second_person": re.compile(r"\b(you|your|yours|yourself|yourselves|u)\b", re.IGNORECASE),
     # unresolved first person (the speaker must be named)
-    "first_person": re.compile(r"\b(I|I'm|I've|I'd|I'll)\b|\b(?i:me|my|mine|myself)\b"),
+    # ("me-time" is a noun, not the speaker: session 12, defect12b)
+    "first_person": re.compile(r"\b(I|I'm|I've|I'd|I'll)\b|\b(?i:me|my|mine|myself)\b(?!-)"),
     # greetings, thanks, apologies, small talk
     "greeting_thanks": re.compile(
         r"\b(hi|hey|hello|bye|goodbye|thanks|thank|congrats|congratulations|sorry|cheers|"
-        r"take care|nice to|good to see|glad to hear|lol|haha|wow)\b", re.IGNORECASE),
+        r"take care|nice to (?:meet|see|hear|talk|chat|catch)|good to see|glad to hear|lol|haha|wow)\b",
+        re.IGNORECASE),  # "nice to" alone flagged "it's nice to have someone to root for" (defect12b)
     # a question is not a fact
     "question": re.compile(r"\?"),
     # a resolved date glued into the text instead of valid_from ("(2023-05-05)", "Just on 5 May")

@@ -78,7 +78,9 @@ def test_a_fragment_that_only_comments_on_the_earlier_fact_is_still_dropped():
 
 def test_the_second_verb_of_a_causative_is_not_given_to_the_person():
     # "it ... gave me hope": "it" gave, not Maria
-    assert name_subject("It made Maria feel welcome and gave Maria a lot of hope", "Maria") == "Maria felt welcome"
+    assert (name_subject("It made Maria feel welcome in the choir and gave Maria a lot of hope", "Maria")
+            == "Maria felt welcome in the choir")
+    # with one word left ("Maria felt welcome") the cause is lost: defect12b drops it (test_fact_shape_b.py)
 
 
 def test_a_fact_of_another_shape_is_left_alone():
@@ -112,7 +114,7 @@ def test_bench_markers_flag_the_new_defect_classes():
 
 def test_a_causative_left_with_a_bare_verb_is_dropped():
     assert name_subject("It's made Maria grow, and even got Maria out of Maria's desk job", "Maria") is None
-    assert name_subject("It made Maria feel welcome", "Maria") == "Maria felt welcome"
+    assert name_subject("It made Maria feel welcome at the choir", "Maria") == "Maria felt welcome at the choir"
 
 
 def test_feels_like_yesterday_is_no_date():

@@ -88,8 +88,21 @@ def name_subject(text: str, subject: str) -> str | None:
         return text
     out = _causative(text, subject)
     if out == text:
-        return _fragment(text, subject)
-    return out if len(out[len(subject):].split()) >= 2 else None
+        out = _fragment(text, subject)
+        return text if out == text else _thick(out, subject)
+    return out if len(out[len(subject):].split()) >= 2 and _thick(out, subject) else None
+
+
+# a state verb the rewrite put in place of "it made/makes S": with one word after it ("Caroline
+# felt connected", "Jon becomes calm") the cause was the fact's content and it is gone with the "it"
+_STATE_VERBS = frozenset(["feel", "feels", "felt", "become", "becomes", "became"])
+
+
+def _thick(text: str, subject: str) -> str | None:
+    """`text` unless the rewrite left a bare state: "S felt connected" (connected to what the
+    unresolved "it" was; session 12, branch defect12b) is no fact a reader would keep."""
+    rest = text[len(subject):].split()
+    return None if rest and rest[0].lower() in _STATE_VERBS and len(rest) < 3 else text
 
 
 def _causative(text: str, subject: str) -> str:
@@ -148,3 +161,49 @@ def _truncated(text: str, subject: str) -> str | None:
         if head.startswith(subject + " ") and len(head.split()) >= 4 and not _TRUNCATED_RE.search(head):
             return head
     return None
+
+
+# a bare duration that answers the other speaker's "How long have you been X?": "Since I was 17
+# or so" -> "Since Caroline was 17 or so" says nothing alone (session 12, branch defect12b)
+_BARE_DURATION_RE = re.compile(r"(?i)^(?:since|for)\b[^,;]*$")
+_HOW_LONG_RE = re.compile(r"(?i)\bhow\s+long\s+have\s+you\s+been\s+(?P<x>[a-z][^?.!;,]*?)\s*\?")
+_SECOND_PERSON_RE = re.compile(r"(?i)\b(?:you|your|yours|yourself|u)\b")
+
+
+def answer_how_long(text: str, subject: str, previous_turns: list[tuple[str | None, str]]) -> str:
+    """"Since S was 17 or so" -> "S has been creating art since S was 17 or so" when the
+    previous turn (the other speaker's) asked "How long have you been creating art?"; `text`
+    unchanged otherwise (a question with another "you" in its X is left: whose is not rewritten)."""
+    if not subject or not previous_turns or not _BARE_DURATION_RE.match(text):
+        return text
+    who, prev = previous_turns[-1]
+    if (who or "").strip() == subject:
+        return text
+    asks = list(_HOW_LONG_RE.finditer(prev or ""))
+    if len(asks) != 1 or _SECOND_PERSON_RE.search(asks[0].group("x")):
+        return text
+    return f"{subject} has been {asks[0].group('x').strip()} {text[:1].lower()}{text[1:]}"
+
+
+# "A reminder to follow my passions" after "Got the tattoo a few years ago, ...": the reminder is
+# the thing the sentence before named first (session 12, branch defect12b)
+_REMINDER_RE = re.compile(r"^A\s+(?:reminder|sign|symbol)\s+(?:to|of|that)\b")
+_FIRST_THING_RE = re.compile(r"(?i)(?<![\w'’])(?P<d>my|the)\s+(?P<n>[a-z]{3,})\b(?![\s]+(?:of|and|or)\b)")
+_NOT_THINGS = frozenset(["best", "same", "other", "first", "last", "most", "whole", "only", "next", "way", "time",
+                         "day", "week", "year", "end", "rest", "moment", "thing", "world", "people", "kids"])
+
+
+def name_reminder(text: str, subject: str, message: str, source: str | None) -> str:
+    """"A reminder to X" -> "The tattoo is a reminder to X" (or "S's N" for "my N") when the
+    sentence before it in `message` names a thing first; `text` unchanged otherwise."""
+    if not _REMINDER_RE.match(text) or not source:
+        return text
+    at = message.find(source.strip())
+    if at <= 0:
+        return text
+    before = re.split(r"(?<=[.!?…])\s+", message[:at].strip())[-1]
+    m = next((m for m in _FIRST_THING_RE.finditer(before) if m.group("n").lower() not in _NOT_THINGS), None)
+    if m is None:
+        return text
+    thing = f"{subject}'s {m.group('n')}" if m.group("d").lower() == "my" else f"The {m.group('n')}"
+    return f"{thing} is {text[:1].lower()}{text[1:]}"

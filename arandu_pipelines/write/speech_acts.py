@@ -405,11 +405,23 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
                 continue
             out = detect(turn, s, doc)
             if out:
-                out = re.sub(r"\s{2,}", " ", out).strip()
+                out = _shaped(re.sub(r"\s{2,}", " ", out).strip(), speaker)
+            if out:  # None: a cut-off end ("... to focus on why Jon started this") that no cut repairs
                 found.append(Act(kind, out[:1].upper() + out[1:], src))
                 if limit is not None and len(found) >= limit:
                     return found
     return found
+
+
+def _shaped(text: str, speaker: str) -> str | None:
+    """The fact-shape checks `fact_quality.refine` runs on every other fact (write/fact_shape.py):
+    the acts are added after `refine`, so without this an act kept a truncated end or an
+    unresolved subject that the same text from a restating rule would have lost (session 12,
+    branch defect12b)."""
+    from arandu_pipelines.write import fact_shape
+
+    out = fact_shape.shape(text, speaker)
+    return fact_shape.name_subject(out, speaker) if out else None
 
 
 def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],

@@ -29,6 +29,11 @@ speaker's words and are ignored.
 - it is the speaker and the listener: "since we last talked", "we met", "we both ..." (a
   group of two, which a named plural group is not).
 
+"We both" / "since we last talked" in a message that names no group, right after the listener's
+own "we/us", is the two of them: "Gina and Jon are both on different paths" (`_pair`). Once a
+group is named, a "their" that write/readability.py wrote for the speaker's "my" (the subject was
+plural) goes back to the speaker: "... celebrated Melanie's daughter's birthday" (`_own_their`).
+
 No gendered pronoun is written: the group is spelled with the speaker's name ("Melanie's
 kids") or as the conversation said it ("the kids"). English only: Portuguese "nós" keeps
 "<S> e outros".
@@ -172,23 +177,73 @@ def name_group(text: str, speaker: str, group: str) -> str:
     return "".join(out)
 
 
+# "we" that is the speaker and the listener and says so: "we're both ...", "since we last talked"
+# ("we met ..." is left: "we met the neighbours" is a group)
+_PAIR_RE = re.compile(r"^\s*(?:(?:are|were|have|had)\s+)?(?:both\b|(?:(?:last|first|just)\s+)?"
+                      r"(?:talked|spoke|chatted|caught\s+up)\b)", re.IGNORECASE)
+
+
+def _pair(facts: list[ExtractedFact], marker: str, pair: str) -> int:
+    """A fact whose "<S> and others" opens a clause with "both"/"talked" is about the two
+    speakers ("We're both on different paths, but it's nice to have someone to root for us"):
+    every "<S> and others" of it becomes "<S> and <addressee>" (session 12, defect12b)."""
+    changed = 0
+    for f in facts:
+        if any(_PAIR_RE.match(f.fact_text[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", f.fact_text)):
+            f.fact_text = re.sub(re.escape(marker) + r"\b", pair, f.fact_text)
+            changed += 1
+    return changed
+
+
+_SHARED_RE = re.compile(r"(?i)(?<![\w'’])(?:we|we['’](?:re|ve|ll|d)|us)(?![\w'’])")
+
+
+def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> bool:
+    """The listener's turn just before spoke of the two of them ("It's great we both face the
+    same challenges"): then the speaker's "we both" is the pair. Without it "we both" is
+    often the speaker's own group ("Y'all work on it together?" - "We both helped", the
+    speaker and a child)."""
+    if not previous_turns:
+        return False
+    who, prev = previous_turns[-1]
+    return (who or "").strip() == addressee and bool(_SHARED_RE.search(_CAPTION_RE.sub(" ", prev or "")))
+
+
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
-          previous_turns: list[tuple[str | None, str]]) -> int:
-    """Name the group of the speaker's "we" in `facts` (in place); how many facts changed."""
+          previous_turns: list[tuple[str | None, str]], addressee: str = "") -> int:
+    """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
+    `addressee`: the listener, for a "we both" of a message that names no group of its own."""
     marker = f"{speaker} and others"
     if not any(marker in f.fact_text for f in facts):
         return 0
+    changed = 0
+    if addressee and addressee != speaker and group_in(text, speaker) is None and _shared(previous_turns, addressee):
+        changed += _pair(facts, marker, f"{speaker} and {addressee}")
     group = antecedent(text, speaker, previous_turns)
     if not group:
-        return 0
-    changed = 0
+        return changed
     for f in facts:
         if marker in f.fact_text:
             new = name_group(f.fact_text, speaker, group)
             if new != f.fact_text:
-                f.fact_text = new
+                f.fact_text = _own_their(new, speaker, f.source_text or "")
                 changed += 1
     return changed
+
+
+def _own_their(text: str, speaker: str, source: str) -> str:
+    """A "their" written for the speaker's "my" while the subject was "<S> and others"
+    (write/readability.py gives a plural subject "their") reads as the named group's once the
+    group is named: "Melanie and Melanie's kids celebrated their daughter's birthday" (the
+    speaker's daughter: "my daughter's birthday") -> "... celebrated Melanie's daughter's
+    birthday". Only a "their W" whose source says "my W" and never "our W" or "their W"."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group(1)
+        mine = re.search(rf"(?i)\bmy\s+{re.escape(w)}\b", source)
+        other = re.search(rf"(?i)\b(?:our|their)\s+{re.escape(w)}\b", source)
+        return f"{speaker}'s {w}" if mine and not other else m.group(0)
+
+    return re.sub(r"\btheir\s+([\w'’-]+)", fix, text)
 
 
 __all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
