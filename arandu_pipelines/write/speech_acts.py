@@ -340,8 +340,8 @@ _TALK_GERUNDS = frozenset(["hearing", "knowing", "saying", "reading", "seeing", 
 _HAPPY_FOR_RE = re.compile(rf"(?i)^{_FEEL_}(?:happy|glad|thrilled|stoked|excited)\s+for\s+you$")
 # the reason beside a bare formula: what the listener has or earned ("You got the skills,
 # passion, and drive", "knowing you've got a solid community cheering you on")
-_REASON_RE = re.compile(r"(?i)(?:^|\bknowing\s+(?:that\s+)?)you(?:['’]ve|\s+have)?\s+(?:(?:already|really|definitely)\s+)?"
-                        r"(?P<v>got|gotten|have|earned)\s+(?P<x>(?!this\b|it\b|that\b)\w.+)$")
+_REASON_RE = re.compile(r"(?i)(?:^|\b(?:knowing|remember)\s+(?:that\s+)?)you(?:['’]ve|\s+have)?\s+(?:(?:already|really|definitely)\s+)?"
+                        r"(?P<v>got|gotten|have|earned)\s+(?P<x>(?!(?:this|it|that)\W*$)\w.+)$")
 
 
 def _values(t: _Turn, s: str, doc: Any) -> str | None:
