@@ -68,6 +68,10 @@ def test_encouragement_with_a_reason_is_added_beside_the_turns_fact():
     r = run("I adopted a beagle named Rufus last month. You've got the skills and the drive. Don't give up!")
     assert any("Rufus" in t for t in texts(r)), texts(r)
     assert "Tomas encourages Aiko not to give up, as Aiko has the skills and the drive" in texts(r), texts(r)
+    # its evidence is the reason's sentence: the pipeline compares one message's facts by their
+    # source sentences, and the bare formula read as a near-duplicate of "Plus my full support."
+    act = next(f for f in r.facts if "encourages" in f.fact_text)
+    assert act.source_text == "You've got the skills and the drive.", act.source_text
 
 
 def test_happiness_and_values_stay_off_a_turn_with_a_fact():

@@ -13,6 +13,7 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 | kind          | sentence (after greetings / vocatives)                   | fact                              |
 |---------------|----------------------------------------------------------|-----------------------------------|
 | offer_help    | I can/could/'d love to help (you) with X; Let me know if | S offered to help A with X        |
+|               |   ("I'd" is one token: session 12)                       |                                   |
 |               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
 | grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
 |               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
@@ -37,6 +38,13 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 |               |   "You're gonna kill it", "You'll be fine")              |                                   |
 | supports      | I'm (always) here to support / back you (not "I'm here   | S supports A                      |
 |               |   for you")                                              |                                   |
+| encourages_   | a bare formula ("Keep it up", "Don't give up") with the  | S encourages A (not) to VP, as A  |
+|   reason      |   turn's reason: "You('ve) got / earned X" (session 12)  |   has / earned X                  |
+| values        | It means a lot (to me) to VP / VP-ing; VP-ing means a    | S values VP-ing                   |
+|               |   lot / so much / the world (not "Your X means a lot":   |                                   |
+|               |   thanks; not "... to me that you ...") (session 12)     |                                   |
+| happy_for     | (I'm) (so) happy / glad for you + the next sentence with | S is happy for A that A VP        |
+|               |   the listener as subject of a done deed (session 12)    |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
@@ -383,6 +391,21 @@ def _happy_for(t: _Turn, s: str, doc: Any) -> str | None:
     return f"{t.speaker} is happy for {t.addressee} that {_agree(t.third(x), t.addressee)}"
 
 
+def _reason(t: _Turn, s: str) -> tuple[str, str, str] | None:
+    """The turn's first other sentence saying what the listener has or earned: (that sentence,
+    "has" / "earned", what)."""
+    for other in t.sentences:
+        if other == s:
+            continue
+        m = _REASON_RE.search(other)
+        if not m:
+            continue
+        x = _cut(re.split(r",\s+(?:me|and\s+i|i)\b", m.group("x"), maxsplit=1)[0])
+        if _content(x, frozenset(), (t.speaker, t.addressee)) >= 2:
+            return other, "earned" if m.group("v").lower() == "earned" else "has", x
+    return None
+
+
 def _encourages_reason(t: _Turn, s: str, doc: Any) -> str | None:
     """A bare formula ("Don't give up!", "Keep it up!", "Keep on pushing!") with the reason the
     turn gives for it: what the listener has or earned ("You got the skills, passion, and
@@ -398,23 +421,16 @@ def _encourages_reason(t: _Turn, s: str, doc: Any) -> str | None:
     neg = any(w.lower_ in ("n't", "not", "never") for w in toks if w.i < root.i)
     if root.lower_ not in (_NEG_PERSIST if neg else _PERSIST):
         return None
-    vp = re.split(r"[,!.]", "".join(w.text_with_ws for w in doc[root.i:]), maxsplit=1)[0].strip()
+    # tokens by their own index (w.i), not slices: right for a Span of a longer parse too
+    vp = re.split(r"[,!.]", "".join(w.text_with_ws for w in doc if w.i >= root.i), maxsplit=1)[0].strip()
     if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) > 0:
         return None
-    for other in t.sentences:
-        if other == s:
-            continue
-        m = _REASON_RE.search(other)
-        if not m:
-            continue
-        x = re.split(r",\s+(?:me|and\s+i|i)\b", m.group("x"), maxsplit=1)[0]
-        x = _cut(x)
-        if _content(x, frozenset(), (t.speaker, t.addressee)) < 2:
-            continue
-        verb = "earned" if m.group("v").lower() == "earned" else "has"
-        return (f"{t.speaker} encourages {t.addressee} {'not ' if neg else ''}to {vp[:1].lower() + vp[1:]}, "
-                f"as {t.addressee} {verb} {t.third(x)}")
-    return None
+    found = _reason(t, s)
+    if found is None:
+        return None
+    verb, x = found[1], found[2]
+    return (f"{t.speaker} encourages {t.addressee} {'not ' if neg else ''}to {vp[:1].lower() + vp[1:]}, "
+            f"as {t.addressee} {verb} {t.third(x)}")
 
 
 ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
@@ -503,6 +519,12 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
             out = detect(turn, s, doc)
             if out:
                 out = re.sub(r"\s{2,}", " ", out).strip()
+                if kind == "encourages_reason":
+                    # the fact's words are the reason's: its sentence is the evidence (the
+                    # pipeline compares facts of one message by their source sentences, and a
+                    # bare formula reads like any other short line of the message)
+                    why = _reason(turn, s)
+                    src = next((c for c, st in cands if why and st == why[0]), src)
                 found.append(Act(kind, out[:1].upper() + out[1:], src))
                 if limit is not None and len(found) >= limit:
                     return found
