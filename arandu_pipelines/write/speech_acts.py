@@ -14,7 +14,7 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 |---------------|----------------------------------------------------------|-----------------------------------|
 | offer_help    | I can/could/'d love to help (you) with X; Let me know if | S offered to help A with X        |
 |               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
-|               |   ("I'd", "I'm" with no space: session 12)             |                                   |
+|               |   ("I'd", "I'm" with no space: session 12)               |                                   |
 | grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
 |               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
 |               |   I'd (really) appreciate your X;                        |                                   |
