@@ -42,6 +42,9 @@ def texts(r) -> list[str]:
      "Tomas encourages Aiko not to quit, as Aiko has the talent and the patience for it", "encourages_reason"),
     ("Remember you've got a whole team backing you up, me included. Keep going!",
      "Tomas encourages Aiko to keep going, as Aiko has a whole team backing Aiko up", "encourages_reason"),
+    # the listener's words or deeds as the speaker finds them
+    ("Thanks, Aiko! Your notes are really encouraging.", "Tomas finds Aiko's notes really encouraging",
+     "finds_encouraging"),
     # the offer rule: "I'd" is one token in chat
     ("I'd love to help you with the garden.", "Tomas offered to help Aiko with the garden", "offer_help"),
 ])
@@ -57,6 +60,7 @@ def test_an_act_with_its_object_or_reason(text, fact, kind):
     "It means a lot to hear that.",
     "I'm so happy for you!", "I'm so happy for you. You're so inspiring!", "Happy for you! You'll do great.",
     "Keep it up! You got this!", "Don't give up!", "You've got this. Keep going!",
+    "Your garden is awesome!",
 ])
 def test_without_an_object_or_reason_nothing(text):
     r = run(text)

@@ -45,6 +45,8 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 |               |   thanks; not "... to me that you ...") (session 12)     |                                   |
 | happy_for     | (I'm) (so) happy / glad for you + the next sentence with | S is happy for A that A VP        |
 |               |   the listener as subject of a done deed (session 12)    |                                   |
+| finds_        | Your X is/are (really) encouraging / inspiring /         | S finds A's X (really) ADJ        |
+|   encouraging |   motivating / uplifting ... (session 12)                |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
@@ -391,6 +393,23 @@ def _happy_for(t: _Turn, s: str, doc: Any) -> str | None:
     return f"{t.speaker} is happy for {t.addressee} that {_agree(t.third(x), t.addressee)}"
 
 
+# "Your words are really encouraging": the listener's words or deeds as the speaker finds them
+_FINDS_RE = re.compile(r"(?i)^(?P<x>your\s+[\w'’ -]{2,40}?)\s+(?:is|are|['’]s|has\s+been|have\s+been)\s+"
+                       r"(?P<adv>(?:(?:so|really|truly|just|super|very|incredibly)\s+)*)"
+                       r"(?P<adj>encouraging|motivating|inspiring|uplifting|reassuring|heartwarming)$")
+
+
+def _finds(t: _Turn, s: str, doc: Any) -> str | None:
+    """"Your words are really encouraging" -> "S finds A's words really encouraging" (what the
+    annotators write as "his words of encouragement mean a lot to her"); fact-less turns only,
+    like the other appraisals."""
+    m = _FINDS_RE.match(s)
+    if not m:
+        return None
+    x = t.third(m.group("x")[:1].lower() + m.group("x")[1:])
+    return f"{t.speaker} finds {x} {m.group('adv')}{m.group('adj').lower()}"
+
+
 def _reason(t: _Turn, s: str) -> tuple[str, str, str] | None:
     """The turn's first other sentence saying what the listener has or earned: (that sentence,
     "has" / "earned", what)."""
@@ -446,6 +465,7 @@ ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
     ("supports", _supports),
     ("values", _values),
     ("happy_for", _happy_for),
+    ("finds_encouraging", _finds),
 )
 
 # Kinds that may add the turn's act beside its other facts (session 11, cov2): what the speaker
