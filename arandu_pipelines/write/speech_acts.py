@@ -14,6 +14,7 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 |---------------|----------------------------------------------------------|-----------------------------------|
 | offer_help    | I can/could/'d love to help (you) with X; Let me know if | S offered to help A with X        |
 |               |   you need (any) help with X; I'm happy to help (you) X  |                                   |
+|               |   ("I'd", "I'm" with no space: session 12)               |                                   |
 | grateful      | Thanks / Thank you for X (X names something: not "the    | S is grateful to A for X          |
 |               |   chat", "asking", ...); (I) (really) appreciate your X; | S is grateful for A's X           |
 |               |   I'd (really) appreciate your X;                        |                                   |
@@ -37,6 +38,15 @@ thanks, encouragement, support) beside the turn's other facts (session 11):
 |               |   "You're gonna kill it", "You'll be fine")              |                                   |
 | supports      | I'm (always) here to support / back you (not "I'm here   | S supports A                      |
 |               |   for you")                                              |                                   |
+| encourages_   | a bare formula ("Keep it up", "Don't give up") with the  | S encourages A (not) to VP, as A  |
+|   reason      |   turn's reason: "You('ve) got / earned X" (session 12)  |   has / earned X                  |
+| values        | It means a lot (to me) to VP / VP-ing; VP-ing means a    | S values VP-ing                   |
+|               |   lot / so much / the world (not "Your X means a lot":   |                                   |
+|               |   thanks; not "... to me that you ...") (session 12)     |                                   |
+| happy_for     | (I'm) (so) happy / glad for you + the next sentence with | S is happy for A that A VP        |
+|               |   the listener as subject of a done deed (session 12)    |                                   |
+| finds_        | Your X is/are (really) encouraging / inspiring /         | S finds A's X (really) ADJ        |
+|   encouraging |   motivating / uplifting ... (session 12)                |                                   |
 
 Bare formulas -- "You got this!", "Good luck!", "Thanks!", "Keep it up!", "You're awesome" --
 give nothing: nothing in them is worth keeping, and the message text stays searchable anyway.
@@ -147,6 +157,7 @@ class _Turn:
     speaker: str
     addressee: str
     rewrite: Rewriter
+    sentences: tuple[str, ...] = ()  # the turn's stripped sentences (a reason may be in another one)
 
     def third(self, text: str) -> str:
         out = self.rewrite(text, self.speaker, self.addressee)
@@ -157,8 +168,9 @@ class _Turn:
 
 # ---- detectors: (turn, stripped sentence, parsed doc) -> fact text or None ----------------------
 _HELP_RE = re.compile(
-    r"(?i)^(?:i\s+(?:can|could|would\s+(?:love|be\s+happy)\s+to|['’]d\s+(?:love|be\s+happy|be\s+glad)\s+to"
-    r"|am\s+happy\s+to|['’]m\s+(?:happy|glad|here)\s+to|will|['’]ll)\s+(?:totally\s+|definitely\s+|gladly\s+)?"
+    r"(?i)^(?:i(?:\s+(?:can|could|would\s+(?:love|be\s+happy)\s+to|am\s+happy\s+to|will)"
+    r"|\s*['’]d\s+(?:love|be\s+happy|be\s+glad)\s+to|\s*['’]m\s+(?:happy|glad|here)\s+to|\s*['’]ll)"
+    r"\s+(?:totally\s+|definitely\s+|gladly\s+)?"
     r"help(?:\s+you)?|let\s+me\s+know\s+if\s+you\s+(?:need|want)\s+(?:any\s+|some\s+)?help)"
     r"\s+(?P<x>(?:with|out\s+with|on)\s+\w.+|(?!out\b)[a-z]+\s+\w.+)$")
 _THANKS_RE = re.compile(r"(?i)^(?:thanks|thank\s+you|thx)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|ton))?"
@@ -323,16 +335,137 @@ def _supports(t: _Turn, s: str, doc: Any) -> str | None:
     return f"{t.speaker} supports {t.addressee}" if _SUPPORT_RE.match(s) else None
 
 
+# ---- session 12 (listen12b): acts that carry their object or reason ----------------------------
+# What the annotators write for these turns names the act AND what it is about ("Melanie expresses
+# happiness for Caroline finding her true self", "Gina encourages Jon not to give up" beside
+# what Jon has): a bare "S is happy for A" matches none of it, the reason clause does.
+_MEANS_ = r"(?:really\s+|truly\s+)?means\s+(?:so\s+much|a\s+lot|a\s+ton|the\s+world)(?:\s+to\s+me)?"
+_VALUES_RE = re.compile(
+    rf"(?i)^it\s+{_MEANS_}\s+(?:to\s+(?!me\b|us\b)(?P<inf>[a-z]+\b.*)|(?P<ger>[a-z]{{2,}}ing\b.*))$"
+    rf"|^(?P<subj>[a-z]{{2,}}ing\b.+?)\s+{_MEANS_}$")
+_NOT_GERUNDS = frozenset(["nothing", "something", "anything", "everything", "thing", "morning", "evening",
+                          "king", "ring", "spring", "string", "wedding", "building", "meeting", "painting"])
+# "It means a lot to hear that": talk, nothing valued
+_TALK_GERUNDS = frozenset(["hearing", "knowing", "saying", "reading", "seeing", "getting", "talking", "chatting"])
+_HAPPY_FOR_RE = re.compile(rf"(?i)^{_FEEL_}(?:happy|glad|thrilled|stoked|excited)\s+for\s+you$")
+# the reason beside a bare formula: what the listener has or earned ("You got the skills,
+# passion, and drive", "knowing you've got a solid community cheering you on")
+_REASON_RE = re.compile(r"(?i)(?:^|\b(?:knowing|remember)\s+(?:that\s+)?)you(?:['’]ve|\s+have)?\s+(?:(?:already|really|definitely)\s+)?"
+                        r"(?P<v>got|gotten|have|earned)\s+(?P<x>(?!(?:this|it|that)\W*$)\w.+)$")
+
+
+def _values(t: _Turn, s: str, doc: Any) -> str | None:
+    """"It means a lot to share this with you" / "Feeling supported by all of you means so
+    much" -> "S values sharing this with A" / "S values feeling supported by A and others": what
+    the speaker holds dear, said to the listener. Only a clause ("to VP", "VP-ing") is valued:
+    "Your support means a lot" is thanks (`grateful`), "It means a lot to me that you ..." is
+    about the listener, bare "It means a lot" names nothing."""
+    m = _VALUES_RE.match(s)
+    if not m:
+        return None
+    if m.group("inf"):
+        x = _gerund(_cut(m.group("inf")))
+    else:
+        x = _cut(m.group("ger") or m.group("subj"))
+    if x.split()[0].lower() in _NOT_GERUNDS or "?" in x:
+        return None
+    x = re.sub(r"(?i)\ball\s+of\s+you\b", "you and others", x)
+    if _content(x, _TALK_GERUNDS, (t.speaker, t.addressee)) < 1:
+        return None
+    x = t.third(x[:1].lower() + x[1:])
+    return f"{t.speaker} values {x}"
+
+
+def _happy_for(t: _Turn, s: str, doc: Any) -> str | None:
+    """"I'm so happy for you. You found your true self ..." -> "S is happy for A that A found A's
+    true self ...": the reason is the turn's next sentence with the listener as subject of a
+    verb that is not a prediction or praise ("You're so inspiring", "You'll do great": no)."""
+    if not _HAPPY_FOR_RE.match(s):
+        return None
+    after = t.sentences[t.sentences.index(s) + 1:] if s in t.sentences else ()
+    nxt = next(iter(after), "")
+    if not re.match(r"(?i)^you(?:['’]ve|\s+have)?\s+(?!(?:are|were|will|would|can|could|should|might|must|re"
+                    r"|gonna|got\s+this|rock|rule)\b)[a-z]+(?:ed|ound|ent|ot|ade|ame|ook|an|ew|ught|ove|ote|on)\b", nxt):
+        return None
+    x = _cut(nxt)
+    if _content(x, _FORMULA, (t.speaker, t.addressee)) < 2:
+        return None
+    return f"{t.speaker} is happy for {t.addressee} that {_agree(t.third(x), t.addressee)}"
+
+
+# "Your words are really encouraging": the listener's words or deeds as the speaker finds them
+_FINDS_RE = re.compile(r"(?i)^(?P<x>your\s+[\w'’ -]{2,40}?)\s+(?:is|are|['’]s|has\s+been|have\s+been)\s+"
+                       r"(?P<adv>(?:(?:so|really|truly|just|super|very|incredibly)\s+)*)"
+                       r"(?P<adj>encouraging|motivating|inspiring|uplifting|reassuring|heartwarming)$")
+
+
+def _finds(t: _Turn, s: str, doc: Any) -> str | None:
+    """"Your words are really encouraging" -> "S finds A's words really encouraging" (what the
+    annotators write as "his words of encouragement mean a lot to her"); fact-less turns only,
+    like the other appraisals."""
+    m = _FINDS_RE.match(s)
+    if not m:
+        return None
+    x = t.third(m.group("x")[:1].lower() + m.group("x")[1:])
+    return f"{t.speaker} finds {x} {m.group('adv')}{m.group('adj').lower()}"
+
+
+def _reason(t: _Turn, s: str) -> tuple[str, str, str] | None:
+    """The turn's first other sentence saying what the listener has or earned: (that sentence,
+    "has" / "earned", what)."""
+    for other in t.sentences:
+        if other == s:
+            continue
+        m = _REASON_RE.search(other)
+        if not m:
+            continue
+        x = _cut(re.split(r",\s+(?:me|and\s+i|i)\b", m.group("x"), maxsplit=1)[0])
+        if _content(x, frozenset(), (t.speaker, t.addressee)) >= 2:
+            return other, "earned" if m.group("v").lower() == "earned" else "has", x
+    return None
+
+
+def _encourages_reason(t: _Turn, s: str, doc: Any) -> str | None:
+    """A bare formula ("Don't give up!", "Keep it up!", "Keep on pushing!") with the reason the
+    turn gives for it: what the listener has or earned ("You got the skills, passion, and
+    drive") -> "S encourages A not to give up, as A has the skills, passion, and drive". The
+    formula alone still gives nothing (`_encourages`)."""
+    if doc is None or _encourages(t, s, doc):
+        return None
+    toks = [w for w in doc if not w.is_space and not w.is_punct]
+    root = next((w for w in toks if w.dep_ == "ROOT"), None)
+    if root is None or root.tag_ != "VB" or root.i != next(
+            (w.i for w in toks if w.lower_ not in ("do", "n't", "not", "never", "just", "always")), -1):
+        return None
+    neg = any(w.lower_ in ("n't", "not", "never") for w in toks if w.i < root.i)
+    if root.lower_ not in (_NEG_PERSIST if neg else _PERSIST):
+        return None
+    # tokens by their own index (w.i), not slices: right for a Span of a longer parse too
+    vp = re.split(r"[,!.]", "".join(w.text_with_ws for w in doc if w.i >= root.i), maxsplit=1)[0].strip()
+    if not vp or _content(vp, _FORMULA, (t.speaker, t.addressee)) > 0:
+        return None
+    found = _reason(t, s)
+    if found is None:
+        return None
+    verb, x = found[1], found[2]
+    return (f"{t.speaker} encourages {t.addressee} {'not ' if neg else ''}to {vp[:1].lower() + vp[1:]}, "
+            f"as {t.addressee} {verb} {t.third(x)}")
+
+
 ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
     ("offer_help", _offer_help),
     ("grateful", _grateful),
     ("believes_in", _believes_in),
     ("encourages", _encourages),
+    ("encourages_reason", _encourages_reason),
     ("admires", _admires),
     ("thinks_of", _thinks_of),
     ("proud_of", _proud_of),
     ("confident", _confident),
     ("supports", _supports),
+    ("values", _values),
+    ("happy_for", _happy_for),
+    ("finds_encouraging", _finds),
 )
 
 # Kinds that may add the turn's act beside its other facts (session 11, cov2): what the speaker
@@ -340,7 +473,7 @@ ACTS: tuple[tuple[str, Callable[[_Turn, str, Any], str | None]], ...] = (
 # appraisals and predictions (`thinks_of`, `admires`, `confident`, ...) stay on fact-less turns
 # only: beside a fact they were "S thinks A is part of that" (measured in docs/facts.md,
 # "Coverage with the precision headroom").
-BESIDE = frozenset(["offer_help", "grateful", "encourages", "supports"])
+BESIDE = frozenset(["offer_help", "grateful", "encourages", "encourages_reason", "supports"])
 
 _CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|\s*\[shared a photo.*$|,\s+(?:but|and\s+it|which|so\s+that|'cause|because)\s+")
 
@@ -383,12 +516,12 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
     speaker = (ctx.speaker_name or "").strip()
     if not addressee or not speaker or addressee == speaker or detect_language(text) != "en":
         return []
-    turn = _Turn(speaker, addressee, rewrite)
     cands = [(src, _strip(src, addressee)) for src in sentences
              if "?" not in src and not src.lstrip().startswith("[") and len(src) <= MAX_SENTENCE_CHARS]
     cands = [(src, s) for src, s in cands if s]
     if not cands:
         return []
+    turn = _Turn(speaker, addressee, rewrite, tuple(s for _, s in cands))
     # only a sentence that opens like an imperative of the table is parsed (~1 turn in 8)
     want = [i for i, (_, s) in enumerate(cands) if _OPENING_RE.match(s)]
     docs: list[Any] = [None] * len(cands)
@@ -401,12 +534,18 @@ def acts(text: str, ctx: ExtractionContext, sentences: list[str], rewrite: Rewri
     found: list[Act] = []
     for kind, detect in ACTS:
         for (src, s), doc in zip(cands, docs, strict=True):
-            if kind == "encourages" and doc is None:
+            if kind in ("encourages", "encourages_reason") and doc is None:
                 continue
             out = detect(turn, s, doc)
             if out:
                 out = _shaped(re.sub(r"\s{2,}", " ", out).strip(), speaker)
             if out:  # None: a cut-off end ("... to focus on why Jon started this") that no cut repairs
+                if kind == "encourages_reason":
+                    # the fact's words are the reason's: its sentence is the evidence (the
+                    # pipeline compares facts of one message by their source sentences, and a
+                    # bare formula reads like any other short line of the message)
+                    why = _reason(turn, s)
+                    src = next((c for c, st in cands if why and st == why[0]), src)
                 found.append(Act(kind, out[:1].upper() + out[1:], src))
                 if limit is not None and len(found) >= limit:
                     return found
