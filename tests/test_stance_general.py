@@ -63,3 +63,8 @@ def test_what_is_admired_is_the_object_seen_not_its_participle():
     assert "Priya admires Daniel's hard work" in got, got
     assert "Priya admires Daniel's dedication to helping others" in facts(
         "It's great to see your dedication to helping others.")
+
+
+def test_a_sentence_said_to_the_listener_is_about_them():
+    assert not [t for t, k in facts("Finding a flat is tough, Daniel. Hang in there!").items()
+                if k == "stance.finds_doing"]

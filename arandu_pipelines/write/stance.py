@@ -169,14 +169,17 @@ def _content(text: str, *names: str) -> int:
 _REACTION_RE = re.compile(r"(?i)\bsounds\b|\bthat['’]s\b|\bthat\s+is\b")
 
 
-def _doing_ok(x: str, text: str, speaker: str, addressee: str, before: str) -> bool:
+def _doing_ok(x: str, text: str, speaker: str, addressee: str, before: str, sentence: str) -> bool:
     """Whether the subject of `finds_doing` is the speaker's own activity. Not when it holds
     "you/your" (the listener's activity: "Loving what you do is so rewarding"), nor when the
     message first reacts to the listener's news ("That sounds great! Exploring nature is so
-    special": a comment on what the other did). A one-word subject must not be a name: not the
+    special": a comment on what the other did), nor when the sentence names the listener
+    ("Finding a flat is tough, Daniel": said to them about their situation). A one-word subject must not be a name: not the
     speaker's or the addressee's, and not a word the message writes capitalized where no
     sentence starts ("Gina's so special" names a person, "Pottery's so relaxing" an activity)."""
     if re.search(r"(?i)\byou(?:r|rs|rself)?\b", x) or _REACTION_RE.search(before):
+        return False
+    if addressee and re.search(rf"\b{re.escape(addressee.split()[0])}\b", sentence):
         return False
     if " " in x.strip():
         return True
@@ -212,7 +215,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
             if "x" in groups and groups["x"] and not groups["x"].startswith(" ") and rule.template.endswith("}{x}"):
                 groups["x"] = " " + groups["x"]
             if rule.kind == "finds_doing" and not _doing_ok(m.group("x"), text, speaker, addressee,
-                                                            text[:max(text.find(sentence), 0)]):
+                                                            text[:max(text.find(sentence), 0)], sentence):
                 continue
             if "a" in groups:  # "both scary and very rewarding" -> "scary and rewarding"
                 groups["a"] = re.sub(rf"\b{_INT}", "", groups["a"]).strip()
