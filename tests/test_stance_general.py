@@ -45,7 +45,7 @@ def test_names_pronouns_and_reactions_are_not_activities():
 
 def test_talking_to_someone_else_is_the_speakers_activity():
     got = facts("It was so gratifying to talk to the young people at the shelter.")
-    assert any(k == "stance.finds_it" and "gratifying to talk to the young people" in t for t, k in got.items()), got
+    assert "Priya found it gratifying to talk to the young people at the shelter" in got, got
     assert not [t for t, k in facts("It was so nice to talk to you.").items() if k.startswith("stance.")]
     assert not [t for t, k in facts("It's so freeing to share your art with strangers.").items()
                 if k.startswith("stance.")]
@@ -68,3 +68,10 @@ def test_what_is_admired_is_the_object_seen_not_its_participle():
 def test_a_sentence_said_to_the_listener_is_about_them():
     assert not [t for t, k in facts("Finding a flat is tough, Daniel. Hang in there!").items()
                 if k == "stance.finds_doing"]
+
+
+def test_appraisals_of_support_are_feelings_too():
+    got = facts("It's been so helpful to have people around me who accept me.")
+    assert "Priya finds it helpful to have people around Priya who accept Priya" in got, got
+    assert "Priya found it encouraging to be surrounded by so much love" in facts(
+        "It was so encouraging to be surrounded by so much love.")

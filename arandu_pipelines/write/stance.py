@@ -62,6 +62,7 @@ _FEELING_ADJ = (
     "|relaxing|satisfying|meaningful|humbling|scary|nerve-wracking|tough|hard|challenging|special"
     # synonyms of the same feelings (session 12, stance12): how doing something felt to the speaker
     "|gratifying|enriching|uplifting|soothing|peaceful|stressful|overwhelming|exhausting|nerve-racking"
+    "|helpful|inspiring|encouraging|enlightening|eye-opening|reassuring"
 )
 # "to see/hear/know/chat/talk/have you": a reaction to the other speaker, not the speaker's feeling
 # "to me/us" is who finds it so, not what is done: "It's special to me" names no activity
@@ -115,9 +116,12 @@ RULES: tuple[StanceRule, ...] = (
                          r"(?P<v>inspires|motivates)\s+me\b(?P<x>.*)$", "{A}'s {n} {v} {S}{x}"),
     _rule("values_friendship", rf"^(?:i\s+)?{_INT}(?:appreciate|value|cherish)\s+our\s+friendship\b",
           "{S} values {S}'s friendship with {A}"),
-    _rule("finds_it", rf"^(?:it['’]s|it\s+is|it\s+was|it['’]s\s+been|it\s+has\s+been)\s+{_INT}"
+    _rule("finds_it", rf"^(?:it['’]s|it\s+is|it['’]s\s+been|it\s+has\s+been)\s+{_INT}"
                       # generic "you" ("hard to run a business when you ...") is nobody's feeling
                       rf"(?P<a>{_FEELING_ADJ})\s+(?P<x>to\s+{_NOT_OWN}(?![^.]*\byou(?:r|rs|rself)?\b)\w.+)$", "{S} finds it {a} {x}"),
+    # "It was so gratifying to talk to ...": the tense kept, as enjoyed_it does
+    _rule("finds_it", rf"^it\s+was\s+{_INT}"
+                      rf"(?P<a>{_FEELING_ADJ})\s+(?P<x>to\s+{_NOT_OWN}(?![^.]*\byou(?:r|rs|rself)?\b)\w.+)$", "{S} found it {a} {x}"),
     _rule("finds_doing", rf"^{_DOING}(?:\s+(?:is|has\s+been)|['’]s(?:\s+been)?)\s+{_INT}{_DOING_ADJ}",
           "{S} finds {x} {a}"),
     _rule("finds_doing", rf"^{_DOING}\s+was\s+{_INT}{_DOING_ADJ}", "{S} found {x} {a}"),
