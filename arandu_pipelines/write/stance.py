@@ -19,10 +19,6 @@ speaker finds freeing, rewarding or hard to do. This module is a table of such r
 | finds_it          | It's/It was (so) <feeling adj> to VP              | S finds it <adj> to VP                     |
 |                   |   (not "to see/hear/know/chat/me": reactions;     |   (value words -- "important", "key" --    |
 |                   |   not with generic "you")                         |   stay extract_rules' "S believes ...")    |
-| finds_doing       | <gerund phrase / my N / the N / bare noun>        | S finds X <adj> (and <adj>);               |
-|                   |   is/'s/has been/was (both) <feeling adj> (and    |   S found X <adj> (was)                    |
-|                   |   <adj>) -- not a pronoun, a name, "you/your", or |                                            |
-|                   |   after "sounds"/"that's" (a reaction)            |                                            |
 | enjoyed_it        | It's (so) great, awesome, nice, fun ... to VP or  | S finds it <adj> to VP / VP-ing;           |
 |                   |   VP-ing; It was ... to VP (the speaker's         |   S found it <adj> to VP (tense kept:      |
 |                   |   activity: not have/be, not "seeing how/you",    |   "It was great to unplug" happened)       |
@@ -69,17 +65,6 @@ _FEELING_ADJ = (
 # ... but "to talk to/with <someone else>" is the speaker's own activity ("so gratifying to talk to the kids")
 _NOT_OWN = r"(?!see\b|hear\b|know\b|chat\b|talk\b(?!\s+(?:to|with)\s+(?!you\b|u\b|ya\b)\w)|read\b|have\s+you\b|meet\s+you\b|me\b|us\b|you\b|them\b|him\b|her\b)"
 
-# finds_doing: the feeling said of the activity itself, as the sentence's subject ("Starting my own
-# store is both scary and rewarding", "Pottery's so relaxing and creative", "The hike was exhausting"):
-# a gerund phrase, "my/the N", or one bare noun. Pronouns and demonstratives point elsewhere ("That's
-# so calming" is a reaction to the other's turn); a one-word subject that is a name is checked in apply.
-_NOT_SUBJECT = (r"(?!(?:it|that|this|these|those|he|she|they|we|you|i|there|which|who|what|life|everything"
-                r"|everyone|someone|something|nothing|anything|mine|yours|his|hers|ours|theirs|both|all|each|one"
-                r"|today|tonight|tomorrow|yesterday|here|now|then|thing|feeling|morning|evening)\b)")
-_DOING = (rf"(?P<x>{_NOT_SUBJECT}(?:[a-z]+ing|[a-z]{{2,}}in['’])(?:\s+[^,;:.!?\s][^,;:.!?]{{0,60}}?)?"
-          rf"|(?:my|the)\s+[a-z]+(?:\s+[a-z]+)?|{_NOT_SUBJECT}[a-z]+)")
-_DOING_ADJ = (rf"(?:both\s+)?(?P<a>(?:{_FEELING_ADJ})(?:\s*,?\s+(?:and|but|yet)\s+{_INT}[a-z-]+"
-              r"(?=\s*(?:$|[,;:!.…]|\s[-–—])))?)(?=\s*(?:$|[,;:!.…]|\s[-–—]|\s+(?:but|and|so|because|since)\b))")
 _GOOD_ADJ = "great|awesome|amazing|wonderful|nice|cool|fun|lovely|exciting|incredible"
 # "great to have a supporter", "nice to be part of it": a state, no activity the speaker did
 _NO_ACTIVITY = r"(?!have\b|be\b|having\b|being\b)"
@@ -122,9 +107,6 @@ RULES: tuple[StanceRule, ...] = (
     # "It was so gratifying to talk to ...": the tense kept, as enjoyed_it does
     _rule("finds_it", rf"^it\s+was\s+{_INT}"
                       rf"(?P<a>{_FEELING_ADJ})\s+(?P<x>to\s+{_NOT_OWN}(?![^.]*\byou(?:r|rs|rself)?\b)\w.+)$", "{S} found it {a} {x}"),
-    _rule("finds_doing", rf"^{_DOING}(?:\s+(?:is|has\s+been)|['’]s(?:\s+been)?)\s+{_INT}{_DOING_ADJ}",
-          "{S} finds {x} {a}"),
-    _rule("finds_doing", rf"^{_DOING}\s+was\s+{_INT}{_DOING_ADJ}", "{S} found {x} {a}"),
     # past: the infinitive only; "It was so nice seeing them play" paints the scene of an event the
     # turn already tells (measured on the dev pair: 0 of 2 annotated)
     _rule("enjoyed_it", rf"^(?:it\s+was)\s+{_INT}"
@@ -170,30 +152,6 @@ def _content(text: str, *names: str) -> int:
                if w not in _STOP and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) > 1)
 
 
-_REACTION_RE = re.compile(r"(?i)\bsounds\b|\bthat['’]s\b|\bthat\s+is\b")
-
-
-def _doing_ok(x: str, text: str, speaker: str, addressee: str, before: str, sentence: str) -> bool:
-    """Whether the subject of `finds_doing` is the speaker's own activity. Not when it holds
-    "you/your" (the listener's activity: "Loving what you do is so rewarding"), nor when the
-    message first reacts to the listener's news ("That sounds great! Exploring nature is so
-    special": a comment on what the other did), nor when the sentence names the listener
-    ("Finding a flat is tough, Daniel": said to them about their situation). A one-word subject must not be a name: not the
-    speaker's or the addressee's, and not a word the message writes capitalized where no
-    sentence starts ("Gina's so special" names a person, "Pottery's so relaxing" an activity)."""
-    if re.search(r"(?i)\byou(?:r|rs|rself)?\b", x) or _REACTION_RE.search(before):
-        return False
-    if addressee and re.search(rf"\b{re.escape(addressee.split()[0])}\b", sentence):
-        return False
-    if " " in x.strip():
-        return True
-    w = x.strip().lower()
-    names = {n.split()[0].lower() for n in (speaker, addressee) if n}
-    if w in names:
-        return False
-    return not re.search(rf"(?<![.!?]\s)(?<!^)\b{re.escape(w.capitalize())}\b", text)
-
-
 def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],
           rewrite: Rewriter) -> list[ExtractedFact]:
     """Add the facts of `RULES` found in `text` to `result` (at most one per kind per message);
@@ -218,14 +176,7 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
                       for k, v in m.groupdict().items()}
             if "x" in groups and groups["x"] and not groups["x"].startswith(" ") and rule.template.endswith("}{x}"):
                 groups["x"] = " " + groups["x"]
-            if rule.kind == "finds_doing" and not _doing_ok(m.group("x"), text, speaker, addressee,
-                                                            text[:max(text.find(sentence), 0)], sentence):
-                continue
-            if "a" in groups:  # "both scary and very rewarding" -> "scary and rewarding"
-                groups["a"] = re.sub(rf"\b{_INT}", "", groups["a"]).strip()
-            if rule.kind == "finds_doing":  # the subject moves after the verb: "Starting ..." -> "starting ..."
-                groups["x"] = re.sub(r"^([a-z]{2,})in['’](?=\s|$)", r"\1ing", groups["x"][:1].lower() + groups["x"][1:])
-            said = " ".join(groups.get(k, "") for k in ("n", "x", "y", "a" if rule.kind == "finds_doing" else ""))
+            said = " ".join(groups.get(k, "") for k in ("n", "x", "y"))
             if m.groupdict() and _content(said, speaker, addressee) < 2:
                 continue  # "proud of you for sticking with it": nothing named to keep
             fact_text = re.sub(r"\s{2,}", " ", rule.template.format(S=speaker, A=addressee, **groups)).strip()
