@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -102,9 +103,7 @@ def _generic(sentence: str, speaker: str, addressee: str) -> str | None:
 
 
 def _content(text: str, *names: str) -> int:
-    skip = {w.lower() for n in names for w in re.findall(r"[\w'’]+", n)}
-    return sum(1 for w in re.findall(r"[\w'’-]+", text.lower())
-               if w not in _STOP and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) > 2)
+    return L.count_content(text, _STOP, names, min_len=3)
 
 
 def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],

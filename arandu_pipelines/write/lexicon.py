@@ -7,6 +7,8 @@ without touching them. Everything here is a tuple, a frozenset (membership tests
 
 from __future__ import annotations
 
+import re
+
 # --------------------------------------------------------------------------------------------
 # Language detection
 # --------------------------------------------------------------------------------------------
@@ -453,3 +455,12 @@ FEELING_HEADS_EN: tuple[str, ...] = (
 VAGUE_OBJECT_WORDS_EN: frozenset[str] = frozenset(
     ["future", "chapter", "new", "next", "years", "year", "memories", "memory", "moments", "moment", "time", "times", "it", "this", "that", "these", "those", "part", "see", "where", "takes", "take", "how", "far", "come", "came", "more", "cool", "happy", "great", "good", "awesome", "all", "what", "comes", "ahead", "things", "stuff", "start", "begin", "watch", "hear", "happen", "happens", "journey", "one", "ones", "again", "everything", "something", "wait", "day", "days", "whole", "lot", "bit"]
 )
+
+
+def count_content(text: str, stop: frozenset[str], names: tuple[str, ...], min_len: int = 2) -> int:
+    """Words of `text` that carry content: not in `stop`, not a word of one of `names` (a name
+    or its possessive), at least `min_len` letters. How much a rule's captured phrase says
+    (write/stance.py, write/beliefs.py: "proud of you for sticking with it" names nothing)."""
+    skip = {w.lower() for n in names for w in re.findall(r"[\w'’]+", n)}
+    return sum(1 for w in re.findall(r"[\w'’-]+", text.lower())
+               if w not in stop and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) >= min_len)

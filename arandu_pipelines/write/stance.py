@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -147,9 +148,7 @@ _STOP = frozenset(["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", 
 
 
 def _content(text: str, *names: str) -> int:
-    skip = {w.lower() for n in names for w in re.findall(r"[\w'’]+", n)}
-    return sum(1 for w in re.findall(r"[\w'’-]+", text.lower())
-               if w not in _STOP and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) > 1)
+    return L.count_content(text, _STOP, names, min_len=2)
 
 
 def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, sentences: list[str],
