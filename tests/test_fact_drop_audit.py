@@ -36,9 +36,10 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
     # what one imagines is not an ability modal (was dropped by `unanchored`)
     ("I can picture waking up to nature every day.", "Caroline", "Melanie",
      "Caroline can picture waking up to nature every day"),
-    # the speaker's own appraisal of what they do (was dropped by `subject_first`)
+    # the speaker's own appraisal of what they do (was dropped by `subject_first`); since session 12
+    # "inspiring" is one of stance.finds_it's feelings, which keeps the clause after the comma too
     ("It's been so inspiring to work with my young dancers, seeing their passion and commitment.", "Jon", "Gina",
-     "Jon finds it inspiring to work with their young dancers"),
+     "Jon finds it inspiring to work with their young dancers, seeing their passion and commitment"),
     # an empty-pronoun head before ", but" is cut (was dropped by `subject_first`)
     ("It's been stressful, but dancing has kept me going.", "Jon", "Gina", "Dancing has kept Jon going"),
     # a pointer to a photo of one's own things is cut to what it shows (was dropped by `subject_first`)
