@@ -45,26 +45,30 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from arandu_pipelines.write.chat_forms import SPELLINGS
 from arandu_pipelines.write.types import ExtractedFact
 
-# Plural or collective nouns that name a group the speaker belongs to -> how the fact spells them.
-GROUP_NOUNS: dict[str, str] = {
-    "kids": "kids", "children": "children", "family": "family", "fam": "family", "friends": "friends",
-    "team": "team", "class": "class", "parents": "parents", "folks": "folks", "siblings": "siblings",
-    "brothers": "brothers", "sisters": "sisters", "band": "band", "crew": "crew", "gang": "gang",
-    "teammates": "teammates", "classmates": "classmates", "roommates": "roommates", "cousins": "cousins",
-    "grandkids": "grandkids", "grandchildren": "grandchildren", "family members": "family members",
-}
+# Plural or collective nouns that name a group the speaker belongs to (a chat form such as "fam" is
+# spelled for the fact by `chat_forms.SPELLINGS`, as every other fact word is).
+GROUP_NOUNS = frozenset([
+    "kids", "children", "family", "fam", "friends", "team", "class", "parents", "folks", "siblings",
+    "brothers", "sisters", "band", "crew", "gang", "teammates", "classmates", "roommates", "cousins",
+    "grandkids", "grandchildren", "family members",
+])
 # Collectives that "our" names as the group itself ("our family" is we; "our kids" is not).
 COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang"])
 # One person: a group with the speaker only when coordinated with I/me ("my husband and I").
-SINGLE_NOUNS: dict[str, str] = {
-    "husband": "husband", "hubby": "husband", "wife": "wife", "partner": "partner",
-    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "fiance": "fiance", "fiancé": "fiancé",
-    "fiancee": "fiancee", "fiancée": "fiancée", "spouse": "spouse", "mom": "mom", "dad": "dad",
-    "mother": "mother", "father": "father", "brother": "brother", "sister": "sister", "son": "son",
-    "daughter": "daughter", "roommate": "roommate", "best friend": "best friend", "bestie": "bestie",
-}
+SINGLE_NOUNS = frozenset([
+    "husband", "hubby", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee", "fiancée",
+    "spouse", "mom", "dad", "mother", "father", "brother", "sister", "son", "daughter", "roommate",
+    "best friend", "bestie",
+])
+_PET_NAMES = {"hubby": "husband"}  # a pet name of a single noun, spelled out in the fact
+
+
+def _spelled(noun: str) -> str:
+    """How the fact writes a group or single noun of the message."""
+    return _PET_NAMES.get(noun) or SPELLINGS.get(noun) or noun
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -110,7 +114,7 @@ def _spell(noun: str, owned: bool, speaker: str) -> str:
     names = []
     for w in words:
         w = re.sub(r"(?i)^my\s+", "", w).lower()
-        names.append(GROUP_NOUNS.get(w) or SINGLE_NOUNS.get(w) or w)
+        names.append(_spelled(w))
     phrase = " and ".join(names)
     return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
 
@@ -149,10 +153,9 @@ def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, s
 
 def _nouns_of(group: str) -> list[str]:
     out = []
-    for table in (GROUP_NOUNS, SINGLE_NOUNS):
-        for k, v in table.items():
-            if re.search(rf"(?i)\b{re.escape(v)}\b", group):
-                out.append(k)
+    for k in (*GROUP_NOUNS, *SINGLE_NOUNS):
+        if re.search(rf"(?i)\b{re.escape(_spelled(k))}\b", group):
+            out.append(k)
     return out
 
 
