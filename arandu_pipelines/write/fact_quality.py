@@ -74,6 +74,7 @@ from dataclasses import replace
 
 from arandu_pipelines.write import (
     chat_forms,
+    clause_ends,
     drop_repair,
     elaboration,
     fact_shape,
@@ -490,8 +491,16 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     start = len(f.subject) + 1 if f.fact_text.startswith(f.subject) else 0
     if _SUBORDINATE_RE.match(f.fact_text):
         return None
-    for m in _CLAUSE_CUT_RE.finditer(f.fact_text, start):
-        head = f.fact_text[: m.start()].strip(" ,")
+    # clause boundaries, and a second clause that restarts with the subject ("... and S is ...");
+    # a head that stops on a copula, article or degree word is no clause (write/clause_ends.py)
+    cuts = [(m.start(), m.group(0)) for m in _CLAUSE_CUT_RE.finditer(f.fact_text, start)]
+    restart = clause_ends.subject_restart(f.fact_text, f.subject, start)
+    if restart is not None:
+        cuts = sorted(cuts + [(restart, " and ")])
+    for at, cut in cuts:
+        head = f.fact_text[:at].strip(" ,")
+        if clause_ends.degree_so(f.fact_text, at, cut) or clause_ends.dangling(head):
+            continue
         if len(head.split()) >= 4:
             if len(head.split()) <= MAX_WORDS:
                 f.fact_text = head
@@ -500,7 +509,7 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     # no clause boundary: cut before the last purpose/means phrase ("to get more attention for
     # her store") that leaves a head of at least 8 words
     heads = [f.fact_text[: m.start()] for m in _PURPOSE_CUT_RE.finditer(f.fact_text, start)]
-    heads = [h for h in heads if 8 <= len(h.split()) <= MAX_WORDS]
+    heads = [h for h in heads if 8 <= len(h.split()) <= MAX_WORDS and not clause_ends.dangling(h)]
     if heads:
         f.fact_text = heads[-1].strip(" ,")
         return f
@@ -594,12 +603,17 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [facts[i] for i in sorted(kept)]
 
 
+# a stated belief ("S believes X is necessary") is as typed as an event or a plan (session 13)
+_TYPED_GENERIC_KINDS = frozenset(["generic.belief"])
+
+
 def _rank(f: ExtractedFact, ctx: ExtractionContext | None = None) -> tuple[int, int, int, int]:
     """Which free-text fact of a subject to keep: one that opens with its subject, typed
     (event/plan/preference), naming an entity besides the speakers (`_named`: "Jon has been to
     Paris" over "Jon has been looking at different places ..."), with the most content words."""
     first = f.fact_text.startswith(f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
-    return (int(first), int(f.attribute_key is not None), int(_named(f, ctx)),
+    typed = f.attribute_key is not None or f.rule_kind in _TYPED_GENERIC_KINDS
+    return (int(first), int(typed), int(_named(f, ctx)),
             min(len(_content(f.fact_text)), 10))
 
 
