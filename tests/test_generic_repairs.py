@@ -49,3 +49,15 @@ def test_the_cap_keeps_a_belief_beside_two_narrated_events():
             "along the way. Open talks about mental health and burnout are so essential for young doctors.")
     assert any(t.startswith("Dana believes open talks about mental health and burnout are so essential")
                for t in texts(r)), texts(r)
+
+
+# ---- 2. a clause with its "I've" dropped before the speaker's clause -----------------------------
+def test_a_dropped_subject_clause_before_so_i_keeps_its_content():
+    """The cut before "so I can" lost "just been reading up on ... ": the subject is restored."""
+    r = run("Bakery's doing fine, just been reading up on sourdough techniques so I can bake better loaves for regulars.")
+    assert any(t.startswith("Dana has just been reading up on sourdough techniques") for t in texts(r)), texts(r)
+
+
+def test_an_opener_without_a_dropped_subject_is_still_cut():
+    r = run("It rained all week, but I finished the mural for the library.")
+    assert any(t.startswith("Dana finished the mural for the library") for t in texts(r)), texts(r)

@@ -78,6 +78,7 @@ from arandu_pipelines.write import (
     drop_repair,
     elaboration,
     fact_shape,
+    generic_repairs,
     held_back,
     precision,
     readability,
@@ -254,6 +255,9 @@ def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
         return f
     if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+|,\s*and\s+)$", text[:i]):
         f.fact_text = text[i:]
+        # the opener may carry the fact itself (write/generic_repairs.py)
+        if _free(f) and (restored := generic_repairs.dropped_subject(text[:i], subj)) is not None:
+            f.fact_text = restored + text[i:]
     return f
 
 
