@@ -61,3 +61,25 @@ def test_a_dropped_subject_clause_before_so_i_keeps_its_content():
 def test_an_opener_without_a_dropped_subject_is_still_cut():
     r = run("It rained all week, but I finished the mural for the library.")
     assert any(t.startswith("Dana finished the mural for the library") for t in texts(r)), texts(r)
+
+
+# ---- 3. "They" about the people the other speaker just asked about ------------------------------
+ASKED = [("Omar", "What a lovely garden! How have your neighbours and cousins been helping you with it?")]
+
+
+def test_they_resolves_to_the_people_the_question_asked_about():
+    r = run("Thanks, Omar! They've been coming over every weekend bringing me seedlings, tools and advice.",
+            previous=ASKED)
+    assert any(t.startswith("Dana's neighbours and cousins have been coming over every weekend") for t in texts(r)), texts(r)
+
+
+def test_they_stays_unresolved_when_the_question_names_two_groups():
+    previous = [("Omar", "Did your parents meet your students at the fair?")]
+    r = run("They've been talking about the fair all week with everyone they know.", previous=previous)
+    assert not any("parents" in t or "students" in t for t in texts(r)), texts(r)
+
+
+def test_they_stays_unresolved_after_the_speakers_own_turn():
+    previous = [("Dana", "How have your neighbours been, by the way?")]
+    r = run("They've been coming over every weekend bringing me seedlings and tools.", previous=previous)
+    assert not any("neighbours" in t for t in texts(r)), texts(r)

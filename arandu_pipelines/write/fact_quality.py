@@ -297,6 +297,9 @@ def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
         # repaired, not dropped: "It taught Caroline ..." / "It's been hard, but dancing kept Jon going"
         if drop_repair.causative(f.fact_text, f.subject):
             return f
+        if (they := generic_repairs.they_asked(f.fact_text, f.subject, ctx.speaker_name, ctx.previous_turns)):
+            f.fact_text = they  # "They've been there for S" after "How have your friends been ...?"
+            return f
         if (cut := drop_repair.shown_own(f.fact_text, f.subject) or drop_repair.shown_when(f.fact_text, f.subject)
                 or drop_repair.but_tail(f.fact_text, f.subject)
                 or drop_repair.finds(f.fact_text, f.subject, ctx.speaker_name)):
