@@ -58,7 +58,7 @@ _CLAUSE_END = r"(?=\s*(?:$|[,;:.!]|\s(?:and|but|so|because|for|to|with|about|at|
 _OBJECT_START = r"(?=\s+(?:[A-Z]\w*|a|an|the|their|his|her|my|our|them|him|me|us|it|so|some|lots?)\b)"
 _SUBJECT_AT = r"(?:^|(?<=[;:,])\s+|(?<=\s)(?:and|but|so|because|since|when|that|as|while|now)\s+)"
 _CONTRACTION_RE = re.compile(
-    rf"{_SUBJECT_AT}(?:(?P<owner>[A-Z][\w-]*['’]s)\s+)?(?P<noun>[A-Za-z][\w-]*)['’]s"
+    rf"{_SUBJECT_AT}(?:(?i:the|their|his|her|our|my)\s+)?(?:(?P<owner>[A-Z][\w-]*['’]s)\s+)?(?P<noun>[A-Za-z][\w-]*)['’]s"
     rf"(?P<adv>(?:\s+(?:{_ADVERBS}))*)\s+(?P<next>[A-Za-z][\w-]*(?:['’]s)?)")
 
 
@@ -89,7 +89,8 @@ def contractions(text: str) -> str:
         adv = m.group("adv")
         owner = m.group("owner")
         if verb is None and owner and not adv and owner[:-2].lower() not in _PRONOUNS and _contraction_verb(noun + "'s", "") == "is":
-            return f"{owner[:-2]} is {m.group(0)[m.start('noun') - m.start():]}"  # "Blue's Caroline's favorite"
+            lead = m.group(0)[: m.start("owner") - m.start()]
+            return f"{lead}{owner[:-2]} is {m.group(0)[m.start('noun') - m.start():]}"  # "Blue's Caroline's favorite"
         if verb is None and adv.strip() and adv.split()[-1].lower() not in ("so", "not", "all", "even", "now"):
             verb = "is"  # "Guitar's mostly Caroline's thing", "Family's super important": an adverb
             if m.group("next").lower() in _HAS_NEXT or m.group("next").lower() in _PARTICIPLES:
@@ -116,7 +117,7 @@ _DEMONSTRATIVE_RE = re.compile(r"(?<![\w'’-])(?P<d>[Tt]his|[Tt]hese|[Tt]hose)\
 _BEFORE_VERB_RE = re.compile(r"(?:\b[a-z]+ed|\b(?:made|found|got|bought|saw|met|took|drew|wrote|built|did|had|has"
                              r"|have|across|was|is|were|are|became|gave|brought|sent|won|held|threw|lost|chose"
                              r"|kept|tried|started|begun|began|finished|painted|create[sd]?|make|makes|find"
-                             r"|get|gets|see|sees|take|takes|do|does|by))\s+$")
+                             r"|get|gets|see|sees|take|takes|do|does|by|into|upon))\s+$")
 
 
 def _article(word: str) -> str:
@@ -145,17 +146,17 @@ def demonstratives(text: str) -> str:
 _PREPOSITIONS = "within|in|inside|for|to|of|among|amongst|with|from|between|about|like|around|behind|before"
 
 
-def group_objects(text: str, subject: str, addressee: str | None) -> str:
+def group_objects(text: str, speaker: str, addressee: str | None) -> str:
     """"within S and others all" -> "within everyone" (the chat's generic "within us all"),
     "both of S and others" -> "both S and <addressee>" (the two speakers) when the addressee is
     known; `text` unchanged otherwise."""
-    if not subject or f"{subject} and others" not in text:
+    if not speaker or f"{speaker} and others" not in text:
         return text
-    s = re.escape(subject)
+    s = re.escape(speaker)
     out = re.sub(rf"\b(?P<p>{_PREPOSITIONS})\s+(?:all\s+of\s+{s}\s+and\s+others|{s}\s+and\s+others\s+all)\b",
                  lambda m: f"{m.group('p')} everyone", text)
     if addressee:
-        out = re.sub(rf"\bboth\s+of\s+{s}\s+and\s+others\b", f"both {subject} and {addressee}", out)
+        out = re.sub(rf"\bboth\s+of\s+{s}\s+and\s+others\b", f"both {speaker} and {addressee}", out)
     return out
 
 
@@ -171,7 +172,8 @@ def fragment(text: str) -> bool:
     return bool(_FRAGMENT_RE.match(text))
 
 
-def polish(text: str, subject: str, addressee: str | None = None) -> str:
-    """The three rewrites above, for a kept fact (end of `fact_quality.refine`)."""
-    out = group_objects(contractions(demonstratives(text)), subject, addressee)
+def polish(text: str, speaker: str, addressee: str | None = None) -> str:
+    """The three rewrites above, for a kept fact (end of `fact_quality.refine`). `speaker`: the
+    message's speaker, whose "us" the rules wrote "<speaker> and others" (any fact subject)."""
+    out = group_objects(contractions(demonstratives(text)), speaker, addressee)
     return out[:1].upper() + out[1:] if out else out
