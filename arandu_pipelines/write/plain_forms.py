@@ -21,7 +21,8 @@ ordinary written English.
 `demonstratives`: "this"/"these"/"those" before a noun phrase in a fact that stands alone:
 "this" after a verb is the chat's indefinite "this" ("I came across this cool sidewalk") and
 becomes "a"/"an"; elsewhere (after a preposition, in the subject) it is a definite "the"
-("throughout this journey" -> "throughout the journey"); "these"/"those" become "the". Time
+("throughout this journey" -> "throughout the journey"); "these"/"those" become "the", or "some"
+after a verb of finding or making ("found these lovely flowers" -> "found some lovely flowers"). Time
 phrases ("this year", "these days") and "those who" keep theirs. A bare demonstrative with no
 noun ("Melanie is obsessed with those") has no form to write; it is left (a bench marker counts
 it). A spelling fix of fact texts was measured and is not done (docs/facts.md, session 13).
@@ -112,12 +113,21 @@ _TIME_NOUNS = frozenset(["year", "week", "weekend", "month", "summer", "winter",
                          "would", "should", "might", "must", "may", "in", "on", "at", "for", "with", "and", "or",
                          "but", "so", "to", "of", "from", "about", "after", "before", "when", "as", "because", "by",
                          "into", "together", "all", "too", "again", "here", "there", "now", "still", "really"])
+# "this really ...", "this only ...": an adverb after a bare demonstrative ("lovely" is an adjective)
+_ADVERBS_AFTER = frozenset(["only", "truly", "actually", "exactly", "clearly", "probably", "basically", "literally",
+                            "honestly", "definitely", "totally", "finally", "especially", "simply", "certainly",
+                            "usually", "definitely", "seriously", "absolutely", "completely", "mostly", "also"])
 _DEMONSTRATIVE_RE = re.compile(r"(?<![\w'’-])(?P<d>[Tt]his|[Tt]hese|[Tt]hose)\s+(?P<next>[a-z][\w'’-]*)")
 # a verb right before "this" makes it the chat's indefinite "this" ("came across this", "made this")
 _BEFORE_VERB_RE = re.compile(r"(?:\b[a-z]+ed|\b(?:made|found|got|bought|saw|met|took|drew|wrote|built|did|had|has"
                              r"|have|across|was|is|were|are|became|gave|brought|sent|won|held|threw|lost|chose"
                              r"|kept|tried|started|begun|began|finished|painted|create[sd]?|make|makes|find"
                              r"|get|gets|see|sees|take|takes|do|does|by|into|upon))\s+$")
+
+
+# "these/those" after a verb of finding or making is the chat's indefinite plural ("some")
+_FOUND_RE = re.compile(r"\b(?:found|bought|made|saw|met|got|picked|took|painted|drew|built|wrote|created|baked"
+                       r"|planted|came\s+across|ran\s+into)\s+$")
 
 
 def _article(word: str) -> str:
@@ -129,10 +139,12 @@ def demonstratives(text: str) -> str:
     def repl(m: re.Match[str]) -> str:
         nxt = m.group("next")
         d = m.group("d")
-        if nxt.lower() in _TIME_NOUNS or nxt.endswith("ly") or (d.lower() == "those" and nxt.endswith(("ed", "ing"))):
+        if nxt.lower() in _TIME_NOUNS or nxt.lower() in _ADVERBS_AFTER or (d.lower() == "those" and nxt.endswith(("ed", "ing"))):
             return m.group(0)
         if d.lower() == "this" and _BEFORE_VERB_RE.search(text[: m.start()]):
             art = _article(nxt)
+        elif _FOUND_RE.search(text[: m.start()]):
+            art = "some"  # "found these lovely flowers": things met for the first time
         else:
             art = "the"
         if d[0].isupper():
