@@ -66,6 +66,7 @@ def test_these_and_those_before_a_noun_are_the_and_time_phrases_stay():
             "Maria values sharing this with John"]
     assert [demonstratives(k) for k in keep] == keep
     assert demonstratives("Throughout this journey Maria kept going") == "Throughout the journey Maria kept going"
+    assert demonstratives("Maria watched as she took those first steps") == "Maria watched as she took the first steps"
 
 
 # ---- "us" after a preposition ------------------------------------------------------------------

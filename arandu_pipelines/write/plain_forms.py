@@ -126,7 +126,7 @@ _BEFORE_VERB_RE = re.compile(r"(?:\b[a-z]+ed|\b(?:made|found|got|bought|saw|met|
 
 
 # "these/those" after a verb of finding or making is the chat's indefinite plural ("some")
-_FOUND_RE = re.compile(r"\b(?:found|bought|made|saw|met|got|picked|took|painted|drew|built|wrote|created|baked"
+_FOUND_RE = re.compile(r"\b(?:found|bought|made|saw|met|got|picked|painted|drew|built|wrote|created|baked"
                        r"|planted|came\s+across|ran\s+into)\s+$")
 
 
