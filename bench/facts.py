@@ -105,6 +105,29 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     "date_remnant": re.compile(
         r"\b(?:about|around|roughly|nearly|almost|approximately|over|since|until|from)\s*(?:;|$)|\s[;,.]|\s{2,}",
         re.IGNORECASE),
+    # --- session 13 (branch readable13): what a reader of get_all() still rewrote ---
+    # a noun's chat contraction "'s" for "is"/"has" ("Blue's Caroline's favorite", "Melanie's son's
+    # ok", "family's been", "Store's going good"); pronoun contractions ("it's") are ordinary English
+    "noun_contraction": re.compile(
+        r"(?:^|[;,]\s+|\b(?:and|but|so|because|that)\s+)(?:(?i:the|their|his|her|our|my)\s+)?(?:[A-Z][\w-]*['’]s\s+)?"
+        r"(?!(?i:it|that|there|here|what|who|he|she|let|where|how|this|one)['’]s)[A-Za-z][\w-]*['’]s\s+"
+        r"(?:(?i:been|got|gotten|a|an|the|going|doing|getting|ok|okay|fine|great|awesome|perfect|mostly|super"
+        r"|always|allowed)\b|[A-Z][\w-]*['’]s\b)"),
+    # a fragment: a comparison with nothing compared, or a remark on time passing
+    "fragment": re.compile(
+        r"^(?:(?:almost|nearly|just|not)\s+)?as\s+(?!(?:soon|long|well|far|much|many|often)\b)\w+\s+as\b"
+        r"|^time\s+(?:flies|flew)\b", re.IGNORECASE),
+    # a demonstrative whose referent is not in the fact ("made this painting", "helping these kids",
+    # "obsessed with those"); time phrases ("this year", "these days") and "those who" are not
+    "demonstrative": re.compile(
+        r"\b(?:this|these|those)\b(?!\s+(?:year|week|weekend|month|summer|winter|spring|fall|autumn|morning"
+        r"|afternoon|evening|night|time|times|days|past|coming|last|next|upcoming|semester|season|moment"
+        r"|who|is|was|are|were|has|have|had|kind|sort|way|much|many|same|very)\b)", re.IGNORECASE),
+    # "us" written "S and others" where it is an object: "within Caroline and others all",
+    # "to both of Jon and others", "all of Jon and others"
+    "group_phrase": re.compile(
+        r"\b(?:both|all)\s+of\s+[A-Z]\w*\s+and\s+others\b|\b(?:within|in|inside|for|to|of|among|with|from"
+        r"|between|about|like)\s+[A-Z]\w*\s+and\s+others\s+all\b"),
 }
 LONG_WORDS = 25
 

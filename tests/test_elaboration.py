@@ -42,7 +42,7 @@ def test_a_later_subjectless_comment_is_not_a_second_fact(text, kept, gone):
     ("It made me even more determined to adopt.", "Maria became even more determined to adopt"),
     # a demonstrative with its noun names its thing
     ("I bought this necklace in Sweden. This necklace is super special to me - a gift from my grandma.",
-     "This necklace is super special to Maria"),
+     "The necklace is super special to Maria"),
     # an activity as subject is a fact about the speaker
     ("I joined a dance crew last year. Dancing is where I feel most alive.",
      "Dancing is where Maria feels most alive"),

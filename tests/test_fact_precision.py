@@ -49,7 +49,7 @@ def test_disabled_filter_keeps_the_fact():
     saved = set(precision.ENABLED)
     try:
         precision.ENABLED.clear()
-        assert texts(run("Those moments really make me thankful.")) == ["Those moments really make Maria thankful"]
+        assert texts(run("Those moments really make me thankful.")) == ["The moments really make Maria thankful"]
     finally:
         precision.ENABLED.update(saved)
 

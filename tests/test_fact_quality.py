@@ -307,7 +307,7 @@ def test_in_hopes_of_is_a_purpose_not_a_wish():
 @pytest.mark.parametrize("text, expected", [
     # a demonstrative before a noun opens the subject noun phrase, it is not an empty pronoun
     ("These figurines I bought yesterday remind me of family love.",
-     "These figurines Maria bought remind Maria of family love"),
+     "The figurines Maria bought remind Maria of family love"),
     # a clause about the conversation itself is cut
     ("Since we last spoke, I took my kids to a park by the river.", "Maria took their kids to a park by the river"),
     ("A lot has happened since we last chatted - I just joined a new activist group.",

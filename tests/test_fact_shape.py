@@ -108,7 +108,7 @@ def test_bench_markers_flag_the_new_defect_classes():
     assert "truncated_end" in marks("Maria is planning a few")
     assert "date_remnant" in marks("Maria took up the cello about ; it helps")
     for fine in ("Maria is one of the founders", "Having supportive people around, Maria feels safe",
-                 "These figurines remind Maria of home", "Maria took up the cello about three years before 28 August 2023"):
+                 "The figurines remind Maria of home", "Maria took up the cello about three years before 28 August 2023"):
         assert not marks(fine), (fine, marks(fine))
 
 

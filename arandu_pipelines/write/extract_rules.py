@@ -1400,9 +1400,13 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
+            from arandu_pipelines.write.plain_forms import polish
+
             for f in result.facts:  # "Since S was 17" answering "How long have you been X?", "A reminder to X"
                 f.fact_text = name_reminder(answer_how_long(f.fact_text, f.subject, ctx.previous_turns),
                                             f.subject, text, f.source_text)
+                # the speech acts and held-back facts added after refine: "chase those dreams" (plain_forms)
+                f.fact_text = polish(f.fact_text, (ctx.speaker_name or "").strip(), ctx.addressee)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters

@@ -80,6 +80,7 @@ from arandu_pipelines.write import (
     fact_shape,
     generic_repairs,
     held_back,
+    plain_forms,
     precision,
     readability,
 )
@@ -566,6 +567,12 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     return f
 
 
+def _fragment(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A fragment that states nothing about anyone ("Almost as silly as when S ...", "Time flies-
+    feels like ...") is dropped (write/plain_forms.py, session 13)."""
+    return None if plain_forms.fragment(f.fact_text) else f
+
+
 def _exclamation(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """An exclamation after a dash ("... - let's make it happen") is cut (write/precision.py)."""
     if _free(f):
@@ -585,7 +592,7 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
-    _shape,
+    _shape, _fragment,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
 )
@@ -704,7 +711,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
                 if audit is not None:
                     audit.append((check.__name__.lstrip("_"), before))
                 held_back.hold(check.__name__.lstrip("_"), replace(f, fact_text=chat_forms.late(
-                    readability.pronouns(before, f.subject))))  # a fact-less message's last resort
+                    readability.pronouns(plain_forms.polish(before, ctx.speaker_name, ctx.addressee), f.subject))))  # a fact-less message's last resort
                 break
             f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
@@ -739,8 +746,10 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
             f.fact_text = text[:1].upper() + text[1:]
         named.append(f)
     kept = named
-    for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py)
-        f.fact_text = chat_forms.late(readability.pronouns(f.fact_text, f.subject))
+    for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py);
+        # "Melanie's son's ok" -> "... son is ok", "made this painting" -> "made a painting" (write/plain_forms.py)
+        text = plain_forms.polish(f.fact_text, ctx.speaker_name, ctx.addressee)
+        f.fact_text = chat_forms.late(readability.pronouns(text, f.subject))
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)
