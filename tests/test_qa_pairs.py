@@ -44,6 +44,10 @@ def facts(answer: str, *previous: tuple[str, str], speaker: str = "Rosa") -> lis
      "Yep, the cello.", "Rosa plays the cello"),
     ([("Tomas", "When did you take up pottery?")],
      "Last spring.", "Rosa took up pottery last spring"),
+    ([("Tomas", "Who's your favorite painter?")],
+     "Frida Kahlo, obviously.", "Rosa's favorite painter is Frida Kahlo"),
+    ([("Tomas", "What do you do for a living?")],
+     "Nursing!", "Rosa does nursing for a living"),
 ])
 def test_a_fragment_answer_states_the_question_s_fact(previous, answer, expected):
     got = facts(answer, *previous)

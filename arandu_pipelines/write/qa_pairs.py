@@ -221,10 +221,15 @@ _LOWER_OPENERS = frozenset({"DET", "ADV", "ADJ", "ADP", "NUM", "PRON", "SCONJ", 
 def _filler(toks: list[Any]) -> str:
     """The fragment's words in the answerer's mouth: "my" -> "S's" (filled in by `_compose`),
     a sentence-initial capital lowered unless the word is a name."""
-    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text) for t in toks]
-    if toks[0].pos_ in _LOWER_OPENERS and toks[0].text != "I" and toks[0].lower_ not in _FIRST_IN_ANSWER:
+    comma = next((i for i, t in enumerate(toks) if i and t.doc[t.i - 1].text == ","
+                  and all(x.pos_ in ("ADV", "INTJ") for x in toks[i:])), None)
+    toks = toks[:comma] if comma else toks  # "Frida Kahlo, obviously" -> "Frida Kahlo"
+    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text) + t.whitespace_ for t in toks]
+    first = toks[0]
+    if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")) \
+            and first.text != "I" and first.lower_ not in _FIRST_IN_ANSWER:
         words[0] = words[0][:1].lower() + words[0][1:]
-    return re.sub(r" (['’]s)\b", r"\1", " ".join(words))
+    return re.sub(r"\s+", " ", "".join(words)).strip(" ,")
 
 
 _FIRST_IN_ANSWER = {"i": "{S}", "me": "{S}", "my": "{S}'s", "mine": "{S}'s", "myself": "{S}"}
@@ -437,6 +442,8 @@ def _copular(root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: st
              resolve: _Resolver) -> tuple[str, str] | None:
     """"What's your favorite book?" -> "S's favorite book is F"; "What are their names?" ->
     "S's pup and kitty are named F"."""
+    if subj is None:  # "Who's your favorite artist?": the parser calls both sides attr
+        subj = next((t for t in root.children if t.dep_ == "attr" and t != wh and t.pos_ == "NOUN"), None)
     if subj is None or wh.dep_ not in ("attr", "nsubj") or subj.pos_ not in ("NOUN", "PROPN"):
         return None
     poss = next((t for t in subj.children if t.dep_ == "poss"), None)
