@@ -55,6 +55,17 @@ _COURTESY_RE = re.compile(
     r"(?:\s+so\s+much|\s+a\s+lot)?\b[^.!?]{0,20})?[.!?…]+\s*$")
 _YES_RE = re.compile(r"(?i)^\s*(?:yes|yeah|yep|yup|yea|sure|definitely|totally)\b(?:\s+(?:i\s+do|i\s+did))?[\s,!.—–-]+")
 _NO_RE = re.compile(r"(?i)^\s*(?:no|nope|nah|not)\b")
+# the question's form (after a leading reaction): a wh-question with a slot a fragment can fill,
+# or a yes/no question to "you"; and it must be about the listener ("you") or name their things
+_ASKS_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:(?:what|which|who|whom|where|when)\b|how\s+(?:long|many|much)\b"
+                      r"|(?:do|does|did|have|has|are|were|is|was)\s+you\b)")
+_YES_NO_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:do|does|did|have|has|are|were|is|was)\s+you\b")
+_ABOUT_RE = re.compile(r"(?i)\b(?:you|your|their|its)\b")
+# an opening that is a clause or a reaction, never a slot filler: not worth a parse
+_CLAUSE_START_RE = re.compile(
+    r"(?i)^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve)|it|it['’]s|that|that['’]s|this|they|they['’]re|he|she|you|"
+    r"there|here|sounds|looks|seems|feels|glad|so|sorry|wow|oh|aw|good|great|awesome|nice|cool|amazing|"
+    r"what|how|why|can['’]t|don['’]t|just|really|totally|absolutely|definitely|love|loved)\b")
 # words that keep a fragment an exclamation or a filler, not an answer
 _TRAIL_RE = re.compile(r"(?i)[\s,]+(?:for\s+sure|of\s+course|haha|lol|probably|i\s+think|i\s+guess)\s*$")
 
@@ -128,8 +139,9 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
     if not asker or asker.strip().casefold() == speaker.casefold():
         return None
     asks = [q.group(0).strip() for q in _QUESTION_RE.finditer(prev or "")]
-    if not asks:
+    if not asks or not _ASKS_RE.match(asks[-1]) or not _ABOUT_RE.search(asks[-1]):
         return None
+    yes_no = bool(_YES_NO_RE.match(asks[-1]))
     opening = None
     for m in _SENT_RE.finditer(text):
         s = m.group(0).strip()
@@ -138,9 +150,13 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
             break
     if opening is None:
         return None
-    frag = _YES_RE.sub("", opening, count=1) if _YES_RE.match(opening) else opening
+    yes = bool(_YES_RE.match(opening))
+    if yes != yes_no:
+        return None  # a yes/no question needs "yes" and a filler; a wh-question no "yes"
+    frag = _YES_RE.sub("", opening, count=1) if yes else opening
     frag = _TRAIL_RE.sub("", frag.rstrip(" .!?…")).strip(" ,-—–")
-    if not frag or _NO_RE.match(frag) or len(frag.split()) > MAX_FRAGMENT_WORDS:
+    if (not frag or _NO_RE.match(frag) or _CLAUSE_START_RE.match(frag)
+            or len(frag.split()) > MAX_FRAGMENT_WORDS):
         return None
     return asks[-1], opening, frag
 
@@ -152,7 +168,7 @@ def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> l
     for text, speaker, turns in items:
         c = candidate(text, turns, speaker)
         if c is not None:
-            out += [_clean_question(c[0]), c[2]]
+            out += [c[0], c[2]]
     return list(dict.fromkeys(out))
 
 
@@ -166,7 +182,7 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
     from arandu_pipelines.write.parses import PARSE, for_context
 
     parses = for_context(ctx, ctx.spacy_model)
-    qdoc, fdoc = parses.docs([_clean_question(question), frag], PARSE, STAGE)
+    qdoc, fdoc = parses.docs([question, frag], PARSE, STAGE)  # the question: the antecedents' doc too
     if qdoc is None or fdoc is None:
         return None
     yes = bool(_YES_RE.match(opening))
@@ -236,16 +252,6 @@ _FIRST_IN_ANSWER = {"i": "{S}", "me": "{S}", "my": "{S}'s", "mine": "{S}'s", "my
 
 
 # ---- the question -------------------------------------------------------------------------------
-def _clean_question(q: str) -> str:
-    """The question's clause without a leading reaction ("Wow, did you ...?" -> "did you ...?")."""
-    parts = re.split(r"(?<=[,;:—–-])\s+", q)
-    for i, p in enumerate(parts):
-        if re.match(r"(?i)(?:what|which|who|whom|whose|where|when|how|do|does|did|have|has|are|is|were|was|"
-                    r"can|could|will|would)\b", p):
-            return " ".join(parts[i:])
-    return q
-
-
 class _Resolver:
     """What "it"/"they"/"their" of a question stands for: the one noun phrase of the right number
     in the answerer's own previous turn (a subject, object or attribute), written as theirs."""
@@ -470,7 +476,8 @@ def _yes_no(q: Any, toks: list[Any], root: Any, filler: str, yes: bool, speaker:
             asker: str) -> tuple[str, str] | None:
     """"Do you have any pets?" + "Yes, two!" -> "S has two pets"; + "Yep, a parrot" -> "S has a parrot"."""
     subj = next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
-    if subj is None or subj.lower_ != "you" or toks[0].pos_ != "AUX" or toks[0].i > subj.i:
+    lead = next((t for t in toks if t.pos_ in ("AUX", "VERB")), None)  # after a leading "Oh," or "So,"
+    if subj is None or subj.lower_ != "you" or lead is None or lead.pos_ != "AUX" or lead.i > subj.i:
         return None
     obj = next((t for t in root.children if t.dep_ in ("dobj", "attr") and t.pos_ == "NOUN"), None)
     if obj is None:
@@ -478,12 +485,12 @@ def _yes_no(q: Any, toks: list[Any], root: Any, filler: str, yes: bool, speaker:
     det = next((t for t in obj.children if t.dep_ == "det" and t.lower_ in ("any", "a", "an", "some")), None)
     if det is None or any(t.lower_ in _THIRD for t in toks):
         return None
-    first = toks[0].lower_
+    first = lead.lower_
     if first in ("do", "does"):
         verb = conj_en(root.lower_)
     elif first == "did":
         verb = _past(root.lower_)
-    elif first in _AUX_FINITE and root.i == toks[0].i:
+    elif first in _AUX_FINITE and root.i == lead.i:
         verb = _AUX_FINITE[first]
     else:
         return None
