@@ -26,8 +26,10 @@ or a question sentence with two wh-words. The answer's opening sentence is the f
 (`source_text`); a fact the rules already wrote from that same sentence (the bare "Since S was
 17") is replaced by the composed one rather than kept beside it.
 
-Cost: regex prefilters (a question in the other speaker's last turn, a short opening sentence)
-before anything is parsed; then the question, the opening and, for a pronoun, the answerer's
+Cost: regex prefilters before anything is parsed (`candidate`: the other speaker's last question
+has a fillable wh-slot or is a yes/no question to "you"; the opening is short, does not start like
+a clause or a reaction, and says "yes" exactly when a yes/no question was asked: 11 turns of the
+dev pair's 788); then the question, the opening and, for a pronoun, the answerer's
 previous turn, through the chunk's shared parses (write/parses.py). English only.
 """
 
