@@ -188,7 +188,7 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
     if qdoc is None or fdoc is None:
         return None
     yes = bool(_YES_RE.match(opening))
-    filler = _fragment(fdoc, yes)
+    filler = _fragment(fdoc)
     if filler is None:
         return None
     filler = filler.replace("{S}", speaker)
@@ -205,7 +205,7 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
 
 
 # ---- the answer ---------------------------------------------------------------------------------
-def _fragment(doc: Any, yes: bool) -> str | None:
+def _fragment(doc: Any) -> str | None:
     """The slot filler: a noun phrase, number, duration or prepositional phrase with no finite
     verb of its own ("Since I was 17" is the one clause allowed: a duration); None otherwise.
     A one-word fragment is often mis-tagged ("Lisbon" as a verb): a capitalised word that is not
