@@ -1392,19 +1392,20 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                               rewrite=_rewrite_for_stance, model=ctx.spacy_model)
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
         if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
-            from arandu_pipelines.write import object_them, we_group
-            from arandu_pipelines.write.fact_shape import answer_how_long, name_reminder
+            from arandu_pipelines.write import object_them, qa_pairs, we_group
+            from arandu_pipelines.write.fact_shape import name_reminder
 
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns,
                            addressee=(ctx.addressee or "").strip())
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
+            # "5 years already!" answering "How long have you been married?" (write/qa_pairs.py)
+            qa_pairs.apply(result, text, ctx)
             from arandu_pipelines.write.plain_forms import polish
 
-            for f in result.facts:  # "Since S was 17" answering "How long have you been X?", "A reminder to X"
-                f.fact_text = name_reminder(answer_how_long(f.fact_text, f.subject, ctx.previous_turns),
-                                            f.subject, text, f.source_text)
+            for f in result.facts:  # "A reminder to X" -> "The tattoo is a reminder to X"
+                f.fact_text = name_reminder(f.fact_text, f.subject, text, f.source_text)
                 # the speech acts and held-back facts added after refine: "chase those dreams" (plain_forms)
                 f.fact_text = polish(f.fact_text, (ctx.speaker_name or "").strip(), ctx.addressee)
 

@@ -163,28 +163,6 @@ def _truncated(text: str, subject: str) -> str | None:
     return None
 
 
-# a bare duration that answers the other speaker's "How long have you been X?": "Since I was 17
-# or so" -> "Since Caroline was 17 or so" says nothing alone (session 12, branch defect12b)
-_BARE_DURATION_RE = re.compile(r"(?i)^(?:since|for)\b[^,;]*$")
-_HOW_LONG_RE = re.compile(r"(?i)\bhow\s+long\s+have\s+you\s+been\s+(?P<x>[a-z][^?.!;,]*?)\s*\?")
-_SECOND_PERSON_RE = re.compile(r"(?i)\b(?:you|your|yours|yourself|u)\b")
-
-
-def answer_how_long(text: str, subject: str, previous_turns: list[tuple[str | None, str]]) -> str:
-    """"Since S was 17 or so" -> "S has been creating art since S was 17 or so" when the
-    previous turn (the other speaker's) asked "How long have you been creating art?"; `text`
-    unchanged otherwise (a question with another "you" in its X is left: whose is not rewritten)."""
-    if not subject or not previous_turns or not _BARE_DURATION_RE.match(text):
-        return text
-    who, prev = previous_turns[-1]
-    if (who or "").strip() == subject:
-        return text
-    asks = list(_HOW_LONG_RE.finditer(prev or ""))
-    if len(asks) != 1 or _SECOND_PERSON_RE.search(asks[0].group("x")):
-        return text
-    return f"{subject} has been {asks[0].group('x').strip()} {text[:1].lower()}{text[1:]}"
-
-
 # "A reminder to follow my passions" after "Got the tattoo a few years ago, ...": the reminder is
 # the thing the sentence before named first (session 12, branch defect12b)
 _REMINDER_RE = re.compile(r"^A\s+(?:reminder|sign|symbol)\s+(?:to|of|that)\b")

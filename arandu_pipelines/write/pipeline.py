@@ -35,7 +35,7 @@ from arandu_pipelines.keys import (
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
-from arandu_pipelines.write import antecedents, text_collapse
+from arandu_pipelines.write import antecedents, qa_pairs, text_collapse
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -341,6 +341,7 @@ class WritePipeline:
         parses.want(ner_texts(texts, seen), NER, "ner")
         items = [(e.text, e.speaker, e.previous_turns) for e in events]
         parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
+        parses.want(qa_pairs.parse_texts(items), PARSE, qa_pairs.STAGE)  # question + fragment answer
         parses.run()
         persons = frozenset(n.casefold() for n, t in types.items() if t == "person")
         parses.want(antecedents.turn_texts(items, parses, persons), PARSE, antecedents.STAGE)

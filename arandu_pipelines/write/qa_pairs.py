@@ -1,0 +1,573 @@
+"""Question + fragment answer: the fact is in the pair, not in the answer alone.
+
+In a chat the other speaker asks "How long have you been married?" and the answer is "5 years
+already! Time flies ...". The answer's first sentence names no subject and no verb, so a
+single-message extractor keeps nothing of it (or a bare "Since S was 17 or so"). Here the
+question's spaCy parse gives the predicate and the wh-slot, and the answer's opening fragment
+fills the slot, with "you" turned into the answerer and "I"/"me" into the asker:
+
+| question (other speaker, last one of their turn) | answer opens with | fact |
+|---|---|---|
+| "How long have you been married?" | "5 years already!" | "S has been married for 5 years already" |
+| "How long have you been painting?" | "Since I was 17 or so." | "S has been painting since S was 17 or so" |
+| "What did you name it?" (it = the answerer's "a puppy") | "Biscuit!" | "S's puppy is named Biscuit" |
+| "What are their names?" (their = "a pup and a kitty") | "Luna and Oliver!" | "S's pup and kitty are named Luna and Oliver" |
+| "What's your favorite book?" | "Dune, for sure." | "S's favorite book is Dune" |
+| "Where did you go?" | "Lisbon!" | "S went to Lisbon" |
+| "What kind of music do you play?" | "Mostly jazz." | "S plays mostly jazz" |
+| "How many kids do you have?" | "Three!" | "S has three kids" |
+| "Do you have any pets?" | "Yes, two!" / "Yep, a parrot." | "S has two pets" / "S has a parrot" |
+
+Skipped when unsure: the answer opens with a full clause (the rules already read it), an
+exclamation or a bare "Yes" ("So fun!", "Absolutely!", "Yes!"), a "how"/"why" question (its answers
+are judgements and reasons), a question about a third person or "we", a pronoun in the question
+that the answerer's own previous turn does not name with exactly one phrase of the right number,
+or a question sentence with two wh-words. The answer's opening sentence is the fact's evidence
+(`source_text`); a fact the rules already wrote from that same sentence (the bare "Since S was
+17") is replaced by the composed one rather than kept beside it.
+
+Cost: regex prefilters before anything is parsed (`candidate`: the other speaker's last question
+has a fillable wh-slot or is a yes/no question to "you"; the opening is short, does not start like
+a clause or a reaction, and says "yes" exactly when a yes/no question was asked: 11 turns of the
+dev pair's 788); then the question, the opening and, for a pronoun, the answerer's
+previous turn, through the chunk's shared parses (write/parses.py). English only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from arandu_pipelines.write.language import conj_en
+from arandu_pipelines.write.types import (
+    ExtractedFact,
+    ExtractionContext,
+    ExtractionResult,
+)
+
+STAGE = "qa_pairs"
+MAX_FRAGMENT_WORDS = 8  # a longer opening is a sentence of its own, not a slot filler
+
+_QUESTION_RE = re.compile(r"[^.!?…]*\?")
+_SENT_RE = re.compile(r"[^.!?…]+(?:[.!?…]+|$)")
+# a courtesy or reaction sentence before the answer: "Thanks, Mel!", "Hey Jon!", "Aw, wow!"
+_COURTESY_RE = re.compile(
+    r"(?i)^\s*(?:(?:hey|hi|hello|thanks|thank\s+you|thx|aw+|oh+|wow|haha|lol|ha|yay|congrats|cheers)"
+    r"(?:\s+so\s+much|\s+a\s+lot)?\b[^.!?]{0,20})?[.!?…]+\s*$")
+_YES_RE = re.compile(r"(?i)^\s*(?:yes|yeah|yep|yup|yea|sure|definitely|totally)\b(?:\s+(?:i\s+do|i\s+did))?[\s,!.—–-]+")
+_NO_RE = re.compile(r"(?i)^\s*(?:no|nope|nah|not)\b")
+# the question's form (after a leading reaction): a wh-question with a slot a fragment can fill,
+# or a yes/no question to "you"; and it must be about the listener ("you") or name their things
+_ASKS_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:(?:what|which|who|whom|where|when)\b|how\s+(?:long|many|much)\b"
+                      r"|(?:do|does|did|have|has|are|were|is|was)\s+you\b)")
+_YES_NO_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:do|does|did|have|has|are|were|is|was)\s+you\b")
+_ABOUT_RE = re.compile(r"(?i)\b(?:you|your|their|its)\b")
+# an opening that is a clause or a reaction, never a slot filler: not worth a parse
+_CLAUSE_START_RE = re.compile(
+    r"(?i)^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve)|it|it['’]s|that|that['’]s|this|they|they['’]re|he|she|you|"
+    r"there|here|sounds|looks|seems|feels|glad|so|sorry|wow|oh|aw|good|great|awesome|nice|cool|amazing|"
+    r"what|how|why|can['’]t|don['’]t|just|really|totally|absolutely|definitely|love|loved)\b")
+# words that keep a fragment an exclamation or a filler, not an answer
+_TRAIL_RE = re.compile(r"(?i)[\s,]+(?:for\s+sure|of\s+course|haha|lol|probably|i\s+think|i\s+guess)\s*$")
+
+_SECOND = {"you": "{S}", "your": "{S}'s", "yours": "{S}'s", "yourself": "{S}"}
+_FIRST = {"i": "{A}", "me": "{A}", "my": "{A}'s", "mine": "{A}'s", "myself": "{A}"}
+_WE = frozenset({"we", "us", "our", "ours", "ourselves", "y'all", "ya'll"})
+_THIRD = frozenset({"it", "its", "they", "them", "their", "theirs", "this", "that", "these", "those", "there",
+                    "he", "him", "his", "she", "her", "hers"})
+_PLURAL_PRON = frozenset({"they", "them", "their", "theirs", "these", "those"})
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+_AUX_FINITE = {"have": "has", "'ve": "has", "has": "has", "are": "is", "'re": "is", "is": "is", "'s": "is",
+               "were": "was", "was": "was", "am": "is"}
+_MODALS = frozenset({"will", "would", "can", "could", "should", "might", "may", "must"})
+# verbs whose place answers "where ... to": "Where did you go?" "Lisbon" -> "went to Lisbon"
+_MOTION = frozenset({"go", "move", "travel", "head", "fly", "drive", "run", "walk", "come", "get", "relocate",
+                     "hike", "sail", "ride", "return", "emigrate"})
+_AT_PLACE = frozenset({"work", "study", "shop", "train", "volunteer", "teach", "intern"})
+_IRREGULAR_PAST = {
+    "go": "went", "get": "got", "have": "had", "make": "made", "buy": "bought", "take": "took", "see": "saw",
+    "do": "did", "find": "found", "meet": "met", "come": "came", "leave": "left", "give": "gave", "read": "read",
+    "write": "wrote", "eat": "ate", "drink": "drank", "sing": "sang", "win": "won", "begin": "began",
+    "choose": "chose", "bring": "brought", "think": "thought", "teach": "taught", "feel": "felt", "keep": "kept",
+    "spend": "spent", "send": "sent", "build": "built", "pay": "paid", "say": "said", "tell": "told",
+    "sell": "sold", "sit": "sat", "run": "ran", "fly": "flew", "drive": "drove", "ride": "rode", "grow": "grew",
+    "know": "knew", "draw": "drew", "hear": "heard", "lose": "lost", "put": "put", "cut": "cut", "set": "set",
+    "let": "let", "become": "became", "break": "broke", "catch": "caught", "fall": "fell", "hold": "held",
+    "lead": "led", "wear": "wore", "swim": "swam", "throw": "threw", "forget": "forgot", "sleep": "slept",
+    "stand": "stood", "understand": "understood", "speak": "spoke", "steal": "stole", "bake": "baked",
+}
+
+
+@dataclass(frozen=True)
+class Composed:
+    """One composed fact: its text, the answer sentence it rests on, the question's wh-kind."""
+
+    text: str
+    source: str
+    kind: str
+    filler: str = ""
+
+
+def _bare(s: str) -> str:
+    return re.sub(r"[^\w']+", " ", s.casefold()).strip()
+
+
+# ---- entry point --------------------------------------------------------------------------------
+def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> Composed | None:
+    """Add (or put in place of a fact of the same sentence) the fact a question + fragment answer
+    pair states; None when the turn is no such pair."""
+    got = compose(text, ctx)
+    if got is None:
+        return None
+    speaker = (ctx.speaker_name or "").strip()
+    same = [f for f in result.facts if (f.source_text or "").strip() == got.source.strip()]
+    if same:  # the rules read the sentence: only a bare restatement of the fragment gives way
+        if len(same) > 1 or _bare(same[0].fact_text) != _bare(got.filler):
+            return None
+        same[0].fact_text, same[0].rule_kind = got.text, f"qa_pair.{got.kind}"
+        return got
+    result.facts.append(ExtractedFact(speaker, got.text, None, None, "specific_event", 0.8,
+                                      source_text=got.source, rule_kind=f"qa_pair.{got.kind}"))
+    return got
+
+
+def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: str) -> tuple[str, str, str] | None:
+    """Regex prefilter: (question, opening sentence, fragment) when the other speaker's last turn
+    asks something and this turn opens with a short sentence; None otherwise (nothing parsed)."""
+    if not previous_turns or not speaker:
+        return None
+    asker, prev = previous_turns[-1]
+    if not asker or asker.strip().casefold() == speaker.casefold():
+        return None
+    asks = [q.group(0).strip() for q in _QUESTION_RE.finditer(prev or "")]
+    if not asks or not _ASKS_RE.match(asks[-1]) or not _ABOUT_RE.search(asks[-1]):
+        return None
+    yes_no = bool(_YES_NO_RE.match(asks[-1]))
+    opening = None
+    for m in _SENT_RE.finditer(text):
+        s = m.group(0).strip()
+        if s and not _COURTESY_RE.match(s):
+            opening = s
+            break
+    if opening is None:
+        return None
+    yes = bool(_YES_RE.match(opening))
+    if yes != yes_no:
+        return None  # a yes/no question needs "yes" and a filler; a wh-question no "yes"
+    frag = _YES_RE.sub("", opening, count=1) if yes else opening
+    frag = _TRAIL_RE.sub("", frag.rstrip(" .!?…")).strip(" ,-—–")
+    if (not frag or _NO_RE.match(frag) or _CLAUSE_START_RE.match(frag)
+            or len(frag.split()) > MAX_FRAGMENT_WORDS):
+        return None
+    return asks[-1], opening, frag
+
+
+def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
+    """What `compose` will parse for these (text, speaker, previous turns), regex only: the write
+    pipeline batches them with the other stages' texts (write/parses.py)."""
+    out: list[str] = []
+    for text, speaker, turns in items:
+        c = candidate(text, turns, speaker)
+        if c is not None:
+            out += [c[0], c[2]]
+    return list(dict.fromkeys(out))
+
+
+def compose(text: str, ctx: ExtractionContext) -> Composed | None:
+    """The composed fact of this turn with the previous one, or None (see module docstring)."""
+    speaker = (ctx.speaker_name or "").strip()
+    c = candidate(text, ctx.previous_turns, speaker)
+    if c is None:
+        return None
+    question, opening, frag = c
+    from arandu_pipelines.write.parses import PARSE, for_context
+
+    parses = for_context(ctx, ctx.spacy_model)
+    qdoc, fdoc = parses.docs([question, frag], PARSE, STAGE)  # the question: the antecedents' doc too
+    if qdoc is None or fdoc is None:
+        return None
+    yes = bool(_YES_RE.match(opening))
+    filler = _fragment(fdoc)
+    if filler is None:
+        return None
+    filler = filler.replace("{S}", speaker)
+    asker = (ctx.previous_turns[-1][0] or "").strip()
+    own = [t for w, t in ctx.previous_turns[:-1] if (w or "").strip().casefold() == speaker.casefold()]
+    resolve = _Resolver(parses, own[-1] if own else None, speaker)
+    out = _compose(qdoc, filler, yes, speaker, asker, resolve)
+    if out is None:
+        return None
+    fact, kind = out
+    fact = re.sub(r"\s+", " ", fact).strip()
+    fact = re.sub(r"\s+([,;:])", r"\1", fact)
+    return Composed(fact[:1].upper() + fact[1:], opening, kind, filler)
+
+
+# ---- the answer ---------------------------------------------------------------------------------
+def _fragment(doc: Any) -> str | None:
+    """The slot filler: a noun phrase, number, duration or prepositional phrase with no finite
+    verb of its own ("Since I was 17" is the one clause allowed: a duration); None otherwise.
+    A one-word fragment is often mis-tagged ("Lisbon" as a verb): a capitalised word that is not
+    an adjective, adverb or interjection counts as a name."""
+    toks = [t for t in doc if not t.is_punct]
+    if not toks:
+        return None
+    first = toks[0].lower_
+    if first in ("since", "for", "until", "till") or first == "ever" and len(toks) > 1 and toks[1].lower_ == "since":
+        return _filler(toks)
+    if any(t.tag_ in _FINITE_TAGS for t in toks) or any(t.lower_ in _SECOND or t.lower_ in _WE for t in toks):
+        return None
+    if any(t.lower_ in ("'s", "’s") and t.i + 1 < len(doc) and doc[t.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")
+           for t in toks):
+        return None  # "Guitar's mostly my thing": the "'s" is "is", a clause of its own
+    if any(t.lower_ in _THIRD for t in toks):
+        return None  # "That one!" points at something unnamed
+    # a base-form "verb" after a determiner, adjective or adverb is a mis-tagged noun ("Mostly sourdough")
+    named = any(t.pos_ in ("NOUN", "PROPN", "NUM") or t.tag_ == "VB" and t.i > 0 and doc[t.i - 1].pos_ in ("DET", "ADJ", "ADV")
+                for t in toks)
+    if not named and not (len(toks) == 1 and toks[0].text[:1].isupper() and toks[0].pos_ not in ("ADJ", "ADV", "INTJ")):
+        return None  # "So fun!", "Absolutely!", "Awesome!"
+    if toks[0].tag_ == "VB" and len(toks) > 1:
+        return None  # "Go for it!": an imperative
+    return _filler(toks)
+
+
+_LOWER_OPENERS = frozenset({"DET", "ADV", "ADJ", "ADP", "NUM", "PRON", "SCONJ", "CCONJ", "PART"})
+
+
+def _filler(toks: list[Any]) -> str:
+    """The fragment's words in the answerer's mouth: "my" -> "S's" (filled in by `_compose`),
+    a sentence-initial capital lowered unless the word is a name."""
+    comma = next((i for i, t in enumerate(toks) if i and t.doc[t.i - 1].text == ","
+                  and all(x.pos_ in ("ADV", "INTJ") for x in toks[i:])), None)
+    toks = toks[:comma] if comma else toks  # "Frida Kahlo, obviously" -> "Frida Kahlo"
+    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text) + t.whitespace_ for t in toks]
+    first = toks[0]
+    if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")) \
+            and first.text != "I" and first.lower_ not in _FIRST_IN_ANSWER:
+        words[0] = words[0][:1].lower() + words[0][1:]
+    return re.sub(r"\s+", " ", "".join(words)).strip(" ,")
+
+
+_FIRST_IN_ANSWER = {"i": "{S}", "me": "{S}", "my": "{S}'s", "mine": "{S}'s", "myself": "{S}"}
+
+
+# ---- the question -------------------------------------------------------------------------------
+class _Resolver:
+    """What "it"/"they"/"their" of a question stands for: the one noun phrase of the right number
+    in the answerer's own previous turn (a subject, object or attribute), written as theirs."""
+
+    def __init__(self, parses: Any, turn: str | None, speaker: str) -> None:
+        self.parses, self.turn, self.speaker = parses, turn, speaker
+
+    def __call__(self, plural: bool) -> str | None:
+        if not self.turn:
+            return None
+        from arandu_pipelines.write.parses import PARSE
+
+        doc = self.parses.doc(self.turn[:1000], PARSE, STAGE)
+        if doc is None:
+            return None
+        found: list[str] = []
+        for chunk in doc.noun_chunks:
+            head = chunk.root
+            if head.pos_ not in ("NOUN",) or head.dep_ not in ("dobj", "nsubj", "attr", "conj", "pobj"):
+                continue
+            if head.dep_ == "conj":
+                continue  # read with its first conjunct
+            conj = [c for c in head.conjuncts if c.pos_ == "NOUN"]
+            if not conj and head.dep_ == "dobj":  # "got a parrot and a tortoise": the parser hangs the
+                conj = [c for c in head.head.children  # second noun on the verb
+                        if c.dep_ == "conj" and c.pos_ == "NOUN" and c.i > head.i
+                        and any(x.dep_ == "cc" and head.i < x.i < c.i for x in head.head.children)]
+            is_plural = bool(conj) or head.tag_ == "NNS"
+            if is_plural != plural:
+                continue
+            nouns = [head, *conj] if conj else [head]
+            found.append(" and ".join(_own(n) for n in nouns))
+        found = list(dict.fromkeys(found))
+        if len(found) != 1:
+            return None
+        return f"{self.speaker}'s {found[0]}"
+
+
+def _own(noun: Any) -> str:
+    """The noun with its adjectives, without its determiner ("a fluffy kitty" -> "fluffy kitty")."""
+    mods = [t.text for t in noun.lefts if t.dep_ in ("amod", "compound")]
+    return " ".join([*mods, noun.text])
+
+
+def _compose(q: Any, filler: str, yes: bool, speaker: str, asker: str, resolve: _Resolver) -> tuple[str, str] | None:
+    toks = [t for t in q if not t.is_punct]
+    whs = [t for t in toks if t.tag_ in ("WDT", "WP", "WP$", "WRB")]
+    if len(whs) > 1 or any(t.lower_ in _WE for t in toks):
+        return None
+    root = next((t for t in toks if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX"):
+        return None
+    if not whs:
+        return _yes_no(q, toks, root, filler, yes, speaker, asker) if yes else None
+    if yes:
+        return None  # "Yes" to a wh-question: not an answer to it
+    wh = whs[0]
+    if wh.lower_ in ("why",) or wh.lower_ == "how" and not _how_slot(wh):
+        return None
+    subj = next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.lower_ == "you":
+        return _you_clause(toks, root, subj, wh, filler, speaker, asker, resolve)
+    if root.lower_ in _AUX_FINITE:
+        return _copular(root, subj, wh, filler, speaker, asker, resolve)
+    return None
+
+
+def _how_slot(wh: Any) -> str | None:
+    """"how long" / "how many N" / "how much": the slots "how" opens that a fragment fills."""
+    head = wh.head
+    if head.lower_ in ("long", "many", "much") and wh.dep_ == "advmod":
+        return head.lower_
+    return None
+
+
+def _person(word: str, speaker: str, asker: str) -> str | None:
+    low = word.lower()
+    for table in (_SECOND, _FIRST):
+        if low in table:
+            return table[low].format(S=speaker, A=asker)
+    return word
+
+
+def _wh_phrase(wh: Any, root: Any, slot: str | None, filler: str) -> tuple[set[int], Any, str] | None:
+    """The wh-phrase's tokens ("what kind of music", "how many kids", "which book"), the token
+    whose role it takes, and the filler ("three" -> "three kids"); None: no slot to fill."""
+    if wh.dep_ in ("det", "attr") and wh.head.pos_ == "NOUN" and wh.head != root:
+        return {t.i for t in wh.head.subtree}, wh.head, filler
+    if slot == "long":
+        return {wh.i, wh.head.i}, wh, filler
+    if slot in ("many", "much"):
+        noun = wh.head.head
+        if noun.pos_ != "NOUN" or not _is_number(filler):
+            return None
+        return {t.i for t in noun.subtree}, noun, f"{filler} {noun.text}"
+    return {wh.i}, wh, filler
+
+
+def _verb_form(t: Any, aux: list[Any], subj: Any) -> str:
+    """The clause's verb in the answerer's statement: "did you go" -> "went", "do you play" ->
+    "plays", "are you thinking" -> "thinking" (its "are" is an aux, written as "is")."""
+    if any(a.lower_ == "did" for a in aux):
+        return _past(t.lower_)
+    if any(a.lower_ in ("do", "does") for a in aux):
+        return conj_en(t.lower_)
+    return t.lower_ if t.i > subj.i else _AUX_FINITE.get(t.lower_, t.lower_)
+
+
+def _aux_word(t: Any) -> str | None:
+    """An inverted auxiliary in the statement: "" (do/does/did: the verb carries it), "has",
+    "is", a modal; None: an auxiliary this does not write."""
+    low = t.lower_
+    if low in ("do", "does", "did"):
+        return ""
+    if low in _MODALS:
+        return low
+    return _AUX_FINITE.get(low)
+
+
+def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: str,
+                resolve: _Resolver) -> tuple[str, str] | None:
+    """"How long have you been married?" -> "S has been married for F"; "What did you name it?"
+    -> "S's puppy is named F"; "Where did you go?" -> "S went to F"."""
+    clause = [t for t in toks if t.i >= min(wh.i, subj.i) and (t.head == root or t == root or _under(t, root))]
+    slot = _how_slot(wh) if wh.lower_ == "how" else None
+    got = _wh_phrase(wh, root, slot, filler)
+    if got is None:
+        return None
+    phrase, head, filler = got
+    # the name question: "What did you name it/the puppy?"
+    if root.lower_ == "name" and wh.dep_ in ("oprd", "dobj", "attr", "xcomp", "ccomp"):
+        obj = next((t for t in root.children if t.dep_ == "dobj" and t != wh), None)
+        if obj is None:
+            return None
+        named = _phrase(obj, speaker, asker, resolve)
+        if named is None:
+            return None
+        return f"{named} {'are' if _plural(obj) else 'is'} named {filler}", "name"
+    aux = [t for t in clause if t.i < subj.i and t.dep_ in ("aux", "auxpass", "ROOT") and t.pos_ in ("AUX", "VERB")]
+    words: list[str] = [speaker]
+    origin: list[int] = [-1]  # the question token each word came from
+    last = -1
+    placed = False
+    verb_done = False
+    for t in clause:
+        origin += [last] * (len(words) - len(origin))
+        last = t.i
+        if t.i in phrase or t == subj or t.is_punct or t.dep_ in ("intj", "discourse"):
+            continue  # the wh-phrase's filler is placed at its role's position
+        if t in aux:
+            word = _aux_word(t)
+            if word is None:
+                return None
+            words += [word] if word else []
+            continue
+        if t == root and not verb_done:
+            verb_done = True
+            words.append(_verb_form(t, aux, subj))
+            if head.dep_ == "dobj" and head.head == root:
+                words.append(filler)
+                placed = True
+            continue
+        low = t.lower_
+        if low in _THIRD or low in ("one",):
+            rep = _pronoun(t, resolve)
+            if rep is None:
+                return None
+            words.append(rep)
+            continue
+        mapped = _person(t.text, speaker, asker)
+        words.append(mapped or t.text)
+    if not verb_done:
+        return None
+    origin += [last] * (len(words) - len(origin))
+    # a place goes after the verb and its object ("S traveled to F last summer"); a time or a
+    # duration at the end ("S has lived in Porto for F")
+    anchor = max([t.i for c in root.children if c.dep_ in ("dobj", "prt", "dative", "acomp", "oprd")
+                  and c.i not in phrase for t in c.subtree] + [root.i])
+    at = sum(1 for o in origin if o <= anchor)
+    if not placed:
+        if slot == "long":
+            words.append(filler if re.match(r"(?i)(?:since|for|ever)\b", filler) else f"for {filler}")
+        elif wh.lower_ == "where":
+            words.insert(at, _where(root, filler))
+        elif wh.lower_ == "when" or head.dep_ in ("pobj", "oprd", "dobj", "attr"):
+            words.append(filler)
+        else:
+            return None
+    kind = {"how": f"how_{slot}", "where": "where", "when": "when", "who": "who"}.get(wh.lower_, "what")
+    return " ".join(words), kind
+
+
+def _copular(root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: str,
+             resolve: _Resolver) -> tuple[str, str] | None:
+    """"What's your favorite book?" -> "S's favorite book is F"; "What are their names?" ->
+    "S's pup and kitty are named F"."""
+    if subj is None:  # "Who's your favorite artist?": the parser calls both sides attr
+        subj = next((t for t in root.children if t.dep_ == "attr" and t != wh and t.pos_ == "NOUN"), None)
+    if subj is None or wh.dep_ not in ("attr", "nsubj") or subj.pos_ not in ("NOUN", "PROPN"):
+        return None
+    poss = next((t for t in subj.children if t.dep_ == "poss"), None)
+    if poss is None:
+        return None
+    be = "are" if root.lower_ in ("are", "'re", "were") or subj.tag_ == "NNS" else "is"
+    if poss.lower_ in ("its", "their"):  # "What are their names?": whose, from the answerer's last turn
+        owner = resolve(poss.lower_ == "their")
+    else:
+        owner = _phrase(poss, speaker, asker, resolve)
+    if owner is None or speaker not in owner:
+        return None  # "What's Jon's favorite?" is about a third person
+    owner = re.sub(r"\s*['’]s$", "", owner) if owner != f"{speaker}'s" else speaker
+    if subj.lower_ in ("name", "names"):
+        if owner == speaker:  # "What's your name?"
+            return f"{speaker}'s name is {filler}", "name"
+        return f"{owner} {be} named {filler}", "name"
+    rest = " ".join(t.text for t in subj.subtree
+                    if t != poss and t not in poss.subtree and not t.is_punct and t.tag_ != "POS")
+    return f"{owner}'s {rest} {be} {filler}", "what"
+
+
+def _yes_no(q: Any, toks: list[Any], root: Any, filler: str, yes: bool, speaker: str,
+            asker: str) -> tuple[str, str] | None:
+    """"Do you have any pets?" + "Yes, two!" -> "S has two pets"; + "Yep, a parrot" -> "S has a parrot"."""
+    subj = next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    lead = next((t for t in toks if t.pos_ in ("AUX", "VERB")), None)  # after a leading "Oh," or "So,"
+    if subj is None or subj.lower_ != "you" or lead is None or lead.pos_ != "AUX" or lead.i > subj.i:
+        return None
+    obj = next((t for t in root.children if t.dep_ in ("dobj", "attr") and t.pos_ == "NOUN"), None)
+    if obj is None:
+        return None
+    det = next((t for t in obj.children if t.dep_ == "det" and t.lower_ in ("any", "a", "an", "some")), None)
+    if det is None or any(t.lower_ in _THIRD for t in toks):
+        return None
+    first = lead.lower_
+    if first in ("do", "does"):
+        verb = conj_en(root.lower_)
+    elif first == "did":
+        verb = _past(root.lower_)
+    elif first in _AUX_FINITE and root.i == lead.i:
+        verb = _AUX_FINITE[first]
+    else:
+        return None
+    if _is_number(filler):
+        value = f"{filler} {obj.text}"
+    else:
+        value = filler
+    tail = [t.text for t in toks if t.i > max(x.i for x in obj.subtree) and not t.is_punct]
+    tail = [_person(w, speaker, asker) or w for w in tail]
+    return " ".join([speaker, verb, value, *tail]), "yes_no"
+
+
+def _under(t: Any, root: Any) -> bool:
+    return any(a == root for a in t.ancestors)
+
+
+def _plural(t: Any) -> bool:
+    return t.tag_ in ("NNS", "NNPS") or t.lower_ in _PLURAL_PRON
+
+
+def _pronoun(t: Any, resolve: _Resolver) -> str | None:
+    if t.lower_ in ("it", "they", "them", "their", "its"):
+        got = resolve(_plural(t))
+        if got is None:
+            return None
+        return f"{got}'s" if t.lower_ in ("its", "their") and not got.endswith("'s") else got
+    return None
+
+
+def _phrase(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
+    """A noun phrase of the question in the answerer's words ("your puppy" -> "S's puppy", "it"
+    -> its antecedent); None when a pronoun in it is not resolved."""
+    words: list[str] = []
+    for w in t.subtree:
+        if w.is_punct:
+            continue
+        if w.lower_ in _THIRD:
+            rep = _pronoun(w, resolve)
+            if rep is None:
+                return None
+            words.append(rep)
+        elif w.lower_ == "the" and w.dep_ == "det":
+            words.append(f"{speaker}'s")
+        else:
+            words.append(_person(w.text, speaker, asker) or w.text)
+    out = " ".join(words).replace(" 's", "'s")
+    return re.sub(r"'s's\b", "'s", out)
+
+
+def _where(root: Any, filler: str) -> str:
+    if re.match(r"(?i)(?:to|in|at|on|from|near|by|around|into|across|over|up|down)\b", filler):
+        return filler
+    lemma = root.lemma_ or root.lower_  # the shared pipeline has no lemmatizer: the base form
+    if lemma in _MOTION:
+        return f"to {filler}"
+    return f"at {filler}" if lemma in _AT_PLACE else f"in {filler}"
+
+
+_NUMBER_RE = re.compile(r"(?i)^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple|"
+                        r"a\s+few|several|many|lots)$")
+
+
+def _is_number(s: str) -> bool:
+    return bool(_NUMBER_RE.match(s.strip()))
+
+
+def _past(verb: str) -> str:
+    """The past tense of a base verb ("go" -> "went", "plan" -> "planned", "try" -> "tried")."""
+    if verb in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    if (len(verb) <= 4 and len(verb) >= 3 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou"
+            and verb[-3] not in "aeiou"):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"

@@ -1,0 +1,82 @@
+"""A fragment answer to the other speaker's question states its fact with the question's predicate
+(write/qa_pairs.py). Invented dialogues (other names and topics than the dev conversations); no
+database. The positive cases fail without the module (the fragment alone gives no fact); the
+guards below them keep the precision: no fact from an exclamation, a bare "yes", a question about
+a third person or an unresolved pronoun, nor beside a full-sentence answer."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.types import ExtractionContext
+
+WHEN = datetime(2024, 3, 9, 18, 0, tzinfo=UTC)
+
+
+def facts(answer: str, *previous: tuple[str, str], speaker: str = "Rosa") -> list[tuple[str, str | None]]:
+    ctx = ExtractionContext(speaker, WHEN, addressee="Tomas", previous_turns=list(previous))
+    return [(f.fact_text, f.rule_kind) for f in extract_offline(answer, ctx).facts]
+
+
+@pytest.mark.parametrize(("previous", "answer", "expected"), [
+    ([("Tomas", "That medal looks heavy! How long have you been running marathons?")],
+     "Six years now! Still love every race.", "Rosa has been running marathons for six years now"),
+    ([("Tomas", "Nice flat. How long have you lived in Valencia?")],
+     "About ten years.", "Rosa has lived in Valencia for about ten years"),
+    ([("Rosa", "We adopted a kitten last month."), ("Tomas", "So sweet! What did you name it?")],
+     "Pepper! She climbs everything.", "Rosa's kitten is named Pepper"),
+    ([("Rosa", "I've got a parrot and a tortoise at home."), ("Tomas", "Fun combo! What are their names?")],
+     "Kiwi and Shelly! They ignore each other.", "Rosa's parrot and tortoise are named Kiwi and Shelly"),
+    ([("Tomas", "I'm looking for a new walk. What's your favorite hiking trail?")],
+     "The Lycian Way!", "Rosa's favorite hiking trail is the Lycian Way"),
+    ([("Tomas", "You look so tanned! Where did you travel last summer?")],
+     "Iceland! The glaciers were unreal.", "Rosa traveled to Iceland last summer"),
+    ([("Tomas", "Your kitchen smells amazing. What kind of bread do you bake?")],
+     "Mostly sourdough.", "Rosa bakes mostly sourdough"),
+    ([("Tomas", "Big family dinners? How many siblings do you have?")],
+     "Four!", "Rosa has four siblings"),
+    ([("Tomas", "Do you have any kids?")],
+     "Yes, two! They keep me busy.", "Rosa has two kids"),
+    ([("Tomas", "Do you play any instruments?")],
+     "Yep, the cello.", "Rosa plays the cello"),
+    ([("Tomas", "When did you take up pottery?")],
+     "Last spring.", "Rosa took up pottery last spring"),
+    ([("Tomas", "Who's your favorite painter?")],
+     "Frida Kahlo, obviously.", "Rosa's favorite painter is Frida Kahlo"),
+    ([("Tomas", "What do you do for a living?")],
+     "Nursing!", "Rosa does nursing for a living"),
+])
+def test_a_fragment_answer_states_the_question_s_fact(previous, answer, expected):
+    got = facts(answer, *previous)
+    assert (expected, next((k for t, k in got if t == expected), None)) in got, got
+    assert any(t == expected and (k or "").startswith("qa_pair.") for t, k in got), got
+
+
+def test_the_answer_s_first_person_is_the_answerer():
+    got = [t for t, _ in facts("My older cousin.", ("Tomas", "Who did you go skiing with?"))]
+    assert "Rosa went skiing with Rosa's older cousin" in got, got
+
+
+def test_a_bare_since_answer_replaces_its_restatement():
+    got = [t for t, _ in facts("Since I was nine or so.", ("Tomas", "How long have you been sailing?"))]
+    assert got == ["Rosa has been sailing since Rosa was nine or so"], got
+
+
+# ---- guards: no composed fact ----------------------------------------------------------------------
+@pytest.mark.parametrize(("previous", "answer"), [
+    ([("Tomas", "How was the festival?")], "So much fun! We danced all night."),  # a "how" judgement
+    ([("Tomas", "Do you have any pets?")], "Yes! Love them."),  # a bare yes
+    ([("Tomas", "What's Lia's favorite color?")], "Blue."),  # a third person
+    ([("Tomas", "Cute! What are their names?")], "Kiwi and Shelly!"),  # "their": nothing named before
+    ([("Tomas", "Where did you go?")], "We went to Iceland for a week."),  # a full sentence
+    ([("Tomas", "What did you think of it?")], "Absolutely loved it!"),  # no fragment
+    ([("Tomas", "Why did you quit?")], "Burnout, mostly."),  # a reason
+    ([("Rosa", "Where did you go?")], "Lisbon!"),  # the speaker's own question
+    ([("Tomas", "What are we cooking tonight?")], "Pasta!"),  # "we"
+])
+def test_no_fact_is_composed_when_unsure(previous, answer):
+    got = facts(answer, *previous)
+    assert not any((k or "").startswith("qa_pair.") for _, k in got), got
