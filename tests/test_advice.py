@@ -100,3 +100,11 @@ def test_advice_is_not_doubled_as_encouragement():
 def test_portuguese_is_left_alone():
     r = run("Faça uma lista e comece cedo.", "Alguma dica para a mudança?")
     assert advice(r) == []
+
+
+def test_advice_replaces_its_restatement():
+    """"My advice: X" used to be restated as "Tomas's advice: X"; the advice fact takes its place."""
+    r = run("My advice: label every box and pack the kitchen last.", "Any tips for moving house?")
+    assert [f.fact_text for f in r.facts] == [
+        "Tomas recommends labeling every box and packing the kitchen last for moving house"], \
+        [(f.rule_kind, f.fact_text) for f in r.facts]

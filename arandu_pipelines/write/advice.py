@@ -395,12 +395,14 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
     out = fact_shape.name_subject(out, ctx.speaker_name or "") if out else None
     if not out:
         return []
-    said = {(f.source_text or "").strip() for f in result.facts}
     f = ExtractedFact(ctx.speaker_name, out[:1].upper() + out[1:], None, None, "conversational", 0.7,
                       mentions=[(ctx.addressee or "").strip()], source_text=found.sources[0],
                       rule_kind=f"advice.{found.kind}")
-    if len(found.sources) == 1 and found.sources[0].strip() in said:
-        return []  # the sentence already gave the turn a fact ("Gina's advice: stay passionate, ...")
+    used = {x.strip() for x in found.sources}
+    # a restatement of an advice sentence ("Gina's advice: stay passionate, ...") is the same
+    # advice said worse: the advice fact takes its place
+    result.facts = [g for g in result.facts
+                    if not ((g.rule_kind or "").startswith("generic.") and (g.source_text or "").strip() in used)]
     result.facts.append(f)
     result.trace.setdefault("advice", found.kind)
     return list(found.sources)
