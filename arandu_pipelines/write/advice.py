@@ -83,6 +83,9 @@ _JOINT_RE = re.compile(
     r"(?i)^(?:(?:so|hey|and|also|oh)[\s,]+)*(?:wanna|want\s+to|do\s+you\s+(?:wanna|want\s+to)|how\s+about\s+we"
     r"|what\s+about\s+we|why\s+don['’]t\s+we|shall\s+we|should\s+we|maybe\s+we\s+(?:could|should))\s+"
     r"(?P<x>[a-z]+\b[^?]*)\?*$")
+# a cue or proposal word anywhere in the turn: the cheap test before any sentence is read
+_ANY_RE = re.compile(r"(?i)\b(?:advice|tips?|suggestions?|wanna|want\s+to|how\s+about|what\s+about|why\s+don['’]t"
+                     r"|shall\s+we|should\s+we|maybe\s+we)\b")
 _PROPOSED_RE = re.compile(r"(?i)\b(?:wanna|want\s+to|how\s+about|what\s+about|why\s+don['’]t\s+we|shall\s+we"
                           r"|let['’]?s|we\s+(?:could|should))\b")
 # a proposal whose verb shows or tells something is an offer or a request, not a joint activity
@@ -92,6 +95,23 @@ _PRONOUN_RE = re.compile(r"(?i)\b(?:it|this|that|these|those|them|they|he|she|hi
 _CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|,\s+(?:since|because|'cause|as|so|but|which|and\s+(?:it|they|you)\b)"
                      r"|\s+(?:since|because)\s+")
 _STOP_WORDS_RE = re.compile(r"[\w'’-]+")
+
+
+# words an imperative does not open with: pronouns, determiners, question words, "it's" ... (only
+# a sentence that may open with a verb in base form is parsed)
+_NOT_OPENING = frozenset(
+    ["i", "we", "you", "he", "she", "it", "they", "this", "that", "these", "those", "the", "a", "an", "my", "your",
+     "our", "his", "her", "their", "its", "there", "here", "what", "who", "how", "why", "when", "where", "which",
+     "if", "because", "since", "as", "but", "or", "so", "thanks", "thank", "yes", "no", "wow", "oh", "sounds",
+     "to", "in", "on", "at", "for", "with", "by", "from", "of", "after", "before", "while", "some", "any",
+     "all", "every", "each", "one", "most", "many", "lots", "nothing", "something", "everything", "anything"])
+
+
+def _may_be_imperative(s: str) -> bool:
+    first = (re.match(r"[\w'’]+", s) or [""])[0].lower()
+    if not first or first in _NOT_OPENING or re.search(r"['’](?:s|m|re|ve|ll|d)$", first):
+        return False
+    return not re.search(r"(?:ing|ly)$|(?<![su])s$|(?<!e)ed$", first) or first in ("bring", "sing", "apply", "rely")
 
 
 @dataclass(frozen=True)
@@ -299,10 +319,13 @@ def find(text: str, ctx: ExtractionContext, sentences: list[str], model: str | N
     """The turn's advice or proposal to the listener, if any (see the module's table)."""
     speaker = (ctx.speaker_name or "").strip()
     addressee = (ctx.addressee or "").strip()
-    if not speaker or not addressee or speaker == addressee or detect_language(text) != "en":
+    if not speaker or not addressee or speaker == addressee:
         return None
     previous = list(ctx.previous_turns or [])
     request = _asked(previous, addressee)
+    # most turns: no request, no cue word, no proposal -- nothing more is read (import CPU)
+    if request is None and not _ANY_RE.search(text) or detect_language(text) != "en":
+        return None
     cands = [(src, _strip(src, addressee)) for src in sentences
              if not src.lstrip().startswith("[") and len(src) <= MAX_SENTENCE_CHARS]
     marked = {i for i, (_, s) in enumerate(cands) if _MARK_RE.match(s)}
@@ -356,7 +379,7 @@ def _advice(cands: list[tuple[str, str]], marked: set[int], asked: bool, ctx: Ex
                 used.append(src)
             continue
         cut = _cut(s)
-        if cut:
+        if cut and _may_be_imperative(cut):
             pending.append((src, cut[:1].lower() + cut[1:]))
     if pending:
         from arandu_pipelines.write.parses import PARSE, for_context
