@@ -1483,6 +1483,9 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
         from arandu_pipelines.write.antecedents import replacements
 
         ms.cross_turn = replacements(text, ctx, ctx.spacy_model)  # "it" pointing into the previous turn
+        from arandu_pipelines.write import person_antecedents
+
+        ms.cross_turn += person_antecedents.replacements(text, ctx, ctx.spacy_model)  # "he"/"she" named before
     for s in sents:
         _process_sentence(ms, s)
     result.entities = list(ms.ents.values())
