@@ -15,8 +15,10 @@ conservatively, what such a pronoun stands for:
   phrase ("my dog", "your brother", "a rescue dog" that "I" adopted / got / have); the chat's
   speakers ("I", "you", and the turns' speaker names) are never candidates;
 - the window is the message before the pronoun; when it holds no animate candidate, the
-  session's previous turn, then the one before it (ExtractionContext.previous_turns); the first
-  place with candidates decides and must hold exactly ONE compatible candidate: gender agrees
+  session's previous two turns taken together (ExtractionContext.previous_turns); the window
+  must hold exactly ONE compatible candidate (mentions of one person merge); when the other
+  speaker's last turn ends in a question naming someone, that question alone is the window
+  ("How's your brother?" -> "He's doing great"), as for "it" in write/antecedents.py; gender agrees
   when the text shows it ("my sister" is she, "my brother" he; a pet or a name of unknown gender
   takes either), else the sentence is left as it is;
 - a candidate with a name is replaced by the name ("Biscuit is a beagle mix": the name is what a
@@ -45,6 +47,7 @@ from arandu_pipelines.write.antecedents import (
     REACH,
     TURNS,
     Replacement,
+    _bare_reaction,
     _voice,
     context_turns,
 )
@@ -83,6 +86,7 @@ class _Cand:
     phrase: str | None  # what replaces the pronoun; None: it counts, but cannot be said clearly
     gender: str | None  # "m" / "f" / None (unknown: takes either)
     named: bool
+    subject: bool = False  # the candidate is its clause's subject ("How's your brother?")
 
 
 def worth_resolving(text: str) -> bool:
@@ -137,6 +141,13 @@ def _name_of(root: Any) -> str | None:
     return None
 
 
+def _is_subject(root: Any) -> bool:
+    slot = root
+    while slot.dep_ in ("conj", "appos") and slot.head.i != slot.i:
+        slot = slot.head
+    return slot.dep_ in ("nsubj", "nsubjpass")
+
+
 def _gender_of(root: Any) -> str | None:
     low = root.lower_
     return "m" if low in MALE else "f" if low in FEMALE else None
@@ -163,12 +174,13 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         elif first in ("a", "an"):
             verb = root.head
             subj = [c for c in verb.children if c.dep_ == "nsubj"] if root.dep_ == "dobj" else []
-            mine = bool(subj) and subj[0].lower_ == "i" and verb.lower_ in _OWN_VERBS
-            words = [t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct"]
-            phrase = None
-            if mine and words:
+            owner = None
+            if subj and verb.lower_ in _OWN_VERBS and subj[0].lower_ == "i":
                 owner = "my" if who == speaker else (f"{who}'s" if who else None)
-                phrase = f"{owner} {''.join(words).strip()}" if owner else None
+            elif subj and verb.lower_ in _OWN_VERBS and subj[0].lower_ == "you" and who and who != speaker:
+                owner = "my"  # "You got a dog?" asked of the current speaker
+            words = [t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct"]
+            phrase = f"{owner} {''.join(words).strip()}" if owner and words else None
         else:
             phrase = None  # "the dog", "his brother", "our kid": counts, not said clearly
         if name:
@@ -179,12 +191,12 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         covered |= {t.i for t in chunk}
         if name:
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
-        out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name))))
+        out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root))))
     for ent in span.ents:
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
-        out.append((ent.start, _Cand(ent.text.casefold(), ent.text, None, True)))
+        out.append((ent.start, _Cand(ent.text.casefold(), ent.text, None, True, _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
 
 
@@ -207,10 +219,27 @@ def _turn_part(text: str) -> str | None:
 
 def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
                 gender: str) -> _Cand | None:
+    """The one compatible candidate of the previous `TURNS` turns taken together (a pet named two
+    turns back and a sister named in the last turn make "she" ambiguous); None when a turn is
+    too long to read whole or nothing is clear."""
     from arandu_pipelines.write.parses import NER, PARSE
 
-    for depth in range(min(len(turns), TURNS)):
-        who, text = turns[-1 - depth]
+    from arandu_pipelines.write.antecedents import _QUESTION_RE
+
+    who, text = turns[-1]
+    asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
+    if asked:  # "How's your brother?" -> "He's doing great": what was asked about, first
+        doc = parses.doc(asked[0][-MAX_PARSE_CHARS:], PARSE, STAGE)
+        if doc is None:
+            return None
+        parses.doc(asked[0][-MAX_PARSE_CHARS:], NER, STAGE)
+        # only someone the question is about (its subject): "Can you show me one of Oscar?" asks
+        # for a photo, and the reply's "He's so cute" may be about the one just shown
+        cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject]
+        if cands:
+            return _pick(cands, gender)
+    cands = []
+    for who, text in turns[-TURNS:]:
         part = _turn_part(text[-MAX_PARSE_CHARS:])
         if part is None:
             return None
@@ -218,10 +247,8 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         if doc is None:
             return None
         parses.doc(part, NER, STAGE)
-        cands = _candidates(doc[:], who, speaker, names)
-        if cands:
-            return _pick(cands, gender)
-    return None
+        cands += _candidates(doc[:], who, speaker, names)
+    return _pick(cands, gender) if cands else None
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
@@ -246,6 +273,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         slot = _pronoun_slot(tok)
         if slot is None:
             continue
+        if slot == "subj" and _bare_reaction(tok):
+            continue  # "He's so cute!": a reaction to what was just shown, which may not be named
         gender = _pron_gender(tok)
         here = _candidates(doc[: tok.i], speaker, speaker, names)
         if here:
