@@ -1377,6 +1377,11 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
+        from arandu_pipelines.write import person_antecedents
+
+        # "He's doing great" after "How's your brother?" -> "My brother is doing great": every rule
+        # below reads the person the pronoun stands for (spans move with the replacements)
+        text, spans = person_antecedents.rewrite(text, spans, ctx)
     windows = _sentence_windows(spans)
     from arandu_pipelines.write import held_back
 
@@ -1483,9 +1488,6 @@ def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionConte
         from arandu_pipelines.write.antecedents import replacements
 
         ms.cross_turn = replacements(text, ctx, ctx.spacy_model)  # "it" pointing into the previous turn
-        from arandu_pipelines.write import person_antecedents
-
-        ms.cross_turn += person_antecedents.replacements(text, ctx, ctx.spacy_model)  # "he"/"she" named before
     for s in sents:
         _process_sentence(ms, s)
     result.entities = list(ms.ents.values())
@@ -1523,6 +1525,15 @@ _IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|Th
 _NOT_THING = frozenset(["i", "it", "this", "that", "these", "those", "there", "here", "he", "she", "they", "we", "you", "what", "which", "who", "how", "why", "when", "my", "our", "the", "nothing", "everything", "something", "everyone", "someone"])
 
 
+def _person_nouns() -> frozenset[str]:
+    from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
+
+    return PERSON_NOUNS
+
+
+_PERSON_NOUNS = _person_nouns()
+
+
 def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
     """Mark `antecedent` on sentences whose "It"/"They" stands for the previous sentence's
     subject, when that subject is a thing (not a person or pronoun) and agrees in number."""
@@ -1539,6 +1550,8 @@ def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
         m = _THING_SUBJ_RE.match(body)
         np = m.group("np") if m else None
         head = np.split()[0].lower() if np else ""
+        if np and np.split()[-1].lower() in _PERSON_NOUNS:
+            np = None  # "My grandma gave it to me. It's ...": a person is not what "it" stands for
         if np and (np.lower() in _NOT_THING or (head not in ("my", "our", "the") and (
                 ms.key(np) in ms.ents or head in _NOT_THING or np.lower() in _DISCOURSE_WORDS))):
             np = None

@@ -42,6 +42,7 @@ from typing import Any
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
+    _QUESTION_RE,
     MAX_PARSE_CHARS,
     MAX_STATEMENT_CHARS,
     REACH,
@@ -145,7 +146,7 @@ def _is_subject(root: Any) -> bool:
     slot = root
     while slot.dep_ in ("conj", "appos") and slot.head.i != slot.i:
         slot = slot.head
-    return slot.dep_ in ("nsubj", "nsubjpass")
+    return slot.dep_ in ("nsubj", "nsubjpass", "attr")  # "Is your uncle in town?" parses him as attr
 
 
 def _gender_of(root: Any) -> str | None:
@@ -162,8 +163,9 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         low = root.lower_
         if root.tag_ not in ("NN", "NNP") or (low not in PERSON_NOUNS and low not in PET_NOUNS):
             continue
-        if root.dep_ == "attr":
-            continue  # "He's a beagle": what someone is, not someone new
+        if root.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it", "they", "this", "that")
+                                       for c in root.head.children):
+            continue  # "He's a beagle": what someone is, not someone new (a misparsed subject still counts)
         name = _name_of(root)
         if name and name.casefold() in names:
             name = None
@@ -223,8 +225,6 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     turns back and a sister named in the last turn make "she" ambiguous); None when a turn is
     too long to read whole or nothing is clear."""
     from arandu_pipelines.write.parses import NER, PARSE
-
-    from arandu_pipelines.write.antecedents import _QUESTION_RE
 
     who, text = turns[-1]
     asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
@@ -311,3 +311,36 @@ def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
         end = after.idx + len(after.text)
         return Replacement(tok.idx, end, doc.text[tok.idx: end], f"{np} {verb}")
     return Replacement(tok.idx, tok.idx + len(tok.text), tok.text, np)
+
+
+def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]]]:
+    """`text` with its resolved pronouns replaced, and the sentence `spans` moved to match (a
+    replacement never crosses a sentence boundary). Unchanged when nothing is resolved."""
+    reps = sorted(replacements(text, ctx, ctx.spacy_model), key=lambda r: r.start)
+    if not reps:
+        return text, spans
+    out: list[str] = []
+    shifts: list[tuple[int, int]] = []  # (original end, cumulative shift after it)
+    pos, shift = 0, 0
+    for r in reps:
+        if r.start < pos or text[r.start: r.end] != r.original:
+            continue
+        out.append(text[pos: r.start])
+        said = r.text
+        before = text[: r.start].rstrip()
+        if not before or before[-1] in ".!?…" or r.original[:1].isupper():
+            said = said[:1].upper() + said[1:]
+        out.append(said)
+        shift += len(said) - (r.end - r.start)
+        shifts.append((r.end, shift))
+        pos = r.end
+    out.append(text[pos:])
+
+    def moved(i: int) -> int:
+        by = 0
+        for end, s in shifts:  # in text order: the last replacement ending at or before i
+            if end <= i:
+                by = s
+        return i + by
+
+    return "".join(out), [(moved(a), moved(b)) for a, b in spans]
