@@ -142,10 +142,12 @@ async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
     occurred_at) index. The next turns of the chunk that see fewer than `TURNS` turns get the
     rest from the same lookup, so a chunk boundary (the importer's pipeline is new per chunk)
     does not cut the window short."""
+    from arandu_pipelines.write import person_antecedents
     from arandu_pipelines.write.we_group import has_we
 
-    def needs(e: Any) -> bool:
-        return worth_resolving(e.text or "") or has_we(e.text or "")
+    def needs(e: Any) -> bool:  # "it" (here), "he"/"she" (write/person_antecedents.py), "we"
+        text = e.text or ""
+        return worth_resolving(text) or person_antecedents.worth_resolving(text) or has_we(text)
 
     followers: dict[int, list[int]] = {}  # a session's first event -> the next ones short of TURNS
     for i, turns in enumerate(found):
