@@ -95,8 +95,11 @@ def worth_resolving(text: str) -> bool:
     return bool(text) and PRONOUN_RE.search(text) is not None
 
 
+_SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
+
+
 def _sentence_end(text: str, start: int) -> int:
-    m = re.compile(r"[.!?…]+(?=\s|$)").search(text, start)
+    m = _SENT_END_RE.search(text, start)
     return m.end() if m else len(text)
 
 
@@ -187,8 +190,6 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             phrase = None  # "the dog", "his brother", "our kid": counts, not said clearly
         if name:
             phrase = name
-        if low in PERSON_NOUNS and low not in ("baby",) and first not in ("my", "your", "a", "an") and not name:
-            phrase = None
         key = (name or phrase or chunk.text).casefold()
         covered |= {t.i for t in chunk}
         if name:
@@ -215,7 +216,7 @@ def _turn_part(text: str) -> str | None:
     """What of a previous turn is read: all of a short turn, the last two sentences of a longer one."""
     if len(text) <= MAX_STATEMENT_CHARS:
         return text
-    ends = [m.end() for m in re.finditer(r"[.!?…]+(?=\s|$)", text[:-1])]
+    ends = [m.end() for m in _SENT_END_RE.finditer(text[:-1])]
     return text[ends[-2]:].strip() if len(ends) >= 2 else None
 
 
