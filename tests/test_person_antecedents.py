@@ -37,6 +37,9 @@ def test_gender_agreement_picks_the_one_that_fits():
                 [("Nadia", "My brother called me yesterday."), ("Tom", "Oh nice. And how is your sister?")])
     assert any(f.startswith("Nadia's sister") and "Lisbon" in f for f in out), out
     assert not any("brother" in f for f in out), out
+    # the only relative named is a "he": "she" is someone else, the sentence stays as it is
+    out = facts("She loves the beach.", [("Tom", "I went hiking with my dad.")])
+    assert not any("dad" in f for f in out), out
 
 
 def test_the_speakers_are_never_the_antecedent():
