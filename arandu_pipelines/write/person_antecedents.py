@@ -212,6 +212,15 @@ def _pick(cands: list[_Cand], gender: str) -> _Cand | None:
     return c if c.phrase else None
 
 
+def _ner(parses: Any, doc: Any, names: set[str]) -> None:
+    """PERSON entities on `doc` (in place, write/parses.py) when it has a proper noun that is not
+    a speaker's name: most parts have none, and the NER pass is then saved."""
+    from arandu_pipelines.write.parses import NER
+
+    if any(t.tag_ in ("NNP", "NNPS") and t.lower_ not in names for t in doc):
+        parses.doc(doc.text, NER, STAGE)
+
+
 def _turn_part(text: str) -> str | None:
     """What of a previous turn is read: all of a short turn, the last two sentences of a longer one."""
     if len(text) <= MAX_STATEMENT_CHARS:
@@ -225,7 +234,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     """The one compatible candidate of the previous `TURNS` turns taken together (a pet named two
     turns back and a sister named in the last turn make "she" ambiguous); None when a turn is
     too long to read whole or nothing is clear."""
-    from arandu_pipelines.write.parses import NER, PARSE
+    from arandu_pipelines.write.parses import PARSE
 
     who, text = turns[-1]
     asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
@@ -233,7 +242,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         doc = parses.doc(asked[0][-MAX_PARSE_CHARS:], PARSE, STAGE)
         if doc is None:
             return None
-        parses.doc(asked[0][-MAX_PARSE_CHARS:], NER, STAGE)
+        _ner(parses, doc, names)
         # only someone the question is about (its subject): "Can you show me one of Oscar?" asks
         # for a photo, and the reply's "He's so cute" may be about the one just shown
         cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject]
@@ -247,7 +256,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         doc = parses.doc(part, PARSE, STAGE)
         if doc is None:
             return None
-        parses.doc(part, NER, STAGE)
+        _ner(parses, doc, names)
         cands += _candidates(doc[:], who, speaker, names)
     return _pick(cands, gender) if cands else None
 
@@ -257,18 +266,18 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     their place (see the module docstring). Empty when nothing is clear."""
     if not worth_resolving(text):
         return []
-    from arandu_pipelines.write.parses import NER, PARSE, for_context
+    from arandu_pipelines.write.parses import PARSE, for_context
 
     parses = for_context(ctx, spacy_model)
     last = list(PRONOUN_RE.finditer(text))[-1]
     part = text[: _sentence_end(text, last.end())][:MAX_PARSE_CHARS]
     doc = parses.doc(part, PARSE, STAGE)
-    if doc is None:
+    if doc is None or not any(_pronoun_slot(t) for t in doc):
         return []
-    parses.doc(part, NER, STAGE)
     turns = context_turns(ctx)
     speaker = (ctx.speaker_name or "").strip()
     names = _names(ctx, turns)
+    _ner(parses, doc, names)
     out: list[Replacement] = []
     for tok in doc:
         slot = _pronoun_slot(tok)
