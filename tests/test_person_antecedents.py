@@ -81,3 +81,13 @@ def test_in_the_same_message_a_relative_is_resolved_and_a_name_left_to_the_rules
     assert any(f.startswith("Nadia's sister is moving to Denver") for f in out), out
     out = facts("My granddaughter Lily came over on Sunday. She just turned eight.")
     assert "Lily just turned eight" in out, out
+
+
+def test_the_message_keeps_its_own_sentences():
+    """The rules read the resolved text; the result's sentences and facts' source sentences stay
+    as written (the write pipeline embeds them as the message's search vectors)."""
+    text = "He's doing great. He got into med school!"
+    r = extract_offline(text, ctx([("Tom", "How's your brother?")]))
+    assert any("Nadia's brother got into med school" in f.fact_text for f in r.facts), r.facts
+    assert [s.strip() for s in r.sentences] == ["He's doing great.", "He got into med school!"]
+    assert {f.source_text.strip() for f in r.facts if f.source_text} <= {s.strip() for s in r.sentences}

@@ -1374,13 +1374,15 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
+    from arandu_pipelines.write import person_antecedents
+
+    said = (text, spans)
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
-        from arandu_pipelines.write import person_antecedents
-
         # "He's doing great" after "How's your brother?" -> "My brother is doing great": every rule
         # below reads the person the pronoun stands for (spans move with the replacements)
+        said = (text, spans)
         text, spans = person_antecedents.rewrite(text, spans, ctx)
     windows = _sentence_windows(spans)
     from arandu_pipelines.write import held_back
@@ -1413,6 +1415,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import kind_filters
 
         kind_filters.apply(result, text)
+    if said != (text, spans):  # the message's sentences as written (they are its search vectors)
+        person_antecedents.restore(result, text, spans, *said)
     return result
 
 

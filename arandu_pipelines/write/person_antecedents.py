@@ -354,3 +354,16 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> 
         return i + by
 
     return "".join(out), [(moved(a), moved(b)) for a, b in spans]
+
+
+def restore(result: Any, text: str, spans: list[tuple[int, int]], said: str,
+            said_spans: list[tuple[int, int]]) -> None:
+    """After extraction from the rewritten `text`: the result's sentences and its facts' source
+    sentences as the message wrote them, so that the write pipeline embeds the message's own
+    sentences (its search vectors, and the vectors facts reuse) and nothing else."""
+    back = {text[a:b]: said[c:d] for (a, b), (c, d) in zip(spans, said_spans, strict=True)}
+    back |= {k.strip(): v.strip() for k, v in list(back.items())}
+    result.sentences = [back.get(x, x) for x in result.sentences]
+    for f in result.facts:
+        if f.source_text is not None:
+            f.source_text = back.get(f.source_text, f.source_text)
