@@ -45,6 +45,7 @@ from arandu_pipelines.write.antecedents import (
     _QUESTION_RE,
     MAX_PARSE_CHARS,
     MAX_STATEMENT_CHARS,
+    PERSON_PRONOUN_RE,
     REACH,
     TURNS,
     Replacement,
@@ -55,7 +56,7 @@ from arandu_pipelines.write.antecedents import (
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "person_antecedents"
-PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:he|she|his|her)(?![\w])")
+PRONOUN_RE = PERSON_PRONOUN_RE
 _MALE_PRON = frozenset({"he", "his"})
 _FEMALE_PRON = frozenset({"she", "her"})
 MALE = frozenset({
