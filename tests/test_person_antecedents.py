@@ -91,3 +91,10 @@ def test_the_message_keeps_its_own_sentences():
     assert any("Nadia's brother got into med school" in f.fact_text for f in r.facts), r.facts
     assert [s.strip() for s in r.sentences] == ["He's doing great.", "He got into med school!"]
     assert {f.source_text.strip() for f in r.facts if f.source_text} <= {s.strip() for s in r.sentences}
+
+
+def test_a_possessive_takes_the_other_speakers_relative_with_their_name():
+    from arandu_pipelines.write.person_antecedents import replacements
+
+    reps = replacements("I tried her croissants yesterday.", ctx([("Tom", "My wife started a bakery.")]))
+    assert [(r.original, r.text) for r in reps] == [("her", "Tom's wife's")]

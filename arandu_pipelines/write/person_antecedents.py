@@ -177,6 +177,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         phrase: str | None
         if first in ("my", "your"):
             phrase = _voice(chunk, who, speaker)
+            if phrase and who and phrase.casefold().startswith(f"{who.casefold()}'s"):
+                phrase = who + phrase[len(who):]  # _voice lower-cases a phrase that opened with "My"
         elif first in ("a", "an"):
             verb = root.head
             subj = [c for c in verb.children if c.dep_ == "nsubj"] if root.dep_ == "dobj" else []
