@@ -58,6 +58,8 @@ _SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
 _QUESTION_RE = re.compile(r"[^.!?…]*\?")
 
 PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:it|this|that|they|them)(?![\w])")
+# what write/person_antecedents.py resolves (here so that fill_from_history can ask without a cycle)
+PERSON_PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:he|she|his|her)(?![\w])")
 _SINGULAR = frozenset({"it", "this", "that"})
 _PLURAL = frozenset({"they", "them"})
 _ROLES_SUBJ = frozenset({"nsubj", "nsubjpass"})
@@ -144,8 +146,9 @@ async def fill_from_history(conn: Any, agent_id: str, events: list[Any],
     does not cut the window short."""
     from arandu_pipelines.write.we_group import has_we
 
-    def needs(e: Any) -> bool:
-        return worth_resolving(e.text or "") or has_we(e.text or "")
+    def needs(e: Any) -> bool:  # "it" (here), "he"/"she" (write/person_antecedents.py), "we"
+        text = e.text or ""
+        return worth_resolving(text) or PERSON_PRONOUN_RE.search(text) is not None or has_we(text)
 
     followers: dict[int, list[int]] = {}  # a session's first event -> the next ones short of TURNS
     for i, turns in enumerate(found):

@@ -1374,9 +1374,16 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
+    from arandu_pipelines.write import person_antecedents
+
+    said = (text, spans)
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
+        # "He's doing great" after "How's your brother?" -> "My brother is doing great": every rule
+        # below reads the person the pronoun stands for (spans move with the replacements)
+        said = (text, spans)
+        text, spans = person_antecedents.rewrite(text, spans, ctx)
     windows = _sentence_windows(spans)
     from arandu_pipelines.write import held_back
 
@@ -1415,6 +1422,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import kind_filters
 
         kind_filters.apply(result, text)
+    if said != (text, spans):  # the message's sentences as written (they are its search vectors)
+        person_antecedents.restore(result, text, spans, *said)
     return result
 
 
@@ -1527,6 +1536,15 @@ _IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|Th
 _NOT_THING = frozenset(["i", "it", "this", "that", "these", "those", "there", "here", "he", "she", "they", "we", "you", "what", "which", "who", "how", "why", "when", "my", "our", "the", "nothing", "everything", "something", "everyone", "someone"])
 
 
+def _person_nouns() -> frozenset[str]:
+    from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
+
+    return PERSON_NOUNS
+
+
+_PERSON_NOUNS = _person_nouns()
+
+
 def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
     """Mark `antecedent` on sentences whose "It"/"They" stands for the previous sentence's
     subject, when that subject is a thing (not a person or pronoun) and agrees in number."""
@@ -1543,6 +1561,8 @@ def _link_antecedents(ms: _Msg, sents: list[_Sent]) -> None:
         m = _THING_SUBJ_RE.match(body)
         np = m.group("np") if m else None
         head = np.split()[0].lower() if np else ""
+        if np and np.split()[-1].lower() in _PERSON_NOUNS:
+            np = None  # "My grandma gave it to me. It's ...": a person is not what "it" stands for
         if np and (np.lower() in _NOT_THING or (head not in ("my", "our", "the") and (
                 ms.key(np) in ms.ents or head in _NOT_THING or np.lower() in _DISCOURSE_WORDS))):
             np = None
