@@ -1395,9 +1395,9 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         if lang == "en":  # advice asked for / a proposal (write/advice.py), then at most one act toward the listener
             from arandu_pipelines.write import advice, speech_acts
 
-            said = [text[a:b].strip() for a, b in spans]
-            used = set(advice.apply(result, text, ctx, sentences=said, model=ctx.spacy_model))
-            speech_acts.apply(result, text, ctx, sentences=[s for s in said if s not in used],
+            sents = [text[a:b].strip() for a, b in spans]
+            used = set(advice.apply(result, text, ctx, sentences=sents, model=ctx.spacy_model))
+            speech_acts.apply(result, text, ctx, sentences=[s for s in sents if s not in used],
                               rewrite=_rewrite_for_stance, model=ctx.spacy_model)
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
         if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
