@@ -364,8 +364,9 @@ class Reconciler:
         return next((f for f, _ in similar if f.norm == p.norm and not self._two_events(p, f)), None)
 
     def _two_events(self, p: Proposal, f: ActiveFact) -> bool:
-        return restatements.distinct_events(p.text, p.attribute_key, p.fact.event_date, f.fact_text,
-                                            f.attribute_key, f.event_date, p.subject_name)
+        return restatements.distinct_events(
+            p.text, p.attribute_key, p.fact.event_date, p.occurred_at,
+            f.fact_text, f.attribute_key, f.event_date, f.valid_from, p.subject_name)
 
     def _restated(self, p: Proposal, cands: Candidates) -> tuple[ActiveFact, float] | None:
         """The active fact of another message that `p` restates, best masked cosine first

@@ -16,13 +16,15 @@ A proposal restates an active fact of its subject from another message when
   pair the pairs a reader calls restatements stand at 0.855-0.98, the first distinct acts under
   it at 0.83-0.84 ("keep it up" / "keep learning and growing"), see docs/facts.md);
 - they are not two different events (`distinct_events`): two event facts with resolved dates
-  more than a day apart, or two event facts where each names something the other does not
-  ("painted a sunset over the lake" / "painted a sunrise over the lake"). That guard also holds
-  for the exact-duplicate and near-identical rules of reconcile.py.
+  more than a day apart (two plans aside), or the same event statement with one thing swapped
+  for another ("painted a sunset over the lake" / "painted a sunrise over the lake"). That guard
+  also holds for the exact-duplicate and near-identical rules of reconcile.py.
 
-Cost: candidates are found lexically (one full-text query per chunk, LIMIT `PER_PROPOSAL` per
-proposal) and among the chunk's own proposals; only texts of pairs that pass the word gate are
-embedded, in one call per chunk (`vectors_for`); none when nothing passes.
+The rule's glue (the candidates, the decision) is in reconcile.py (`fetch_restated`,
+`restatement_texts`, `Reconciler._restated`), which this module must not import.
+Cost: candidates are found lexically (one full-text query per chunk, at most 5 per proposal)
+and among the chunk's own proposals; only texts of pairs that pass the word gate are embedded,
+in one call per chunk (`vectors_for`); none when nothing passes.
 """
 
 from __future__ import annotations
@@ -43,18 +45,24 @@ def is_event(attribute_key: str | None, event_date: datetime | None) -> bool:
     return event_date is not None or attribute_key in EVENT_ATTRIBUTES
 
 
-def distinct_events(new_text: str, new_attr: str | None, new_date: datetime | None,
-                    old_text: str, old_attr: str | None, old_date: datetime | None,
+def distinct_events(new_text: str, new_attr: str | None, new_date: datetime | None, new_said: datetime,
+                    old_text: str, old_attr: str | None, old_date: datetime | None, old_said: datetime,
                     subject: str) -> bool:
-    """Two event facts that are two events: their resolved dates differ by more than a day, or
-    each names something the other does not (an event restated names the same things, perhaps
-    fewer or more; "a jazz concert" / "a rock concert" are two)."""
+    """Two event facts that are two events (`*_said`: when each was said):
+    - their resolved dates differ by more than a day, unless both lie after the message that
+      states them: a plan told again with another date is the same plan moved ("an art show next
+      month", then a month later "putting together an art show next month"), not a second one;
+    - or the same statement with one thing swapped for another: each names as many things the
+      other does not ("painted a sunset over the lake" / "painted a sunrise over the lake",
+      "a jazz concert" / "a rock concert"); an event restated names the same things, or fewer or
+      more of them, or says it with other verbs ("is having" / "is putting together")."""
     if not (is_event(new_attr, new_date) and is_event(old_attr, old_date)):
         return False
-    if new_date is not None and old_date is not None and abs(new_date - old_date) > SAME_DAY:
+    plans = new_date is not None and old_date is not None and new_date > new_said and old_date > old_said
+    if new_date is not None and old_date is not None and abs(new_date - old_date) > SAME_DAY and not plans:
         return True
     a, b = stems(masked(new_text, subject)), stems(masked(old_text, subject))
-    return bool(a - b) and bool(b - a)
+    return len(a - b) == len(b - a) > 0
 
 
 def word_gate(new: frozenset[str], old: frozenset[str]) -> bool:
