@@ -81,3 +81,11 @@ async def test_the_threshold_above_one_switches_restatements_off(memory):
 def test_the_threshold_is_validated_with_its_name():
     with pytest.raises(ValidationError, match="reconcile_restatement_above"):
         MemoryConfig(reconcile_restatement_above=3.0)
+
+
+async def test_a_plan_told_again_with_another_date_is_the_same_plan(memory):
+    # both dates lie after their messages ("next month" in May, then in June): the plan moved
+    a = await say(memory, "I'm having an art show with my paintings next month.", day(8))
+    b = await say(memory, "I'm having an art show with all my paintings next month.", day(9, 6))
+    assert b.facts_added == [] and [f.fact_id for f in b.facts_unchanged] == [a.facts_added[0].fact_id]
+    assert len(await _facts(memory)) == 1
