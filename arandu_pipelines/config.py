@@ -53,6 +53,10 @@ class MemoryConfig:
     # masked) are this close are one fact said twice (write/text_collapse.py; session 12). Above
     # 1.0: off, and the texts are not embedded at all.
     fact_text_dedup_threshold: float = 0.80
+    # a fact from a later message whose text (the subject's name masked) is this close to an
+    # active fact of its subject, sharing its content words, restates it: NOOP + confirmation
+    # (write/restatements.py; session 13). Above 1.0: off, and nothing is embedded for it.
+    reconcile_restatement_above: float = 0.85
     # Retrieval
     topk_facts: int = 20
     topk_events: int = 8
@@ -196,6 +200,7 @@ _RANGES: dict[str, tuple[float, float]] = {
         "spreading_decay_factor", "graph_min_edge_strength", "hot_tier_ratio", "warm_tier_ratio",
         "vitality_stale_threshold")},
     "fact_text_dedup_threshold": (-1.0, 2.0),  # above 1.0: the fact-text collapse is off
+    "reconcile_restatement_above": (-1.0, 2.0),  # above 1.0: restatements across messages are off
     "extraction_timeout_sec": (1e-3, 86_400.0),
     "reranker_timeout_sec": (1e-3, 86_400.0),
 }

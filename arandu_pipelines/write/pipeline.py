@@ -35,7 +35,7 @@ from arandu_pipelines.keys import (
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
-from arandu_pipelines.write import antecedents, qa_pairs, text_collapse
+from arandu_pipelines.write import antecedents, qa_pairs, restatements, text_collapse
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -59,6 +59,8 @@ from arandu_pipelines.write.reconcile import (
     Proposal,
     Reconciler,
     fetch_candidates,
+    fetch_restated,
+    restatement_texts,
     same_value,
 )
 from arandu_pipelines.write.resolve import ChunkResolver, Mention, Resolved
@@ -593,6 +595,14 @@ class WritePipeline:
             proposals = self._proposals(c.prepared, names, c.vectors, c.config)
             cands = await fetch_candidates(conn, c.agent_id, proposals)
             rec = Reconciler(c.config, self.llm_decide)
+            if c.config.reconcile_restatement_above <= 1.0:  # write/restatements.py
+                stored = await fetch_restated(conn, c.agent_id, proposals)
+                for cand, lex in zip(cands, stored, strict=True):
+                    cand.lexical = lex
+                masked_texts = restatement_texts(proposals, stored)
+                rec.restate_vectors = await restatements.vectors_for(
+                    masked_texts, lambda t: self._embed_plain(t, c.config))
+                step.data["restatement_texts"] = len(masked_texts)
             for prop, cand in zip(proposals, cands, strict=True):
                 if prop.bare is not None:  # "actually it's Lisbon": find the fact it corrects
                     if not await self._bind_correction(conn, c, prop, rec, names[prop.msg]):
@@ -618,6 +628,16 @@ class WritePipeline:
             msg.entities = _unique(names[i].values())
         _report(c.outcome, proposals)
         return names, proposals, rec
+
+    async def _embed_plain(self, texts: list[str], config: MemoryConfig) -> Any:
+        """Vectors of a few texts known only at reconciliation. In packed mode as plain units
+        (the eager model's per-call overhead was ~130 ms CPU for 10 short texts, about as much
+        as the texts themselves cost), else one array or the provider's list."""
+        if self._packs_units(config):
+            got = await self.embeddings.embed_units([("", [t]) for t in texts])  # type: ignore[attr-defined]
+            return [vs[0] for vs in got]
+        as_array = getattr(self.embeddings, "embed_array", None)
+        return await as_array(texts) if as_array is not None else await self.embeddings.embed(texts)
 
     async def _bind_correction(
         self, conn: AsyncConnection, c: _Chunk, prop: Proposal, rec: Reconciler,

@@ -15,6 +15,10 @@ Offline decision rules, applied in this order (the first that fires wins):
    both stay active, joined by a `contradicts` edge (write/contradicts.py; the read side demotes
    the weaker). Before rule 5: a negation is close in embedding space but never a restatement.
 5. Near-identical by embedding (cosine >= reconcile_noop_above, default 0.92): NOOP, reinforce.
+5b. Restatement from another message (write/restatements.py: shared content words, the texts'
+   cosine with the subject's name masked >= reconcile_restatement_above, default 0.85): NOOP,
+   reinforce. Rules 2, 5 and 5b never join two different events (other resolved date, or each
+   naming something the other does not: `restatements.distinct_events`).
 6. Ambiguous (cosine >= reconcile_add_below, default 0.50) with an LLM configured: the LLM
    decides (slow path); on any LLM failure -> ADD.
 7. Otherwise ADD (fast path).
@@ -31,6 +35,7 @@ writes would.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -51,7 +56,9 @@ from arandu_pipelines.keys import (
     org_core,
 )
 from arandu_pipelines.store.engine import vecs
+from arandu_pipelines.write import restatements
 from arandu_pipelines.write.contradicts import negates
+from arandu_pipelines.write.fact_words import GENERIC_ATTRIBUTES, masked, stems
 from arandu_pipelines.write.types import ExtractedFact
 
 
@@ -67,6 +74,9 @@ class ActiveFact:
     embedding: np.ndarray | None = None  # only for facts created in this chunk
     in_chunk: bool = False
     origin: str = ""  # message + source sentence, for facts created in this chunk
+    name: str = ""  # the subject's name as stored (masked by write/restatements.py)
+    event_date: datetime | None = None  # the date an event fact refers to, when one was resolved
+    msg: int = -1  # index of the message in this chunk, for facts created in this chunk
 
     @cached_property
     def norm(self) -> str:
@@ -120,6 +130,8 @@ class Candidates:
     similar: list[tuple[ActiveFact, float]]  # from the database, best first
     same_attribute: list[ActiveFact]
     former: list[ActiveFact] = field(default_factory=list)  # active `<attr>.former` statements
+    # active facts of the subject sharing the proposal's words (write/restatements.py `fetch`)
+    lexical: list[ActiveFact] = field(default_factory=list)
 
 
 def former_key(attribute_key: str) -> str:
@@ -140,11 +152,12 @@ async def fetch_candidates(
             await conn.execute(
                 text(
                     "SELECT q.i, f.id, f.entity_key, f.attribute_key, f.value_text, f.fact_text, "
-                    "f.valid_from, f.confidence, f.sim "
+                    "f.valid_from, f.confidence, f.entity_name, f.event_date, f.sim "
                     "FROM unnest(CAST(:keys AS text[]), CAST(:vecs AS vector[])) "
                     "WITH ORDINALITY AS q(k, v, i) CROSS JOIN LATERAL ("
                     " SELECT id, entity_key, attribute_key, value_text, fact_text, valid_from, "
-                    " confidence, 1 - (embedding_vec <=> q.v) AS sim FROM memory_facts "
+                    " confidence, entity_name, event_date, 1 - (embedding_vec <=> q.v) AS sim "
+                    " FROM memory_facts "
                     " WHERE agent_id = :a AND entity_key = q.k AND valid_to IS NULL "
                     " AND embedding_vec IS NOT NULL ORDER BY embedding_vec <=> q.v LIMIT 3) f"
                 ),
@@ -166,7 +179,7 @@ async def fetch_candidates(
             await conn.execute(
                 text(
                     "SELECT f.id, f.entity_key, f.attribute_key, f.value_text, f.fact_text, "
-                    "f.valid_from, f.confidence FROM memory_facts f "
+                    "f.valid_from, f.confidence, f.entity_name, f.event_date FROM memory_facts f "
                     "JOIN unnest(CAST(:keys AS text[]), CAST(:attrs AS text[])) AS q(k, at) "
                     "ON f.entity_key = q.k AND f.attribute_key = q.at "
                     "WHERE f.agent_id = :a AND f.valid_to IS NULL ORDER BY f.valid_from, f.id"
@@ -188,7 +201,70 @@ async def fetch_candidates(
 
 def _active(r: Any) -> ActiveFact:
     return ActiveFact(str(r.id), r.entity_key, r.attribute_key, r.value_text, r.fact_text,
-                      r.valid_from, float(r.confidence))
+                      r.valid_from, float(r.confidence), name=r.entity_name or "",
+                      event_date=r.event_date)
+
+# ---- restatements across messages (the rule: write/restatements.py) ----------------------------
+RESTATED_PER_PROPOSAL = 5  # stored facts fetched per proposal by the full-text query
+_QUERY_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _restatable(p: Proposal) -> bool:
+    return not (p.is_mirror or p.fact.retracts or p.bare is not None)
+
+
+def _slot(attribute_key: str | None) -> str | None:
+    return attribute_key if attribute_key and attribute_key not in GENERIC_ATTRIBUTES else None
+
+
+async def fetch_restated(conn: AsyncConnection, agent_id: str, proposals: list[Proposal]) -> list[list[ActiveFact]]:
+    """Active facts of each proposal's subject sharing its words (full-text, one query): what a
+    restatement may repeat, whatever the vectors of the sentences they came from."""
+    out: list[list[ActiveFact]] = [[] for _ in proposals]
+    idx, queries = [], []
+    for i, p in enumerate(proposals):
+        words = sorted(set(_QUERY_WORD.findall(masked(p.text, p.subject_name).lower())))
+        if _restatable(p) and len(words) >= restatements.MIN_SHARED:
+            idx.append(i)
+            queries.append(" | ".join(words))
+    if not idx:
+        return out
+    rows = (await conn.execute(text(
+        "SELECT q.i, f.id, f.entity_key, f.attribute_key, f.value_text, f.fact_text, f.valid_from, "
+        "f.confidence, f.entity_name, f.event_date "
+        "FROM unnest(CAST(:keys AS text[]), CAST(:qs AS text[])) WITH ORDINALITY AS q(k, qs, i) "
+        "CROSS JOIN LATERAL (SELECT id, entity_key, attribute_key, value_text, fact_text, valid_from, "
+        " confidence, entity_name, event_date FROM memory_facts "
+        " WHERE agent_id = :a AND entity_key = q.k AND valid_to IS NULL "
+        " AND search_vector @@ to_tsquery('english', q.qs) "
+        " ORDER BY ts_rank(search_vector, to_tsquery('english', q.qs)) DESC, id "
+        f" LIMIT {RESTATED_PER_PROPOSAL}) f"),
+        {"a": agent_id, "keys": [proposals[i].subject_key for i in idx], "qs": queries})).all()
+    for r in rows:
+        out[idx[r.i - 1]].append(_active(r))
+    return out
+
+
+def restatement_texts(proposals: list[Proposal], stored: list[list[ActiveFact]]) -> list[str]:
+    """Masked texts of the pairs `Reconciler._restated` may compare: a proposal and a stored
+    candidate, or two proposals of one subject from different messages, that pass the word gate."""
+    out: dict[str, None] = {}
+    seen: dict[str, list[tuple[int, str, frozenset[str]]]] = defaultdict(list)
+    for p, cands in zip(proposals, stored, strict=True):
+        if not _restatable(p):
+            continue
+        pt = masked(p.text, p.subject_name)
+        ps = stems(pt)
+        for f in cands:
+            ft = masked(f.fact_text, f.name or p.subject_name)
+            if restatements.word_gate(ps, stems(ft)):
+                out[pt] = out[ft] = None
+        for msg, t, s in seen[p.subject_key]:
+            if msg != p.msg and restatements.word_gate(ps, s):
+                out[pt] = out[t] = None
+        seen[p.subject_key].append((p.msg, pt, ps))
+    return list(out)
+
 
 
 def _value_matches(value: str | None, fact: ActiveFact) -> bool:
@@ -257,6 +333,8 @@ class Reconciler:
         self.corrected: dict[str, int] = defaultdict(int)  # fact id -> user corrections
         self.llm_calls = 0
         self.llm_failures = 0
+        # masked fact texts -> vectors, for the restatement rule (write/restatements.py)
+        self.restate_vectors: dict[str, np.ndarray] = {}
 
     def _open(self, facts: list[ActiveFact]) -> list[ActiveFact]:
         return [f for f in facts if f.id not in self.closed]
@@ -281,9 +359,39 @@ class Reconciler:
     def _exact(self, p: Proposal, similar: list[tuple[ActiveFact, float]]) -> ActiveFact | None:
         mem = self._subject(p)
         hit = mem.by_norm.get(p.norm) if mem else None
-        if hit is not None and hit.id not in self.closed:
+        if hit is not None and hit.id not in self.closed and not self._two_events(p, hit):
             return hit
-        return next((f for f, _ in similar if f.norm == p.norm), None)
+        return next((f for f, _ in similar if f.norm == p.norm and not self._two_events(p, f)), None)
+
+    def _two_events(self, p: Proposal, f: ActiveFact) -> bool:
+        return restatements.distinct_events(
+            p.text, p.attribute_key, p.fact.event_date, p.occurred_at,
+            f.fact_text, f.attribute_key, f.event_date, f.valid_from, p.subject_name)
+
+    def _restated(self, p: Proposal, cands: Candidates) -> tuple[ActiveFact, float] | None:
+        """The active fact of another message that `p` restates, best masked cosine first
+        (write/restatements.py): NOOP + confirmation instead of a second near-duplicate."""
+        threshold = self.config.reconcile_restatement_above
+        pt = masked(p.text, p.subject_name)
+        pv = self.restate_vectors.get(pt)
+        if not _restatable(p) or threshold > 1.0 or pv is None:
+            return None
+        mem = self._subject(p)
+        ps = stems(pt)
+        best: tuple[ActiveFact, float] | None = None
+        for f in cands.lexical + (mem.facts if mem else []):
+            if f.id in self.closed or f.entity_key != p.subject_key or (f.in_chunk and f.msg == p.msg):
+                continue
+            if _slot(p.attribute_key) and _slot(f.attribute_key) and p.attribute_key != f.attribute_key:
+                continue  # two slots ("works at" / "works as") are two facts, however close
+            ft = masked(f.fact_text, f.name or p.subject_name)
+            fv = self.restate_vectors.get(ft)
+            if fv is None or not restatements.word_gate(ps, stems(ft)):
+                continue
+            cos = float(np.dot(pv, fv))
+            if cos >= threshold and (best is None or cos > best[1]) and not self._two_events(p, f):
+                best = (f, cos)
+        return best
 
     async def decide(self, p: Proposal, cands: Candidates) -> Proposal:
         similar = self._similar(p, cands)
@@ -315,8 +423,13 @@ class Reconciler:
         if opposed:  # a negation is close in embedding space but never a restatement
             p.contradicts = opposed
             return self._add(p, "contradicts an active fact")
-        if similar and similar[0][1] >= self.config.reconcile_noop_above:
-            return self._noop(p, similar[0][0], f"near-identical ({similar[0][1]:.2f})")
+        near = next(((f, s) for f, s in similar if s >= self.config.reconcile_noop_above
+                     and not self._two_events(p, f)), None)
+        if near is not None:
+            return self._noop(p, near[0], f"near-identical ({near[1]:.2f})")
+        again = self._restated(p, cands)
+        if again is not None:
+            return self._noop(p, again[0], f"restatement ({again[1]:.2f})")
         if similar and similar[0][1] >= self.config.reconcile_add_below and self.llm_decide:
             self.llm_calls += 1
             try:
@@ -378,4 +491,5 @@ class Reconciler:
             dim = p.embedding.shape[0] if p.embedding is not None else 1
             mem = self.chunk_facts[p.subject_key] = _SubjectFacts(dim)
         mem.add(ActiveFact(p.fact_id or "", p.subject_key, p.attribute_key, p.value, p.text,
-                           p.occurred_at, p.confidence, p.embedding, in_chunk=True, origin=p.origin))
+                           p.occurred_at, p.confidence, p.embedding, in_chunk=True, origin=p.origin,
+                           name=p.subject_name, event_date=p.fact.event_date, msg=p.msg))

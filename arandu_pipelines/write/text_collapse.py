@@ -27,38 +27,14 @@ higher of the two.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import numpy as np
 
 from arandu_pipelines.keys import fold, normalize_attribute_key
-from arandu_pipelines.write.lexicon import STOPWORDS_EN, STOPWORDS_PT
+from arandu_pipelines.write.fact_words import GENERIC_ATTRIBUTES, masked, stems
 from arandu_pipelines.write.reconcile import Proposal
 from arandu_pipelines.write.types import ExtractedFact
-
-# Attribute keys that say only what kind of statement a fact is, not which slot it fills
-# (the same set as pipeline._GENERIC_ATTRIBUTES).
-GENERIC_ATTRIBUTES = frozenset({"event", "plan", "preference"})
-_STOP = STOPWORDS_EN | STOPWORDS_PT | {"someone", "others"}
-_WORD = re.compile(r"[^\W\d_]+")
-STEM = 5  # letters a word is compared by: "painting" / "paints" / "painted"
-
-
-def masked(text: str, subject: str) -> str:
-    """The fact's text with its subject's name replaced, so that two facts are compared on what
-    they say about the subject rather than on the name they share."""
-    text = text.strip()
-    if not subject.strip():
-        return text
-    name = re.escape(subject.strip())
-    text = re.sub(rf"\b{name}(?:'s|’s)\b", "their", text, flags=re.IGNORECASE)
-    return re.sub(rf"\b{name}\b", "someone", text, flags=re.IGNORECASE)
-
-
-def _stems(text: str) -> frozenset[str]:
-    return frozenset(w[:STEM] for w in (m.lower() for m in _WORD.findall(fold(text)))
-                     if len(w) > 2 and w not in _STOP)
 
 
 def _slot(attribute_key: str | None) -> str | None:
@@ -79,10 +55,10 @@ def candidates(facts: Iterable[ExtractedFact]) -> list[str]:
         if f.retracts or not f.fact_text.strip():
             continue
         text = masked(f.fact_text, f.subject)
-        rows.append((fold(f.subject), _slot(f.attribute_key), text, _stems(text)))
+        rows.append((fold(f.subject), _slot(f.attribute_key), text, stems(text)))
     out: list[str] = []
-    for i, (subject, slot, text, stems) in enumerate(rows):
-        if any(j != i and s == subject and t != text and _mergeable_slots(slot, sl) and stems & st
+    for i, (subject, slot, text, words) in enumerate(rows):
+        if any(j != i and s == subject and t != text and _mergeable_slots(slot, sl) and words & st
                for j, (s, sl, t, st) in enumerate(rows)):
             out.append(text)
     return list(dict.fromkeys(out))
@@ -110,7 +86,7 @@ def absorb(p: Proposal, kept: list[Proposal], vectors: dict[str, np.ndarray], th
             continue
         ktext = masked(k.text, k.fact.subject)
         kv = vectors.get(ktext)
-        if kv is None or not _stems(ptext) & _stems(ktext) or float(np.dot(pv, kv)) < threshold:
+        if kv is None or not stems(ptext) & stems(ktext) or float(np.dot(pv, kv)) < threshold:
             continue
         if _structural(p) != _structural(k):
             keep, drop = (p, k) if _structural(p) else (k, p)
