@@ -178,8 +178,17 @@ _IGNORABLE_PREFIX = (
 )
 _EN_SKIP_AFTER_I = (
     L.ADVERBS_EN
-    | frozenset(["no", "longer", "not", "kinda", "sorta", "totally", "def", "still", "both", "all"])
+    | frozenset(["no", "longer", "not", "kinda", "sorta", "totally", "def", "still", "both", "all", "almost"])
 )
+# verbs that end like an "-ly" adverb: "I rely on", "I reply", "I apply"
+_EN_LY_VERBS = frozenset(["apply", "reply", "rely", "supply", "multiply", "comply", "imply", "bully", "rally",
+                          "tally", "ally", "sully", "dally", "fly"])
+
+
+def _adverb_after_i(low: str) -> bool:
+    """A word between "I" and its verb: a listed adverb, or any "-ly" adverb ("I nearly quit",
+    "I instantly knew") that is not an "-ly" verb; conjugating it gave "S nearlies quit"."""
+    return low in _EN_SKIP_AFTER_I or (len(low) > 4 and low.endswith("ly") and low not in _EN_LY_VERBS)
 _EN_COORD_VERBS = frozenset(
     ["live", "work", "study", "love", "like", "want", "need", "go", "have", "play", "teach", "run", "write", "enjoy", "hate", "prefer", "miss", "visit", "manage", "sing", "dance", "cook", "get", "make", "take", "feel", "think", "know", "try", "plan", "hope", "volunteer", "paint", "read", "watch", "help", "spend", "keep", "use", "own", "swim", "hike", "travel", "draw", "bake", "practice", "attend", "join", "lead", "coach", "believe", "care", "do"]
 )
@@ -1040,7 +1049,7 @@ class _EnRewrite:
         while j < self.n:
             t = toks[j]
             low = t.lower().replace("’", "'")
-            if t.isspace() or (low in _EN_SKIP_AFTER_I and low not in ("and",)):
+            if t.isspace() or _adverb_after_i(low):
                 out.append(t)
                 j += 1
                 continue
