@@ -25,8 +25,8 @@ def texts(r) -> list[str]:
 
 
 @pytest.mark.parametrize(("text", "fact", "kind"), [
-    # what the speaker values: a clause (infinitive or gerund) that "means a lot"
-    ("Thanks, Aiko. It means a lot to cook this recipe with you.", "Tomas values cooking this recipe with Aiko",
+    # what the speaker values: a clause (infinitive or gerund) that "means a lot" (plain_forms writes the chat demonstrative "this recipe" as "the recipe", session 13)
+    ("Thanks, Aiko. It means a lot to cook this recipe with you.", "Tomas values cooking the recipe with Aiko",
      "values"),
     ("Having friends at the climbing gym really means a lot.", "Tomas values having friends at the climbing gym",
      "values"),

@@ -289,6 +289,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         if slot == "subj" and _bare_reaction(tok):
             continue  # "He's so cute!": a reaction to what was just shown, which may not be named
         gender = _pron_gender(tok)
+        if slot == "poss" and _candidates(doc[tok.sent.start: tok.i], speaker, speaker, names):
+            continue  # "My brother's doing great at his new job": its own sentence says whose
         here = _candidates(doc[: tok.i], speaker, speaker, names)
         if here:
             if any(c.named for c in here):
