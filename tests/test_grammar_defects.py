@@ -135,3 +135,14 @@ def test_finite_coordination_still_conjugated() -> None:
     assert not any("and love it" in t for t in texts), texts
     texts = _texts("I live in Lisbon and teach at a school there.")
     assert any("teaches" in t for t in texts), texts
+
+
+# 7. a hyphenated verb conjugates its head ("colors-code" was found in the dev facts)
+@pytest.mark.parametrize(("text", "want"), [
+    ("I color-code my notes so I can find things fast.", "Rosa color-codes"),
+    ("I double-check the locks before I leave.", "Rosa double-checks"),
+    ("I fact-check my sources for the newsletter.", "Rosa fact-checks"),
+])
+def test_hyphenated_verb_conjugates_its_head(text: str, want: str) -> None:
+    texts = _texts(text)
+    assert any(t.startswith(want) for t in texts), texts

@@ -1059,6 +1059,12 @@ class _EnRewrite:
                 out.append(t)
                 j += 1
                 continue
+            if _is_word(t) and j + 2 < self.n and toks[j + 1] == "-" and _is_word(toks[j + 2]):
+                # a hyphenated verb conjugates its head: "color-codes", "double-checks" (not "colors-code")
+                conj = _conj_en(toks[j + 2])
+                out.extend([t, "-", conj])
+                self.coord = conj != toks[j + 2]
+                return j + 3
             if _is_word(t):
                 conj = _conj_en(t)
                 out.append(conj)
