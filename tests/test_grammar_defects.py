@@ -146,3 +146,10 @@ def test_finite_coordination_still_conjugated() -> None:
 def test_hyphenated_verb_conjugates_its_head(text: str, want: str) -> None:
     texts = _texts(text)
     assert any(t.startswith(want) for t in texts), texts
+
+
+def test_laughter_words() -> None:
+    from arandu_pipelines.write.grammar_defects import is_laughter
+
+    assert all(is_laughter(w) for w in ("Ha", "Hah", "Haha!", "hehe", "lol", "Ahaha"))
+    assert not any(is_laughter(w) for w in ("He", "Hi", "Hal", "Hannah", "Holly"))

@@ -28,9 +28,9 @@ import re
 
 # laughter written out: ha, hah, haha, hahah, ahaha, heh, hehe, hihi(hi), lol, lmao, lmfao, rofl
 LAUGH_WORD_RE = re.compile(
-    r"(?i)^(?:a?(?:ha)+h?|(?:he)+h?|heh|(?:hi){2,}|lo+l|lmf?ao+|rofl|hah)$")
+    r"(?i)^(?:a?(?:ha)+h?|(?:he){2,}h?|heh|(?:hi){2,}|lo+l|lmf?ao+|rofl)$")
 # interjections and laughter that may open a sentence before its real first word
-_OPENER = (r"(?:a?(?:ha)+h?|hah|(?:he)+h?|heh|lo+l|lmf?ao+|rofl|oh+|ah+|um+|uh+|hmm*|well|wow|ooh+|aww*|omg"
+_OPENER = (r"(?:a?(?:ha)+h?|(?:he){2,}h?|heh|lo+l|lmf?ao+|rofl|oh+|ah+|um+|uh+|hmm*|well|wow|ooh+|aww*|omg"
            r"|yeah|yes|nah|ok(?:ay)?)")
 _OPENERS_RE = re.compile(rf"(?i)^(?:{_OPENER}\b[\s,!.…-]*)+")
 # auxiliary + personal pronoun at the start: the inverted (yes/no) question form
