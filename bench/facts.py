@@ -102,8 +102,11 @@ DEFECTS: dict[str, re.Pattern[str]] = {
         r"\b(?:a|an|the|a\s+few|several|their|our|its|and|or|but|because|started\s+this|made\s+this"
         r"|adopted|bought|brought|got|gave|took|planning)\s*[.!]?$"),
     # a date phrase cut out and nothing put back: "about ; it's been ...", " ,", double spaces
+    # (grammar13b: "over" at the very end is a phrasal particle - "checked the dog over", "came
+    # over", "start over" - and flags only before ";"; a cut "over the weekend" leaves "over ;")
     "date_remnant": re.compile(
-        r"\b(?:about|around|roughly|nearly|almost|approximately|over|since|until|from)\s*(?:;|$)|\s[;,.]|\s{2,}",
+        r"\b(?:about|around|roughly|nearly|almost|approximately|since|until|from)\s*(?:;|$)|\bover\s*;"
+        r"|\s[;,.]|\s{2,}",
         re.IGNORECASE),
     # --- session 13 (branch readable13): what a reader of get_all() still rewrote ---
     # a noun's chat contraction "'s" for "is"/"has" ("Blue's Caroline's favorite", "Melanie's son's

@@ -83,6 +83,7 @@ from functools import lru_cache
 from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
+from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
@@ -839,9 +840,9 @@ def _is_name(s: str) -> bool:
             return False
         if w in _NON_NAME or w in L.STOPWORDS_EN or w in L.EVALUATIVES:
             return False
-        if w in _DISCOURSE_WORDS:
+        if w in _DISCOURSE_WORDS or GD.is_laughter(w):
             return False
-    elif words[0].lower() in _NON_NAME and not _CL_RE.match(words[0]):
+    elif (words[0].lower() in _NON_NAME or GD.is_laughter(words[0])) and not _CL_RE.match(words[0]):
         return False
     return True
 
@@ -849,7 +850,8 @@ def _is_name(s: str) -> bool:
 def _trim_name(s: str) -> str:
     """Drop leading stop-listed capitalised words ("The Beatles" -> "Beatles", "Hey Mel" -> "Mel")."""
     words = s.split()
-    while len(words) > 1 and (words[0].lower().replace("’", "'") in _NON_NAME or words[0].lower() in L.NAME_CONNECTORS):
+    while len(words) > 1 and (words[0].lower().replace("’", "'") in _NON_NAME or words[0].lower() in L.NAME_CONNECTORS
+                              or GD.is_laughter(words[0])):
         words = words[1:]
     while len(words) > 1 and (
         words[-1].lower() in L.NAME_CONNECTORS or (words[-1].lower() in _NON_NAME and words[-1].lower() not in L.WEEKDAYS_MONTHS)
@@ -979,6 +981,10 @@ class _EnRewrite:
         i = 0
         while i < n:
             t = toks[i]
+            if self.coord and t.lower() == "to":
+                j = _next_word(toks, i)
+                if j < n and toks[j] in GD.INFINITIVE_VERBS:
+                    self.coord = False  # "want to live here and help": "help" is the infinitive's
             if self.coord and t.lower() in ("and", "or", "but"):
                 j = _next_word(toks, i)
                 if j < n and toks[j].lower() in _EN_COORD_VERBS:
@@ -1053,6 +1059,12 @@ class _EnRewrite:
                 out.append(t)
                 j += 1
                 continue
+            if _is_word(t) and j + 2 < self.n and toks[j + 1] == "-" and _is_word(toks[j + 2]):
+                # a hyphenated verb conjugates its head: "color-codes", "double-checks" (not "colors-code")
+                conj = _conj_en(toks[j + 2])
+                out.extend([t, "-", conj])
+                self.coord = conj != toks[j + 2]
+                return j + 3
             if _is_word(t):
                 conj = _conj_en(t)
                 out.append(conj)
@@ -1773,6 +1785,15 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
         s.body = body = body[: tail_q.start()]
         stripped = body.strip()
         is_question = False
+    if not is_question and ms.lang != "pt":
+        # grammar13b: an inverted question without "?", a thanks by "shoutout", a verbless
+        # prepositional fragment are no statements; a trailing "..., I guess" hedge is cut
+        if GD.inverted_question(stripped) or GD.is_shoutout(stripped) or GD.verbless_pp(stripped, _FINITE_RE):
+            return
+        cut = GD.hedge_start(body)
+        if cut is not None:
+            s.body = body = body[:cut]
+            stripped = body.strip()
     first_word = (_WORD_RE.findall(stripped)[:1] or [""])[0].lower().replace("’", "'")
     if _DROP_RE.match(stripped) and not is_question:
         cm = _FIRST_PERSON_CLAUSE_RE.search(body)
@@ -2613,7 +2634,9 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
     if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
                                                           text[words[k0].start():]):
         return ms.speaker, "none"  # "Gonna be a big change": the dropped subject is "it", not the speaker
-    if not pt and first in _EN_DROPPED_START and first not in ("just", "finally"):
+    # ("Like 3 hours total": a "like" before an amount is the hedge "about", not the verb)
+    if not pt and first in _EN_DROPPED_START and first not in ("just", "finally") and not (
+            first == "like" and GD.like_amount(text[words[k0].start():])):
         # "Love that painting!", "Gonna continue my edu", "Went hiking today"
         return ms.speaker, "dropped_en"
     if pt and _pt_dropped_verb(_TOKEN_RE.findall(text)) is not None:

@@ -51,6 +51,11 @@ _BASE_ENDING_ED = frozenset(["need", "feed", "bleed", "breed", "speed", "succeed
                              "heed", "weed", "seed", "shred", "embed", "wed"])
 
 
+# Base forms that end in "ing" like a gerund ("I bring" -> "brings", not "bring")
+_BASE_ENDING_ING = frozenset(["bring", "sing", "ring", "swing", "cling", "fling", "sting", "spring", "string",
+                              "wring", "sling", "wing", "ping", "ding", "zing"])
+
+
 def conj_en(word: str) -> str:
     """An English verb in the third person singular ("live" -> "lives"); non-verbs unchanged."""
     low = word.lower().replace("’", "'")
@@ -61,7 +66,7 @@ def conj_en(word: str) -> str:
         return cap_like(word, extra[low])
     if (
         low in L.MODALS_EN or low in L.IRREGULAR_PAST_EN
-        or (low.endswith(("ed", "n't", "ing", "'d", "'ll")) and low not in _BASE_ENDING_ED)
+        or (low.endswith(("ed", "n't", "ing", "'d", "'ll")) and low not in _BASE_ENDING_ED and low not in _BASE_ENDING_ING)
         or not low.isalpha() or (low in L.STOPWORDS_EN and low not in ("get", "do", "have", "go"))
         or low in EN_NOT_VERB or len(low) < 2
     ):

@@ -53,6 +53,7 @@ from arandu_pipelines.write.antecedents import (
     _voice,
     context_turns,
 )
+from arandu_pipelines.write.grammar_defects import is_laughter
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "person_antecedents"
@@ -199,7 +200,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
         out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root))))
     for ent in span.ents:
-        if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names \
+        if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, None, True, _is_subject(ent.root))))
