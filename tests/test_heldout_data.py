@@ -7,9 +7,12 @@ read the data only; they never run the fact extractor.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,8 +26,28 @@ def _turns(data: dict) -> list[dict]:
     return [t for k, v in data.items() if re.fullmatch(r"session_\d+", k) for t in v]
 
 
-def test_two_heldout_conversations_exist() -> None:
-    assert [p.name for p in FILES] == ["heldout-1.json", "heldout-2.json"]
+# The second set (session 13, branch heldout13b) was written to LoCoMo's own register.
+SECOND_SET = [p for p in FILES if p.name in {"heldout-3.json", "heldout-4.json"}]
+
+
+def _bench_facts() -> ModuleType:
+    """bench/ is no package: load bench/facts.py by path (only its gold reader is used)."""
+    path = HELDOUT.parent.parent / "facts.py"
+    spec = importlib.util.spec_from_file_location("bench_facts_heldout_data", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_four_heldout_conversations_exist() -> None:
+    assert [p.name for p in FILES] == [
+        "heldout-1.json",
+        "heldout-2.json",
+        "heldout-3.json",
+        "heldout-4.json",
+    ]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -54,3 +77,47 @@ def test_observations_and_evidence_point_at_real_turns(path: Path) -> None:
     for qa in data["qa"]:
         assert qa["category"] in {1, 2, 4}
         assert qa["evidence"] and all(e in speaker_of for e in qa["evidence"]), qa
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_bench_reads_every_observation(path: Path) -> None:
+    """bench/facts.py scores against gold_observations(); a dropped observation shrinks the probe."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    written = sorted(
+        (dia_id, text)
+        for key, value in data.items()
+        if re.fullmatch(r"session_\d+_observation", key)
+        for items in value.values()
+        for text, dia_id in items
+    )
+    gold = _bench_facts().gold_observations(path)
+    assert sorted((g.dia_id, g.text) for g in gold) == written
+
+
+@pytest.mark.parametrize("path", SECOND_SET, ids=lambda p: p.name)
+def test_second_set_keeps_locomo_register(path: Path) -> None:
+    """Turn length, session size, observation density and photo turns stay close to the dev pair.
+
+    The dev pair (conv-26 / conv-30) averages 24.9 / 21.7 words per turn and 0.44 / 0.46
+    observations per turn; a file far outside that would probe a different register.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sessions = [data[k] for k in data if re.fullmatch(r"session_\d+", k)]
+    assert all(18 <= len(turns) <= 26 for turns in sessions)
+    turns = [t for s in sessions for t in s]
+    words = sum(len(t["text"].split()) for t in turns) / len(turns)
+    assert 22 <= words <= 25, words
+    observations = sum(
+        len(items)
+        for key, value in data.items()
+        if re.fullmatch(r"session_\d+_observation", key)
+        for items in value.values()
+    )
+    assert 0.40 <= observations / len(turns) <= 0.50
+    photos = [t for t in turns if "img_url" in t]
+    assert len(photos) >= 6
+    for turn in photos:
+        assert isinstance(turn["img_url"], list) and turn["img_url"]
+        assert turn["blip_caption"].startswith("a photo of") and turn["query"].strip()
+    dates = [data[k] for k in data if re.fullmatch(r"session_\d+_date_time", k)]
+    assert all(re.fullmatch(r"\d{1,2}:\d{2} [ap]m on \d{1,2} \w+, 2023", d) for d in dates), dates
