@@ -28,6 +28,8 @@ def _turns(data: dict) -> list[dict]:
 
 # The second set (session 13, branch heldout13b) was written to LoCoMo's own register.
 SECOND_SET = [p for p in FILES if p.name in {"heldout-3.json", "heldout-4.json"}]
+# The third set (session 13, branch heldout13c) was written blind to the same register.
+THIRD_SET = [p for p in FILES if p.name in {"heldout-5.json", "heldout-6.json"}]
 
 
 def _bench_facts() -> ModuleType:
@@ -41,12 +43,14 @@ def _bench_facts() -> ModuleType:
     return module
 
 
-def test_four_heldout_conversations_exist() -> None:
+def test_six_heldout_conversations_exist() -> None:
     assert [p.name for p in FILES] == [
         "heldout-1.json",
         "heldout-2.json",
         "heldout-3.json",
         "heldout-4.json",
+        "heldout-5.json",
+        "heldout-6.json",
     ]
 
 
@@ -94,8 +98,8 @@ def test_bench_reads_every_observation(path: Path) -> None:
     assert sorted((g.dia_id, g.text) for g in gold) == written
 
 
-@pytest.mark.parametrize("path", SECOND_SET, ids=lambda p: p.name)
-def test_second_set_keeps_locomo_register(path: Path) -> None:
+@pytest.mark.parametrize("path", SECOND_SET + THIRD_SET, ids=lambda p: p.name)
+def test_second_and_third_sets_keep_locomo_register(path: Path) -> None:
     """Turn length, session size, observation density and photo turns stay close to the dev pair.
 
     The dev pair (conv-26 / conv-30) averages 24.9 / 21.7 words per turn and 0.44 / 0.46
@@ -121,3 +125,22 @@ def test_second_set_keeps_locomo_register(path: Path) -> None:
         assert turn["blip_caption"].startswith("a photo of") and turn["query"].strip()
     dates = [data[k] for k in data if re.fullmatch(r"session_\d+_date_time", k)]
     assert all(re.fullmatch(r"\d{1,2}:\d{2} [ap]m on \d{1,2} \w+, 2023", d) for d in dates), dates
+
+
+@pytest.mark.parametrize("path", THIRD_SET, ids=lambda p: p.name)
+def test_third_set_observations_stay_per_turn(path: Path) -> None:
+    """Each observation states what one turn says: density holds in every session, not only overall.
+
+    A session with no observations or one where nearly every turn has several would score the
+    writer on a different annotation habit from LoCoMo's (one or two facts for a minority of turns).
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for key in [k for k in data if re.fullmatch(r"session_\d+", k)]:
+        per_turn: dict[str, int] = {t["dia_id"]: 0 for t in data[key]}
+        for items in data[f"{key}_observation"].values():
+            for _text, dia_id in items:
+                per_turn[dia_id] += 1
+        assert max(per_turn.values()) <= 2, key
+        assert 0.35 <= sum(per_turn.values()) / len(per_turn) <= 0.55, key
+    categories = [qa["category"] for qa in data["qa"]]
+    assert all(categories.count(c) >= 5 for c in (1, 2, 4)), categories
