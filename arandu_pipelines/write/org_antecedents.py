@@ -12,7 +12,7 @@ for an organisation's people) nor an "it" whose antecedent is the previous sente
 This module does, conservatively, and writes the resolution into the message before the rules
 read it (as person_antecedents does, and with the same `restore` of the message as written):
 
-- "they" (a subject) -> the ONE organisation-like phrase named before it: a spaCy ORG entity or
+- "they" (a subject) or "them" (an object) -> the ONE organisation-like phrase named before it: a spaCy ORG entity or
   a singular noun of `ORG_NOUNS` ("the library", "my company", "a clinic"), in the message
   before the pronoun; when the message holds no candidate of any kind, in the previous turn
   (the pronoun then within `REACH` characters of the start). Anything else "they" could stand
@@ -85,7 +85,7 @@ _TIME_NOUNS = frozenset({"day", "days", "week", "weeks", "month", "months", "yea
                          "evening", "evenings", "summer", "winter", "spring", "fall", "autumn", "time", "times",
                          "ago", "today", "tonight", "yesterday", "tomorrow", "friday", "monday", "tuesday",
                          "wednesday", "thursday", "saturday", "sunday"})
-_THEY_RE = re.compile(r"(?i)(?<![\w'’])they(?![\w])")
+_THEY_RE = re.compile(r"(?i)(?<![\w'’])(?:they|them)(?![\w])")
 _IT_RE = re.compile(r"(?<=[.!?…])\s+It(?![\w])")
 _ORG_WORD_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted((re.escape(w) for w in ORG_NOUNS), key=len,
                                                                    reverse=True)) + r")(?![\w])")
@@ -95,6 +95,7 @@ _OWNED_RE = re.compile(r"(?i)(?<![\w'’])(?:my|our|(?:i|we)(?:['’]ve)?\s+(?:\
                        r"planted|knitted|knit|sewed|painted|baked|designed|brought|won|acquired|picked|grabbed|"
                        r"scored|snagged|borrowed))(?![\w])")
 _SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
+_NOT_AGENTS = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT"})
 _SUBJ = ("nsubj", "nsubjpass")
 
 
@@ -163,6 +164,12 @@ def _person_nouns() -> frozenset[str]:
 _PERSON_NOUNS = _person_nouns()
 
 
+def _workplace(root: Any) -> bool:
+    """A proper noun that is where someone works: "(an internship / I work) at / for X"."""
+    return root.pos_ == "PROPN" and root.dep_ == "pobj" and root.head.lower_ in ("at", "for", "with") \
+        and root.head.head.lower_ in _WORK_WORDS
+
+
 def _org_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
     """The organisation as the current speaker would say it: "a clinic" -> "the clinic", "your
     school" (said by the other speaker) -> "my school"; None when unclear ("their club")."""
@@ -170,6 +177,9 @@ def _org_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
     if words and words[0].lower_ in ("a", "an", "this", "that", "one"):
         rest = "".join(t.text_with_ws for t in words[1:]).strip()
         return f"the {rest}" if rest else None
+    if words and words[0].lower_ == "our" and who == speaker and speaker:  # "our church" is the speaker's
+        rest = "".join(t.text_with_ws for t in words[1:]).strip()  # (mid-sentence the rules would say "their")
+        return f"{speaker}'s {rest}" if rest else None
     return _voice(chunk, who, speaker)
 
 
@@ -179,11 +189,16 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
     out: list[_Cand] = []
     covered: set[int] = set()
     for ent in span.ents:
-        if ent.label_ == "ORG" and ent.text.casefold() not in names \
+        if ent.label_ in ("ORG", "GPE", "FAC", "PERSON") and _workplace(ent.root):
+            out.append(_Cand(ent.text.casefold(), ent.text, True))  # "an internship at Quillbridge"
+            covered |= set(range(ent.start, ent.end))
+        elif ent.label_ == "ORG" and ent.text.casefold() not in names \
                 and ent.text.split()[0].casefold() not in names and ent.root.dep_ not in ("npadvmod", "intj"):
             text = ent.text[4:] if ent.text.lower().startswith("the ") else ent.text
             out.append(_Cand(text.casefold(), text, True))
             covered |= set(range(ent.start, ent.end))
+        elif ent.label_ in _NOT_AGENTS:
+            covered |= set(range(ent.start, ent.end))  # "on Elm Street", "in May": not what "they" is
         elif ent.label_ in ("PERSON", "NORP") and ent.text.casefold() not in names \
                 and ent.text.split()[0].casefold() not in names:
             out.append(_Cand(ent.text.casefold(), None, False))  # a singular "they" may be that person
@@ -205,8 +220,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if low in _PLACE_TAILS and chunk.start < root.i and chunk.doc[root.i - 1].lower_ in ORG_NOUNS:
             chunk, low = chunk.doc[chunk.start: root.i], chunk.doc[root.i - 1].lower_  # "the shelter downtown"
         if root.pos_ == "PROPN":
-            if root.dep_ == "pobj" and root.head.lower_ in ("at", "for", "with") \
-                    and root.head.head.lower_ in _WORK_WORDS:
+            if _workplace(root):
                 text = "".join(t.text_with_ws for t in chunk if t.dep_ not in ("det", "punct")).strip()
                 out.append(_Cand(text.casefold(), text, True))
             elif chunk.text.casefold() not in names and root.lower_ not in names:
@@ -292,6 +306,8 @@ def _owned_object(sent: Any, who: str | None, speaker: str) -> str | None:
         root = chunk.root
         if root.pos_ == "PRON" or root.dep_ in _SUBJ or root.lower_ in _TIME_NOUNS or root.tag_ in ("CD", "WP"):
             continue
+        if root.tag_ in ("NNS", "NNPS") or root.lower_ in _PERSON_NOUNS:
+            continue  # "for my kids": people and plurals are not what "it" stands for
         if root.dep_ in ("npadvmod", "ROOT", "intj", "appos", "attr"):
             continue
         things.append(chunk)
@@ -314,6 +330,8 @@ def _owned_object(sent: Any, who: str | None, speaker: str) -> str | None:
         owner = "my" if subj[0].lower_ == "i" else "our"
     else:
         return None
+    if owner == "our" and speaker:
+        owner = f"{speaker}'s"
     if any(c.dep_ == "neg" for c in verb.children):
         return None  # "We didn't buy a camper. It ..."
     head = [t.text for t in chunk if t.i == root.i or (t.dep_ == "compound" and t.head.i == root.i)]
@@ -356,7 +374,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     _ner(parses, doc, names)
     out: list[Replacement] = []
     for tok in doc:
-        if tok.lower_ == "they" and tok.dep_ in _SUBJ:
+        if (tok.lower_ == "they" and tok.dep_ in _SUBJ) or (tok.lower_ == "them" and tok.dep_ in ("dobj", "pobj", "dative", "nsubj")):
             here = _candidates(doc[: tok.i], speaker, speaker, names)
             if here:
                 found = _pick(here)
@@ -364,7 +382,9 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
                 found = _from_turn(parses, turns, speaker, names)
             else:
                 found = None
-            if found is not None and found.phrase:
+            if found is not None and found.phrase and tok.lower_ == "them":
+                out.append(Replacement(tok.idx, tok.idx + len(tok.text), tok.text, found.phrase))
+            elif found is not None and found.phrase:
                 out += _they_replacements(doc, tok, found.phrase)
         elif tok.lower_ == "it":
             rep = _it_replacement(doc, tok, speaker, speaker)
