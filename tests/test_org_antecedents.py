@@ -81,6 +81,13 @@ def test_it_is_left_alone_when_the_thing_is_not_clearly_the_speakers_one_object(
     assert not any("movie was" in f for f in out), out
     out = facts("I got a new bike last month. It's great to ride to work again.")
     assert not any("bike is great" in f for f in out), out
+    # a copula or a verb of experience judges the doing the sentence told, not the thing
+    from arandu_pipelines.write.org_antecedents import replacements
+
+    for text in ("Last week I built a new website for customers. It's been a wild ride but I love it.",
+                 "I got a temp job to cover rent. It's tough, but worth it.",
+                 "We finally bought a camper. It took us months to decide."):
+        assert replacements(text, ctx()) == [], text
     # ... while the speaker's one thing is resolved
     out = facts("I built a treehouse for my kids. It has a rope ladder.")
     assert any(f.startswith("Nadia's treehouse has a rope ladder") for f in out), out

@@ -21,8 +21,9 @@ read it (as person_antecedents does, and with the same `restore` of the message 
   person noun: a singular "they" may be that person), a second organisation. The speakers are
   never candidates (an ORG-tagged speaker name is skipped). The verb agrees: "they want" ->
   "Ledger wants", "they're" -> "the library is", "they don't" -> "the clinic doesn't".
-- "it" (the subject that opens a sentence, not an expletive "It's great to ...", not a bare
-  reaction "It's awesome!") -> the previous sentence's one singular object noun phrase, when
+- "it" (the subject that opens a sentence, of a content verb: not a copula "It's tough" / "It's
+  been a wild ride" nor "It felt / took / made ...", which are about the doing the previous
+  sentence told, not the thing; not an expletive) -> the previous sentence's one singular object noun phrase, when
   that sentence's subject is "I"/"we" and the thing is the speaker's: "my/our <thing>", or
   "a <thing>" that "I"/"we" bought / got / built / adopted ... ("We finally bought a used camper.
   It sleeps four" -> "Our camper sleeps four", which the rules make "Sam's camper sleeps four":
@@ -95,6 +96,10 @@ _OWNED_RE = re.compile(r"(?i)(?<![\w'’])(?:my|our|(?:i|we)(?:['’]ve)?\s+(?:\
                        r"planted|knitted|knit|sewed|painted|baked|designed|brought|won|acquired|picked|grabbed|"
                        r"scored|snagged|borrowed))(?![\w])")
 _SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
+# "It felt ...", "It took forever", "It made me cry": the experience of the previous sentence
+_EXPERIENCE_VERBS = frozenset({"feel", "feels", "felt", "take", "takes", "took", "make", "makes", "made", "mean",
+                               "means", "meant", "go", "goes", "went", "turn", "turns", "turned", "end", "ended",
+                               "work", "works", "worked", "happen", "happened", "seem", "seems", "seemed"})
 _NOT_AGENTS = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT"})
 _SUBJ = ("nsubj", "nsubjpass")
 
@@ -345,6 +350,11 @@ def _it_replacement(doc: Any, tok: Any, who: str | None, speaker: str) -> Replac
         return None
     if _pronoun_role(tok) != "subj" or _bare_reaction(tok):
         return None
+    head = tok.head
+    if head.pos_ != "VERB" or head.lower_ in _EXPERIENCE_VERBS or any(c.dep_ in ("aux", "auxpass") and
+                                                                     c.lower_ in ("been", "'s", "’s")
+                                                                     for c in head.children):
+        return None  # "I built a website. It's been a wild ride" / "It's tough": the doing, not the thing
     prev = doc[sent.start - 1].sent
     np = _owned_object(prev, who, speaker)
     if np is None:
