@@ -90,7 +90,7 @@ _THEY_RE = re.compile(r"(?i)(?<![\w'’])(?:they|them)(?![\w])")
 _IT_RE = re.compile(r"(?<=[.!?…])\s+It(?![\w])")
 _ORG_WORD_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted((re.escape(w) for w in ORG_NOUNS), key=len,
                                                                    reverse=True)) + r")(?![\w])")
-_PROPER_RE = re.compile(r"(?<=[\w,;:)'’\"-] )[A-Z][\w&'’.-]+")
+_PROPER_RE = re.compile(r"(?<=[\w,;:)'’\"-] )(?!I['’])[A-Z][\w&'’.-]+")
 _OWNED_RE = re.compile(r"(?i)(?<![\w'’])(?:my|our|(?:i|we)(?:['’]ve)?\s+(?:\w+\s+){0,2}?(?:bought|got|adopted|built|"
                        r"made|rented|leased|ordered|received|inherited|have|has|purchased|found|started|opened|"
                        r"planted|knitted|knit|sewed|painted|baked|designed|brought|won|acquired|picked|grabbed|"
@@ -104,16 +104,22 @@ _NOT_AGENTS = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDIN
 _SUBJ = ("nsubj", "nsubjpass")
 
 
-def worth_resolving(text: str, has_turns: bool = False) -> bool:
-    """Whether `text` may hold a pronoun this module resolves (cheap: regex only)."""
-    return bool(_they_hits(text, has_turns) or _it_hits(text))
+def worth_resolving(text: str, previous: str = "", names: frozenset[str] = frozenset()) -> bool:
+    """Whether `text` may hold a pronoun this module resolves (cheap: regex only); `previous`: the
+    previous turn's text, `names`: the speakers' names (folded), which hint at no organisation."""
+    return bool(_they_hits(text, previous, names) or _it_hits(text))
 
 
-def _they_hits(text: str, has_turns: bool) -> list[re.Match[str]]:
+def _hints_org(text: str, names: frozenset[str]) -> bool:
+    """An organisation word, or a capitalised word inside a sentence that is no speaker's name."""
+    return _ORG_WORD_RE.search(text) is not None or any(
+        m.group(0).casefold().rstrip(".'’") not in names for m in _PROPER_RE.finditer(text))
+
+
+def _they_hits(text: str, previous: str, names: frozenset[str]) -> list[re.Match[str]]:
     out = []
     for m in _THEY_RE.finditer(text):
-        before = text[: m.start()]
-        if _ORG_WORD_RE.search(before) or _PROPER_RE.search(before) or (has_turns and m.start() < REACH):
+        if _hints_org(text[: m.start()], names) or (previous and m.start() < REACH and _hints_org(previous, names)):
             out.append(m)
     return out
 
@@ -367,7 +373,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     """The "they"/"it" of `text` this module resolves, with what to put in their place. Empty when
     nothing is clear."""
     turns = context_turns(ctx)
-    hits = _they_hits(text, bool(turns)) + _it_hits(text)
+    names = _names(ctx, turns)
+    hits = _they_hits(text, turns[-1][1] if turns else "", frozenset(names)) + _it_hits(text)
     if not hits:
         return []
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -380,7 +387,6 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     if doc is None:
         return []
     speaker = (ctx.speaker_name or "").strip()
-    names = _names(ctx, turns)
     _ner(parses, doc, names)
     out: list[Replacement] = []
     for tok in doc:
