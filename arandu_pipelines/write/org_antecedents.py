@@ -86,8 +86,15 @@ _TIME_NOUNS = frozenset({"day", "days", "week", "weeks", "month", "months", "yea
                          "evening", "evenings", "summer", "winter", "spring", "fall", "autumn", "time", "times",
                          "ago", "today", "tonight", "yesterday", "tomorrow", "friday", "monday", "tuesday",
                          "wednesday", "thursday", "saturday", "sunday"})
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"})
 _THEY_RE = re.compile(r"(?i)(?<![\w'’])(?:they|them)(?![\w])")
-_IT_RE = re.compile(r"(?<=[.!?…])\s+It(?![\w])")
+# a sentence-initial "It" with a content verb after it (a copula, modal or "It felt/took ..." is
+# never resolved here: see `_it_replacement`), so most "It's ..." cost no parse
+_IT_RE = re.compile(r"(?<=[.!?…])\s+It\s+(?:(?:also|really|just|even|still|only|actually)\s+)?(?!(?:is|was|feels?|felt|"
+                    r"takes?|took|makes?|made|means?|meant|seems?|seemed|sounds?|sounded|looks?|looked|goes|went|"
+                    r"gets?|got|turned|ended|worked|happened|would|will|could|might|may|can|must|should|has\s+been|"
+                    r"had\s+been|isn|wasn|doesn|didn|won)\b)[a-z]+\b")
 _ORG_WORD_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted((re.escape(w) for w in ORG_NOUNS), key=len,
                                                                    reverse=True)) + r")(?![\w])")
 _PROPER_RE = re.compile(r"(?<=[\w,;:)'’\"-] )(?!I['’])[A-Z][\w&'’.-]+")
@@ -113,7 +120,13 @@ def worth_resolving(text: str, previous: str = "", names: frozenset[str] = froze
 def _hints_org(text: str, names: frozenset[str]) -> bool:
     """An organisation word, or a capitalised word inside a sentence that is no speaker's name."""
     return _ORG_WORD_RE.search(text) is not None or any(
-        m.group(0).casefold().rstrip(".'’") not in names for m in _PROPER_RE.finditer(text))
+        not _name_or_date(m.group(0).casefold().rstrip(".'’"), names) for m in _PROPER_RE.finditer(text))
+
+
+def _name_or_date(word: str, names: frozenset[str]) -> bool:
+    """A speaker's name or its short form ("Mel" for Melanie), a weekday or a month."""
+    return word in names or word in _TIME_NOUNS or word in _MONTHS or (
+        len(word) >= 3 and any(n.startswith(word) for n in names))
 
 
 def _they_hits(text: str, previous: str, names: frozenset[str]) -> list[re.Match[str]]:
