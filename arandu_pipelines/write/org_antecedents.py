@@ -382,6 +382,27 @@ def _it_replacement(doc: Any, tok: Any, who: str | None, speaker: str) -> Replac
 
 
 # ---- entry points ------------------------------------------------------------------------------------
+def _part(text: str, hits: list[re.Match[str]]) -> str:
+    """What of a message is parsed: up to the end of the sentence of its last candidate pronoun."""
+    end = _SENT_END_RE.search(text, max(m.end() for m in hits))
+    return text[: end.end() if end else len(text)][:MAX_PARSE_CHARS]
+
+
+def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
+    """The message parts `replacements` will parse for these (text, speaker, previous turns),
+    regex only, so the write pipeline parses them in the chunk's batch (write/parses.py). The
+    names are the speakers' (the context may know more: a text missed here is parsed when first
+    read, which changes the cost, never the result)."""
+    out: list[str] = []
+    for text, speaker, turns in items:
+        names = frozenset(x for n in [speaker, *[w for w, _ in turns[-1:]]] if n
+                          for x in (n.casefold(), n.split()[0].casefold()))
+        hits = _they_hits(text, turns[-1][1] if turns else "", names) + _it_hits(text)
+        if hits:
+            out.append(_part(text, hits))
+    return list(dict.fromkeys(out))
+
+
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
     """The "they"/"it" of `text` this module resolves, with what to put in their place. Empty when
     nothing is clear."""
@@ -392,11 +413,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         return []
     from arandu_pipelines.write.parses import PARSE, for_context
 
-    last = max(m.end() for m in hits)
-    end = _SENT_END_RE.search(text, last)
-    part = text[: end.end() if end else len(text)][:MAX_PARSE_CHARS]
     parses = for_context(ctx, spacy_model)
-    doc = parses.doc(part, PARSE, STAGE)
+    doc = parses.doc(_part(text, hits), PARSE, STAGE)
     if doc is None:
         return []
     speaker = (ctx.speaker_name or "").strip()
