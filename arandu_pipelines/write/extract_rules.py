@@ -1395,7 +1395,7 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
-    from arandu_pipelines.write import person_antecedents
+    from arandu_pipelines.write import org_antecedents, person_antecedents
 
     said = (text, spans)
     if lang == "en":
@@ -1405,6 +1405,9 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         # below reads the person the pronoun stands for (spans move with the replacements)
         said = (text, spans)
         text, spans = person_antecedents.rewrite(text, spans, ctx)
+        # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
+        # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)
+        text, spans = org_antecedents.rewrite(text, spans, ctx)
     windows = _sentence_windows(spans)
     from arandu_pipelines.write import held_back
 

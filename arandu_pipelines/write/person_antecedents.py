@@ -332,7 +332,13 @@ def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
 def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]]]:
     """`text` with its resolved pronouns replaced, and the sentence `spans` moved to match (a
     replacement never crosses a sentence boundary). Unchanged when nothing is resolved."""
-    reps = sorted(replacements(text, ctx, ctx.spacy_model), key=lambda r: r.start)
+    return splice(text, spans, replacements(text, ctx, ctx.spacy_model))
+
+
+def splice(text: str, spans: list[tuple[int, int]], found: list[Replacement]) -> tuple[str, list[tuple[int, int]]]:
+    """`text` with the replacements `found` made (overlapping ones skipped) and the sentence
+    `spans` moved to match; also used by write/org_antecedents.py."""
+    reps = sorted(found, key=lambda r: r.start)
     if not reps:
         return text, spans
     out: list[str] = []

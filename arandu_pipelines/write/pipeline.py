@@ -35,7 +35,13 @@ from arandu_pipelines.keys import (
 from arandu_pipelines.protocols import EmbeddingProvider
 from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
-from arandu_pipelines.write import antecedents, qa_pairs, restatements, text_collapse
+from arandu_pipelines.write import (
+    antecedents,
+    org_antecedents,
+    qa_pairs,
+    restatements,
+    text_collapse,
+)
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
 from arandu_pipelines.write.aliases import AliasCache
@@ -344,6 +350,7 @@ class WritePipeline:
         items = [(e.text, e.speaker, e.previous_turns) for e in events]
         parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
         parses.want(qa_pairs.parse_texts(items), PARSE, qa_pairs.STAGE)  # question + fragment answer
+        parses.want(org_antecedents.parse_texts(items), PARSE, org_antecedents.STAGE)  # organisation "they"
         parses.run()
         persons = frozenset(n.casefold() for n, t in types.items() if t == "person")
         parses.want(antecedents.turn_texts(items, parses, persons), PARSE, antecedents.STAGE)
