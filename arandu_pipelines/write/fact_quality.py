@@ -83,6 +83,7 @@ from arandu_pipelines.write import (
     plain_forms,
     precision,
     readability,
+    small_talk,
 )
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
@@ -590,11 +591,22 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
     return check
 
 
+def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
+    """A `small_talk.ROWS` row as a check over free-text facts, named `small_talk_<row>`."""
+    def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+        if _free(f) and row.name in small_talk.ENABLED and small_talk.drops(row, f.fact_text, f.subject, ctx.addressee):
+            return None
+        return f
+    check.__name__ = f"small_talk_{row.name}"
+    return check
+
+
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _shape, _fragment,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
+    *(_small_talk_check(row) for row in small_talk.ROWS),
 )
 
 
