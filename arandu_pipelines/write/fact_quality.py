@@ -43,6 +43,9 @@ what does not read as an atomic statement about a person or thing:
 |                             | another's of the same subject is dropped (rule facts win)           |
 | thin                        | fewer than two content words besides the subject, and no named      |
 |                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
+| small_talk_<row>            | conversational filler by its form (write/small_talk.py, session 13): |
+|                             | wanting to hear the listener's news, regards, "S has been good,     |
+|                             | busy", a reaction to the listener's words, "Better than S expected" |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
 |                             | (opening with the subject, typed, naming an entity, longest first)  |
 | elaboration                 | a later free-text fact of the message that opens with no subject of |
