@@ -38,6 +38,7 @@ DROPS = [
     ("how_are_you", "Things are a bit crazy on my end right now."),
     ("how_are_you", "I'm doing well, pretty swamped lately."),
     ("how_are_you", "I'm still floating!"),
+    ("how_are_you", "Work has been nuts lately."),
     ("hungry", "I'm getting hungry just reading about it."),
     ("happy_day", "I'm happy Friday is finally here."),
     # reactions to what the listener said
@@ -61,6 +62,8 @@ KEEPS = [
     "I heard from the university last week.",
     "I figured out the bug in my thesis code.",
     "I'm better at swimming than running.",
+    "My week has been busy with the move to Porto.",
+    "I'm good friends with Rosa.",
 ]
 
 
@@ -100,6 +103,17 @@ def test_near_forms_that_are_facts_stay(text):
 ])
 def test_rows_leave_statements_about_the_subject(text, subject, addressee):
     assert small_talk.drop_reason(text, subject, addressee) is None
+
+
+@pytest.mark.parametrize(("row", "text"), [
+    ("regards", "Give Rosa a big hug from Maria"),
+    ("regards", "Maria sends Maria's love to John's parents"),
+    ("how_are_you", "Things have been pretty quiet here, thanks for asking"),
+    ("hear_news", "Maria wants to see some pics"),
+])
+def test_rows_on_fact_texts(row, text):
+    """Forms the extractor rarely states as a fact today, judged on the fact text itself."""
+    assert small_talk.drop_reason(text, "Maria", "John") == row
 
 
 def test_rule_facts_are_not_judged():

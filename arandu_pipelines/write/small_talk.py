@@ -48,12 +48,13 @@ from functools import lru_cache
 # degree words that may sit between a copula and its state ("a bit", "pretty", "so")
 _DEG = r"(?:(?:so|really|very|pretty|super|quite|a\s+bit|a\s+little|kinda|kind\s+of|too|all|just|still|doing|been)\s+)*"
 # what may follow a state and still say nothing: a time word, "on S's side/end", "lately", "thanks"
-_TIME = r"(?:right\s+now|now|lately|these\s+days|at\s+the\s+moment|recently|today|this\s+week|as\s+usual|thanks|though|too|honestly)"
+_TIME = r"(?:right\s+now|now|lately|these\s+days|at\s+the\s+moment|recently|today|this\s+week|as\s+usual|as\s+always" \
+        r"|thanks(?:\s+for\s+asking)?|though|too|honestly|mostly|overall|I\s+guess)"
 _SIDE = r"(?:(?:on|at|over|in)\s+{S}['’]s\s+(?:side|end|part)|for\s+{S}|here)"
 _TAIL = rf"(?:[,\s]+(?:{_SIDE}|{_TIME}))*\W*$"
 # a wellness state said to "how are you?"
 _WELL = r"(?:good|well|fine|ok|okay|alright|all\s+right|great|busy|hectic|crazy|swamped|not\s+bad|hanging\s+in|surviving" \
-        r"|floating|buzzing|glowing|beaming|chilling)"
+        r"|floating|buzzing|glowing|beaming|chilling|chill|quiet|calm|slow|nuts|wild|so-so|hanging\s+in\s+there)"
 
 
 @dataclass(frozen=True)
@@ -76,12 +77,13 @@ ROWS: tuple[Row, ...] = (
     # greetings passed on, as an imperative or a statement
     Row("regards",
         r"^(?:{S}\s+(?:says|sends|said)\s+)?(?:say\s+(?:hi|hello|hey)|send\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)"
-        r"|give\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)|tell\s+.{1,40}?\s+(?:{S}\s+)?said\s+(?:hi|hello|hey))\b"
+        r"|give\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)|tell\s+.{1,40}?\s+(?:{S}\s+)?said\s+(?:hi|hello|hey)"
+        r"|give\s+.{1,40}?\s+a\s+(?:big\s+)?(?:hug|kiss|pat|scratch)\s+(?:from|for)\s+{S})\b"
         r"|^{S}\s+(?:says|sends)\s+(?:hi|hello|hey|(?:{S}['’]s\s+)?(?:love|regards|best))\s+to\s+"
         r"(?:him|her|them|everyone|{L}\b|\w+['’]s\s+\w+)"),
     # "how are you?" answered: a wellness state and nothing but time words / "on S's side" after it
     Row("how_are_you",
-        rf"^(?:{{S}}|things|life|everything|it|work)\s+(?:is|are|has\s+been|have\s+been|['’]s\s+been|was|were)\s+{_DEG}"
+        rf"^(?:{{S}}|(?:{{S}}['’]s\s+)?(?:things|life|everything|it|work|week|day|weekend|month|year))\s+(?:is|are|has\s+been|have\s+been|['’]s\s+been|was|were)\s+{_DEG}"
         rf"{_WELL}(?:(?:\s*,\s*|\s+and\s+|\s+but\s+){_DEG}{_WELL})*"
         rf"{_TAIL}"),
     # a bodily state the listener's words caused: "getting hungry just thinking about it"
