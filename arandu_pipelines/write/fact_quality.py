@@ -43,6 +43,9 @@ what does not read as an atomic statement about a person or thing:
 |                             | another's of the same subject is dropped (rule facts win)           |
 | thin                        | fewer than two content words besides the subject, and no named      |
 |                             | entity besides the two speakers ("Jon has been to Paris" stays)     |
+| small_talk_<row>            | conversational filler by its form (write/small_talk.py, session 13): |
+|                             | wanting to hear the listener's news, regards, "S has been good,     |
+|                             | busy", a reaction to the listener's words, "Better than S expected" |
 | cap                         | at most `MAX_FREE_FACTS` free-text facts per subject per message    |
 |                             | (opening with the subject, typed, naming an entity, longest first)  |
 | elaboration                 | a later free-text fact of the message that opens with no subject of |
@@ -83,6 +86,7 @@ from arandu_pipelines.write import (
     plain_forms,
     precision,
     readability,
+    small_talk,
 )
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.types import (
@@ -590,11 +594,22 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
     return check
 
 
+def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
+    """A `small_talk.ROWS` row as a check over free-text facts, named `small_talk_<row>`."""
+    def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+        if _free(f) and row.name in small_talk.ENABLED and small_talk.drops(row, f.fact_text, f.subject, ctx.addressee):
+            return None
+        return f
+    check.__name__ = f"small_talk_{row.name}"
+    return check
+
+
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _shape, _fragment,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
+    *(_small_talk_check(row) for row in small_talk.ROWS),
 )
 
 

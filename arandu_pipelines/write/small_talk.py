@@ -1,0 +1,140 @@
+"""Conversational filler kept as facts: small talk recognised by its FORM, a table of rows.
+
+A chat's turns carry much that is addressed to the listener rather than said about anyone:
+asking to hear their news, regards for their family, "been good, busy", a reaction to what they
+just said. The rule engine restates such sentences like any other ("S wants to hear every detail
+of it", "Say hi to L's dad and Rosa for S", "S loves that way of thinking"), and a held-out probe
+in LoCoMo's register (docs/facts.md, session 13, branch filler13c) showed them as the main loss
+of "supported" there. Each row of `ROWS` is one form, written as a regex over the fact's final
+text with the fact's subject (`{S}`) and the message's addressee (`{L}`) filled in; a row never
+keys on a topic word, only on the grammar of the form (the verb of wanting to hear, the greeting
+imperative, a copula with a state and nothing after it, a verb of evaluation with a demonstrative
+object). `fact_quality.CHECKS` runs each row as its own check named `small_talk_<row>` over the
+free-text facts only (a rule's match such as "lives in" is never judged here), after every other
+check, so a row's drop count is what it adds.
+
+| row          | drops (form)                                                  | keeps                           |
+|--------------|---------------------------------------------------------------|---------------------------------|
+| hear_news    | wanting/longing to hear or know + the listener's news: a      | "S wants to hear back from the  |
+|              | wh-clause, "every detail", "all about", "more (about it)"     | university about ..." (a plan)  |
+| regards      | greetings passed on: "Say hi to ...", "Give/Send S's regards/ | "S visited L's dad"             |
+|              | love to ...", "Tell L's mom S said hello"                     |                                 |
+| how_are_you  | state of being with no object: "S has been good, busy",       | "S is good at chess", "S has    |
+|              | "Things are a bit hectic on S's side right now", "S is still  | been busy renovating the house" |
+|              | floating", "S is doing well"                                  |                                 |
+| hungry       | a state the listener's words caused: "S is getting hungry     |                                 |
+|              | just thinking about it"                                       |                                 |
+| happy_day    | a greeting "Happy Saturday!" read as a mood: "S is happy      | "S is happy with the new job"   |
+|              | Saturday", "S is happy Saturday is here"                      |                                 |
+| evaluation   | evaluation of the listener's idea with a demonstrative:       | "S loves that café in Lisbon",  |
+|              | "S loves that way of thinking", "S likes the sound of that"   | "S loves painting"              |
+| hearsay      | "S hears those are the hard parts" (present "hears" + a       | "S heard from the university"   |
+|              | pronoun-led clause: a reply, not news)                        |                                 |
+| recall       | "S remembers L said it was coming up" (the listener's words)  | "S remembers S's first concert" |
+| guess        | "S imagines it's not easy for him ...", "S guesses that's ..."| "S figured out the bug"         |
+| comparative  | a fragment opening with a comparative: "Better than S         | "S is better at swimming than   |
+|              | expected", "Way more fun than ..."                            | running"                        |
+
+What each row dropped on the dev pair, and how much of it matched gold: docs/facts.md
+("Conversational filler by its form"). English only: a Portuguese fact matches no row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# degree words that may sit between a copula and its state ("a bit", "pretty", "so")
+_DEG = r"(?:(?:so|really|very|pretty|super|quite|a\s+bit|a\s+little|kinda|kind\s+of|too|all|just|still|doing|been)\s+)*"
+# what may follow a state and still say nothing: a time word, "on S's side/end", "lately", "thanks"
+_TIME = r"(?:right\s+now|now|lately|these\s+days|at\s+the\s+moment|recently|today|this\s+week|as\s+usual|as\s+always" \
+        r"|thanks(?:\s+for\s+asking)?|though|too|honestly|mostly|overall|I\s+guess)"
+_SIDE = r"(?:(?:on|at|over|in)\s+{S}['’]s\s+(?:side|end|part)|for\s+{S}|here)"
+_TAIL = rf"(?:[,\s]+(?:{_SIDE}|{_TIME}))*\W*$"
+# a wellness state said to "how are you?"
+_WELL = r"(?:good|well|fine|ok|okay|alright|all\s+right|great|busy|hectic|crazy|swamped|not\s+bad|hanging\s+in|surviving" \
+        r"|floating|buzzing|glowing|beaming|chilling|chill|quiet|calm|slow|nuts|wild|so-so|hanging\s+in\s+there)"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One form of small talk: `pattern` is a template over the fact's text, `{S}` its subject,
+    `{L}` the addressee (a pattern needing `{L}` is skipped when there is none)."""
+
+    name: str
+    pattern: str
+
+
+ROWS: tuple[Row, ...] = (
+    # wanting to hear/know + the listener's news; "hear back from", "hear from" (a reply awaited) stay
+    Row("hear_news",
+        r"^{S}\s+(?:wants|would\s+love|['’]d\s+love|loves|is\s+dying|is\s+eager|is\s+curious|can['’]?t\s+wait|is\s+excited"
+        r"|needs)\s+to\s+(?:hear|know|see)\s+(?!back\b|from\b)"
+        r"(?:(?:how|what|when|where|who|why|whether|if)\b(?!\s+to\b)|every\s+(?:detail|bit)|(?:some\s+|the\s+)?(?:pics|pictures|photos)\b"
+        r"|(?:(?:all|more)\s+)?about\s+(?:it|that|this|them|those|{L}\b|{L}['’]s\b)|more\W*$|all\s+the\s+details)"
+        r"|^{S}\s+(?:wants|would\s+love|['’]d\s+love|is\s+dying|can['’]?t\s+wait)\s+to\s+hear\s+(?:all|more)\s+about\b"),
+    # greetings passed on, as an imperative or a statement
+    Row("regards",
+        r"^(?:{S}\s+(?:says|sends|said)\s+)?(?:say\s+(?:hi|hello|hey)|send\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)"
+        r"|give\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)|tell\s+.{1,40}?\s+(?:{S}\s+)?said\s+(?:hi|hello|hey)"
+        r"|give\s+.{1,40}?\s+a\s+(?:big\s+)?(?:hug|kiss|pat|scratch)\s+(?:from|for)\s+{S})\b"
+        r"|^{S}\s+(?:says|sends)\s+(?:hi|hello|hey|(?:{S}['’]s\s+)?(?:love|regards|best))\s+to\s+"
+        r"(?:him|her|them|everyone|{L}\b|\w+['’]s\s+\w+)"),
+    # "how are you?" answered: a wellness state and nothing but time words / "on S's side" after it
+    Row("how_are_you",
+        rf"^(?:{{S}}|(?:{{S}}['’]s\s+)?(?:things|life|everything|it|work|week|day|weekend|month|year))\s+(?:is|are|has\s+been|have\s+been|['’]s\s+been|was|were)\s+{_DEG}"
+        rf"{_WELL}(?:(?:\s*,\s*|\s+and\s+|\s+but\s+){_DEG}{_WELL})*"
+        rf"{_TAIL}"),
+    # a bodily state the listener's words caused: "getting hungry just thinking about it"
+    Row("hungry",
+        r"^{S}\s+(?:is|was|['’]s)\s+(?:getting|feeling|already|so|now|\s)*\w+\s+(?:just\s+)?(?:thinking|hearing|reading|talking)"
+        r"\s+about\s+(?:it|that|this|them|those|all\s+this)\b"),
+    # "Happy Saturday!" read as a mood
+    Row("happy_day",
+        r"^{S}\s+(?:is|['’]s)\s+happy\s+(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|weekend|holidays)\b"),
+    # evaluation of the listener's idea: a verb of liking + demonstrative + an abstract of talk
+    Row("evaluation",
+        r"^{S}\s+(?:loves|likes|adores|digs|admires|appreciates|respects)\s+(?:that|this|the)\s+"
+        r"(?:way\s+of\s+(?:thinking|looking\s+at\s+it|seeing\s+it)|sound\s+of\s+(?:that|it)|idea|attitude|mindset|outlook"
+        r"|perspective|spirit|energy|vibe|approach|plan|thought|philosophy)\W*$"
+        r"|^{S}\s+(?:loves?|likes?)\s+the\s+sound\s+of\s+(?:that|it|this)\b"),
+    # hearsay as a reply: present "hears" + a clause led by a pronoun or demonstrative
+    Row("hearsay",
+        r"^{S}\s+hears\s+(?:that\s+)?(?:those|these|that|this|it|they|he|she)\b"),
+    # recalling what the listener said
+    Row("recall",
+        r"^{S}\s+(?:remembers|recalls)\s+(?:that\s+)?(?:{L}|you)\s+(?:said|saying|mentioned|mentioning|told|telling|talked)\b"),
+    # a guess about the listener's situation
+    Row("guess",
+        r"^{S}\s+(?:imagines|guesses|supposes|bets|figures|assumes|reckons)\s+(?!out\b)(?:that\s+)?"
+        r"(?:it|that|this|those|these|they|he|she|there|{L})\b"),
+    # a fragment opening with a comparative ("Better than S expected")
+    Row("comparative",
+        r"^(?:(?:way|much|so\s+much|even|a\s+lot|far|definitely|honestly)\s+)?"
+        r"(?:(?:better|worse|easier|harder|nicer|cooler|bigger|smaller|faster|slower)\b(?:\s+\w+)?|(?:more|less)\s+\w+)\s+than\b"),
+)
+#: row names that run; a benchmark may narrow it to measure one row's effect
+ENABLED: set[str] = {r.name for r in ROWS}
+
+
+@lru_cache(maxsize=4096)
+def _compiled(row: Row, subject: str, addressee: str) -> re.Pattern[str] | None:
+    if "{L}" in row.pattern and not addressee:
+        return None
+    text = row.pattern.replace("{S}", re.escape(subject)).replace("{L}", re.escape(addressee))
+    return re.compile(text, re.IGNORECASE)
+
+
+def drops(row: Row, text: str, subject: str, addressee: str | None) -> bool:
+    """True when `text` (a free-text fact about `subject`) has this row's form."""
+    pat = _compiled(row, subject, addressee or "")
+    return bool(pat and pat.search(text.strip()))
+
+
+def drop_reason(text: str, subject: str, addressee: str | None = None) -> str | None:
+    """The name of the first enabled row whose form `text` has, or None to keep it."""
+    for row in ROWS:
+        if row.name in ENABLED and drops(row, text, subject, addressee):
+            return row.name
+    return None
