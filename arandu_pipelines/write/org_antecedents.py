@@ -48,7 +48,6 @@ from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _VAGUE,
     MAX_PARSE_CHARS,
-    MAX_STATEMENT_CHARS,
     REACH,
     Replacement,
     _bare_reaction,
@@ -267,25 +266,18 @@ def _pick(cands: list[_Cand]) -> _Cand | None:
 
 
 def _ner(parses: Any, doc: Any, names: set[str]) -> None:
-    from arandu_pipelines.write.parses import NER
+    from arandu_pipelines.write.person_antecedents import _ner as ner
 
-    if any(t.tag_ in ("NNP", "NNPS") and t.lower_ not in names for t in doc):
-        parses.doc(doc.text, NER, STAGE)
-
-
-def _turn_part(text: str) -> str | None:
-    """What of the previous turn is read: all of a short turn, the last two sentences of a longer one."""
-    if len(text) <= MAX_STATEMENT_CHARS:
-        return text
-    ends = [m.end() for m in _SENT_END_RE.finditer(text[:-1])]
-    return text[ends[-2]:].strip() if len(ends) >= 2 else None
+    ner(parses, doc, names, STAGE)
 
 
 def _from_turn(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str]) -> _Cand | None:
     from arandu_pipelines.write.parses import PARSE
 
     who, text = turns[-1]
-    part = _turn_part(text[-MAX_PARSE_CHARS:])
+    from arandu_pipelines.write.person_antecedents import turn_part
+
+    part = turn_part(text[-MAX_PARSE_CHARS:])
     if part is None:
         return None
     doc = parses.doc(part, PARSE, STAGE)

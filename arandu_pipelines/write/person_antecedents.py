@@ -216,16 +216,17 @@ def _pick(cands: list[_Cand], gender: str) -> _Cand | None:
     return c if c.phrase else None
 
 
-def _ner(parses: Any, doc: Any, names: set[str]) -> None:
-    """PERSON entities on `doc` (in place, write/parses.py) when it has a proper noun that is not
-    a speaker's name: most parts have none, and the NER pass is then saved."""
+def _ner(parses: Any, doc: Any, names: set[str], stage: str = STAGE) -> None:
+    """Entities on `doc` (in place, write/parses.py) when it has a proper noun that is not a
+    speaker's name: most parts have none, and the NER pass is then saved. `stage`: whose count
+    the parse goes to (write/org_antecedents.py asks the same)."""
     from arandu_pipelines.write.parses import NER
 
     if any(t.tag_ in ("NNP", "NNPS") and t.lower_ not in names for t in doc):
-        parses.doc(doc.text, NER, STAGE)
+        parses.doc(doc.text, NER, stage)
 
 
-def _turn_part(text: str) -> str | None:
+def turn_part(text: str) -> str | None:
     """What of a previous turn is read: all of a short turn, the last two sentences of a longer one."""
     if len(text) <= MAX_STATEMENT_CHARS:
         return text
@@ -254,7 +255,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
             return _pick(cands, gender)
     cands = []
     for who, text in turns[-TURNS:]:
-        part = _turn_part(text[-MAX_PARSE_CHARS:])
+        part = turn_part(text[-MAX_PARSE_CHARS:])
         if part is None:
             return None
         doc = parses.doc(part, PARSE, STAGE)
