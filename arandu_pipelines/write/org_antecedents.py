@@ -273,10 +273,9 @@ def _ner(parses: Any, doc: Any, names: set[str]) -> None:
 
 def _from_turn(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str]) -> _Cand | None:
     from arandu_pipelines.write.parses import PARSE
-
-    who, text = turns[-1]
     from arandu_pipelines.write.person_antecedents import turn_part
 
+    who, text = turns[-1]
     part = turn_part(text[-MAX_PARSE_CHARS:])
     if part is None:
         return None
