@@ -1,0 +1,227 @@
+"""Ordinary ways of telling news about one's people and roles, put in the form the rules read.
+
+Held-out chat (written blind in LoCoMo's register) lost facts the dev pair rarely shows, because
+the rules expect "my dad", "I'm a tester", one clause per sentence:
+
+- a bare capitalised kin word used as a name: "Dad moved in with me", "we took Grandma to the
+  diner" -> "my dad", "my grandma" (so the rewrite gives "S's dad moved in with S"); a vocative
+  ("Thanks, Mom!", "Dad, look") and a kin word after a determiner ("my Mom", "the Dad") stay;
+- a comma splice: "Dad moved in with me last weekend, we decided he shouldn't live alone" was one
+  sentence, rewritten into one fact with a doubled subject and then dropped as a whole by
+  `generic_we`; a ", " followed by a personal-pronoun subject (I / we / he / she / they) and its
+  finite verb, after a left part with a finite verb of its own, ends a sentence here;
+- a third party introduced with an indefinite article and acting on the speaker: "A coworker,
+  Dev, dragged me to ..." -> "My coworker Dev dragged me to ..." (the speaker's coworker; the
+  fact is about the speaker and is kept: "S's coworker Dev dragged S to ..."), also "A friend of
+  mine dragged me ..."; only when the sentence has "me"/"my" (the person acts on the speaker);
+- a role opener: "As a software tester I spend all day at a desk" -> "I'm a software tester. I
+  spend all day at a desk" (the opener was a subordinate head and the whole sentence was dropped
+  as `long`); only with a present-tense main clause ("As a kid I loved ..." is a past period, not
+  a role) and a role noun that is not a discourse phrase ("As a result", "As a matter of fact").
+
+`rewrite` returns the new text, the new sentence spans and, for each new span, the index of the
+original sentence it came from; `restore` puts the original sentences back into the result (they
+are the message's search vectors). English only; a pattern gate keeps spaCy off ordinary messages,
+and the parses it needs are the chunk's (write/parses.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from arandu_pipelines.write.types import ExtractionContext
+
+STAGE = "people_forms"
+
+KIN_NAMES = ("Dad", "Daddy", "Mom", "Mommy", "Mum", "Mummy", "Grandma", "Grandpa", "Granny",
+             "Nana", "Papa", "Grandad", "Granddad")
+_KIN_RE = re.compile(r"(?<![\w'’-])(" + "|".join(KIN_NAMES) + r")(?![\w-])")
+# the word before a kin word that makes it a plain noun, not a name
+_DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "this", "that",
+                          "dear", "'s", "’s"})
+_VOCATIVE_BEFORE = frozenset({"hi", "hey", "hello", "thanks", "thank", "bye", "love", "oh", "ok", "okay"})
+
+# ", we decided ...": a personal-pronoun subject after a comma (the finite verb is checked on a parse)
+_SPLICE_RE = re.compile(r",\s+(?P<subj>I|we|he|she|they)\s+(?=[A-Za-z'’])")
+_FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+
+# "A coworker, Dev, dragged me" / "A friend of mine dragged me": a third party acting on the speaker
+_INTRO_RE = re.compile(
+    r"^(?:A|An)\s+(?P<noun>[a-z]+(?:[ -][a-z]+)?)(?:\s+of\s+mine)?"
+    r"(?:\s*,\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*,)?\s+(?=[a-z])")
+_ME_RE = re.compile(r"(?<![\w'’])(?:me|my|myself)(?![\w'’])")
+
+# "As a software tester(,) I ...": a role opener
+_ROLE_RE = re.compile(r"^As\s+(?P<det>an?)\s+(?P<role>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s*,?\s+"
+                      r"(?P<rest>I(?:['’]m|['’]ve)?\s+.+)$", re.DOTALL)
+_NOT_ROLES = frozenset({"result", "rule", "matter", "whole", "kid", "child", "teen", "teenager", "baby",
+                        "boy", "girl", "youngster", "toddler", "side", "bonus", "reminder", "treat",
+                        "way", "thank", "consequence", "favor", "favour", "joke", "precaution"})
+
+
+def _person_nouns() -> frozenset[str]:
+    from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
+
+    return PERSON_NOUNS | frozenset({"coworker", "co-worker", "colleague", "neighbor", "neighbour", "classmate",
+                                     "teammate", "roommate", "friend", "buddy", "pal", "boss", "manager",
+                                     "mentor", "coach", "teacher", "cousin"})
+
+
+def _kin_names(s: str) -> str:
+    """ "Dad moved in" -> "My dad moved in"; a vocative or a determined kin word stays."""
+    def sub(m: re.Match[str]) -> str:
+        before = s[: m.start()].rstrip()
+        after = s[m.end():].lstrip()
+        prev = re.findall(r"[\w'’]+", before[-20:])
+        prev_word = prev[-1].lower() if prev else ""
+        if prev_word in _DETERMINERS or before.endswith(("'s", "’s")):
+            return m.group(0)
+        at_start = not before or before[-1] in ".!?…"
+        if (at_start or before.endswith(",") or prev_word in _VOCATIVE_BEFORE) and (not after or after[0] in ",!?.…"):
+            return m.group(0)  # "Thanks, Mom!", "Dad, look"
+        if at_start and after.startswith(","):
+            return m.group(0)
+        word = m.group(0).lower()
+        return ("My " if at_start else "my ") + word
+
+    return _KIN_RE.sub(sub, s)
+
+
+def _intro(s: str) -> str:
+    """ "A coworker, Dev, dragged me ..." -> "My coworker Dev dragged me ..." """
+    m = _INTRO_RE.match(s)
+    if m is None or not _ME_RE.search(s, m.end()):
+        return s
+    noun = m.group("noun")
+    if noun.split()[-1] not in _person_nouns():
+        return s
+    name = f" {m.group('name')}" if m.group("name") else ""
+    return f"My {noun}{name} " + s[m.end():]
+
+
+def _split_role(s: str, parses: Any) -> list[str]:
+    """ "As a software tester I spend ..." -> ["I'm a software tester.", "I spend ..."]"""
+    m = _ROLE_RE.match(s)
+    if m is None or m.group("role").split()[-1].lower() in _NOT_ROLES:
+        return [s]
+    rest = m.group("rest")
+    doc = parses.doc(rest, _PARSE, STAGE) if parses is not None else None
+    if doc is None or len(doc) < 2:
+        return [s]
+    verb = doc[1]
+    if verb.tag_ not in {"VBP", "VBZ", "MD"} and verb.lower_ not in {"'m", "’m", "am", "'ve", "’ve"}:
+        return [s]  # "As a kid I loved ...": a period of life, not a role
+    return [f"I'm {m.group('det')} {m.group('role')}.", rest]
+
+
+def _finite_with_subject(span: Any) -> bool:
+    return any(t.dep_ in {"nsubj", "nsubjpass"} and t.head.tag_ in _FINITE_TAGS | {"VB"} for t in span) and any(
+        t.tag_ in _FINITE_TAGS for t in span)
+
+
+def _split_splices(s: str, parses: Any) -> list[str]:
+    """ "X did Y, we decided Z" -> ["X did Y.", "We decided Z"] when both halves are clauses."""
+    if parses is None or not _SPLICE_RE.search(s):
+        return [s]
+    doc = parses.doc(s, _PARSE, STAGE)
+    if doc is None:
+        return [s]
+    cuts: list[int] = []
+    start = 0
+    for m in _SPLICE_RE.finditer(s):
+        comma = m.start()
+        subj = next((t for t in doc if t.idx == m.start("subj")), None)
+        if subj is None or subj.i + 1 >= len(doc):
+            continue
+        verb = doc[subj.i + 1]
+        if verb.tag_ not in _FINITE_TAGS:
+            continue
+        left = doc.char_span(start, comma, alignment_mode="contract")
+        if left is None or len(left) < 3 or not _finite_with_subject(left):
+            continue
+        head = left[0].lower_
+        if head in {"if", "when", "whenever", "because", "since", "although", "though", "while", "as", "after",
+                    "before", "once", "until", "unless"}:
+            continue  # "If it rains, we stay in": a subordinate head, not a splice
+        cuts.append(comma)
+        start = subj.idx
+    if not cuts:
+        return [s]
+    out: list[str] = []
+    pos = 0
+    for c in cuts:
+        out.append(s[pos:c].rstrip() + ".")
+        nxt = s[c + 1:].lstrip()
+        pos = len(s) - len(nxt)
+    last = s[pos:]
+    out.append(last[:1].upper() + last[1:])
+    return [p for p in out if p.strip(" .")]
+
+
+_PARSE = "parse"
+
+
+def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
+            ) -> tuple[str, list[tuple[int, int]], list[int] | None]:
+    """`text` with each sentence put in the rules' form (module docstring), its new spans, and the
+    original sentence index of each new span; (text, spans, None) when nothing changes."""
+    gate = _KIN_RE.search(text) or _SPLICE_RE.search(text) or "As a" in text or re.search(r"(?:^|[.!?]\s+)An?\s", text)
+    if not gate:
+        return text, spans, None
+    from arandu_pipelines.write.parses import PARSE, for_context
+
+    assert PARSE == _PARSE
+    parses = for_context(ctx, ctx.spacy_model)  # its doc() is None without a pipeline: regex forms only
+    out: list[str] = []
+    new_spans: list[tuple[int, int]] = []
+    owners: list[int] = []
+    changed = False
+    pos = 0
+    length = 0
+    for i, (a, b) in enumerate(spans):
+        gap = text[pos:a]
+        out.append(gap)
+        length += len(gap)
+        s = text[a:b]
+        pieces: list[str] = []
+        for part in _split_role(_intro(_kin_names(s)), parses):
+            pieces.extend(_split_splices(part, parses))
+        if pieces != [s]:
+            changed = True
+        for j, p in enumerate(pieces):
+            if j:
+                out.append(" ")
+                length += 1
+            new_spans.append((length, length + len(p)))
+            owners.append(i)
+            out.append(p)
+            length += len(p)
+        pos = b
+    out.append(text[pos:])
+    if not changed:
+        return text, spans, None
+    return "".join(out), new_spans, owners
+
+
+def restore(result: Any, text: str, spans: list[tuple[int, int]], owners: list[int], said: str,
+            said_spans: list[tuple[int, int]]) -> None:
+    """The result's sentences and facts' source sentences as the message wrote them (each new
+    sentence maps to the sentence it came from; two pieces of one sentence give it once)."""
+    back: dict[str, str] = {}
+    for (a, b), i in zip(spans, owners, strict=True):
+        c, d = said_spans[i]
+        back[text[a:b]] = said[c:d]
+        back[text[a:b].strip()] = said[c:d].strip()
+    sentences: list[str] = []
+    for x in result.sentences:
+        y = back.get(x, x)
+        if not (sentences and sentences[-1] == y and x != y):
+            sentences.append(y)
+    result.sentences = sentences
+    for f in result.facts:
+        if f.source_text is not None:
+            f.source_text = back.get(f.source_text, f.source_text)
+
+
+__all__ = ["KIN_NAMES", "STAGE", "restore", "rewrite"]
