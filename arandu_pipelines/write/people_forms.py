@@ -45,10 +45,28 @@ _VOCATIVE_BEFORE = frozenset({"hi", "hey", "hello", "thanks", "thank", "bye", "l
 # ", we decided ...": a personal-pronoun subject after a comma (the finite verb is checked on a parse)
 _SPLICE_RE = re.compile(r",\s+(?P<subj>I|we|he|she|they)\s+(?=[A-Za-z'’])")
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_SUBORDINATORS = frozenset({"if", "when", "whenever", "because", "since", "although", "though", "while", "as",
+                            "after", "before", "once", "until", "unless"})
+# a verb or adjective whose clause may follow the comma: "I believe with hard work, we can ..."
+_CLAUSE_TAKERS = frozenset({"believe", "think", "guess", "hope", "bet", "know", "feel", "say", "mean", "suppose",
+                            "promise", "swear", "wish", "reckon", "figure", "realize", "imagine", "trust", "sure",
+                            "certain", "glad", "happy", "confident", "afraid", "positive", "convinced", "proud"})
+_COMPLEMENTS = frozenset({"dobj", "ccomp", "xcomp", "attr", "dative"})
+_IRREGULAR = {"thought": "think", "knew": "know", "felt": "feel", "said": "say", "meant": "mean", "swore": "swear"}
+
+
+def _base(word: str) -> str:
+    """A verb's base form, roughly (the chunk's parses carry no lemmas): "believes" -> "believe"."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    for end, add in (("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("d", "")):
+        if word.endswith(end) and (cut := word[: -len(end)] + add) in _CLAUSE_TAKERS:
+            return cut
+    return word
 
 # "A coworker, Dev, dragged me" / "A friend of mine dragged me": a third party acting on the speaker
 _INTRO_RE = re.compile(
-    r"^(?:A|An)\s+(?P<noun>[a-z]+(?:[ -][a-z]+)?)(?:\s+of\s+mine)?"
+    r"^(?:A|An)\s+(?P<noun>[a-z]+(?:[ -](?!of\b)[a-z]+)?)(?:\s+of\s+mine)?"
     r"(?:\s*,\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*,)?\s+(?=[a-z])")
 _ME_RE = re.compile(r"(?<![\w'’])(?:me|my|myself)(?![\w'’])")
 
@@ -140,10 +158,12 @@ def _split_splices(s: str, parses: Any) -> list[str]:
         left = doc.char_span(start, comma, alignment_mode="contract")
         if left is None or len(left) < 3 or not _finite_with_subject(left):
             continue
-        head = left[0].lower_
-        if head in {"if", "when", "whenever", "because", "since", "although", "though", "while", "as", "after",
-                    "before", "once", "until", "unless"}:
-            continue  # "If it rains, we stay in": a subordinate head, not a splice
+        seg = [t for t in left if t.idx > max(s.rfind(",", start, comma), start - 1)]  # since the last comma
+        if any(t.dep_ == "mark" or t.lower_ in _SUBORDINATORS for t in seg[:3]) or any(t.dep_ == "mark" for t in seg):
+            continue  # "If it rains, we stay in", "..., but if we share them, we show ...": a subordinate clause
+        if any(_base(t.lower_) in _CLAUSE_TAKERS and not any(c.dep_ in _COMPLEMENTS and c.idx < comma for c in t.children)
+               for t in seg):
+            continue  # "I'm sure with my hard work, I can ...": the second clause completes the first
         cuts.append(comma)
         start = subj.idx
     if not cuts:
