@@ -159,6 +159,8 @@ def _split_splices(s: str, parses: Any) -> list[str]:
         if left is None or len(left) < 3 or not _finite_with_subject(left):
             continue
         seg = [t for t in left if t.idx > max(s.rfind(",", start, comma), start - 1)]  # since the last comma
+        if not any(t.tag_ in _FINITE_TAGS for t in seg):
+            continue  # "..., but with your support, I can handle anything": no clause right before the comma
         if any(t.dep_ == "mark" or t.lower_ in _SUBORDINATORS for t in seg[:3]) or any(t.dep_ == "mark" for t in seg):
             continue  # "If it rains, we stay in", "..., but if we share them, we show ...": a subordinate clause
         if any(_base(t.lower_) in _CLAUSE_TAKERS and not any(c.dep_ in _COMPLEMENTS and c.idx < comma for c in t.children)
