@@ -96,6 +96,16 @@ def test_a_friend_of_mine_acting_on_the_speaker():
     assert any(f.startswith("Nadia's friend talked Nadia into running a half marathon") for f in out), out
 
 
+def test_an_unnamed_third_party_is_the_speakers():
+    out = facts("A classmate lent me her notes for the exam.")
+    assert any(f.startswith("Nadia's classmate lent Nadia") for f in out), out
+
+
+def test_a_named_apposition_after_my():
+    out = facts("My roommate, Jonas, taught me to cook risotto.")
+    assert any(f.startswith("Nadia's roommate Jonas taught Nadia to cook risotto") for f in out), out
+
+
 # 4. a role opener
 
 def test_a_role_opener_gives_the_role_and_the_clause():

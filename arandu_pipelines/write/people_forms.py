@@ -65,9 +65,12 @@ def _base(word: str) -> str:
     return word
 
 # "A coworker, Dev, dragged me" / "A friend of mine dragged me": a third party acting on the speaker
-_INTRO_RE = re.compile(
-    r"^(?:A|An)\s+(?P<noun>[a-z]+(?:[ -](?!of\b)[a-z]+)?)(?:\s+of\s+mine)?"
-    r"(?:\s*,\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*,)?\s+(?=[a-z])")
+# its person noun ("{noun}") is filled in by `_intro` once found among the first two words
+_INTRO_PATTERN = (r"^(?P<det>A|An|My)\s+{noun}(?:\s+of\s+mine)?"
+                  r"(?:\s*,\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*,)?\s+(?=[a-z])")
+# a sentence that may open with a third party ("A coworker", "My boss, Priya,") or a role ("As a")
+_OPENER_GATE_RE = re.compile(r"(?:^|[.!?…]\s+)(?:An?\s|As\s+an?\s|My\s+[a-z]+(?:[ -][a-z]+)?\s*,)")
+_INTRO_WORDS_RE = re.compile(r"^(?:A|An|My)\s+([a-z]+)(?:[ -]([a-z]+))?")
 _ME_RE = re.compile(r"(?<![\w'’])(?:me|my|myself)(?![\w'’])")
 
 # "As a software tester(,) I ...": a role opener
@@ -107,12 +110,22 @@ def _kin_names(s: str) -> str:
 
 
 def _intro(s: str) -> str:
-    """ "A coworker, Dev, dragged me ..." -> "My coworker Dev dragged me ..." """
-    m = _INTRO_RE.match(s)
-    if m is None or not _ME_RE.search(s, m.end()):
+    """ "A coworker, Dev, dragged me ..." / "My boss, Priya, promoted me" -> "My coworker Dev dragged
+    me ..." / "My boss Priya promoted me" (the person noun is one of the first two words)."""
+    words = _INTRO_WORDS_RE.match(s)
+    if words is None or not _ME_RE.search(s):
         return s
-    noun = m.group("noun")
-    if noun.split()[-1] not in _person_nouns():
+    nouns = _person_nouns()
+    if words.group(1) in nouns:
+        noun = words.group(1)
+    elif words.group(2) in nouns:
+        noun = s[words.start(1): words.end(2)]
+    else:
+        return s
+    m = re.match(_INTRO_PATTERN.format(noun=re.escape(noun)), s)
+    if m is None or (m.group("det") == "My" and not m.group("name")):
+        return s  # "My friend dragged me": already the rules' form
+    if not _ME_RE.search(s, m.end()):
         return s
     name = f" {m.group('name')}" if m.group("name") else ""
     return f"My {noun}{name} " + s[m.end():]
@@ -188,7 +201,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             ) -> tuple[str, list[tuple[int, int]], list[int] | None]:
     """`text` with each sentence put in the rules' form (module docstring), its new spans, and the
     original sentence index of each new span; (text, spans, None) when nothing changes."""
-    gate = _KIN_RE.search(text) or _SPLICE_RE.search(text) or "As a" in text or re.search(r"(?:^|[.!?]\s+)An?\s", text)
+    gate = _KIN_RE.search(text) or _SPLICE_RE.search(text) or _OPENER_GATE_RE.search(text)
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
