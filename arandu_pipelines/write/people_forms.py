@@ -151,9 +151,16 @@ def _finite_with_subject(span: Any) -> bool:
         t.tag_ in _FINITE_TAGS for t in span)
 
 
+def _clause_before(s: str, comma: int) -> bool:
+    """At least three words since the previous comma (or the sentence start): "Yeah, I ...",
+    "Thanks, I ...", "Oh wow, we ..." are no clauses, and are not worth a parse."""
+    seg = s[s.rfind(",", 0, comma) + 1: comma]
+    return len(seg.split()) >= 3
+
+
 def _split_splices(s: str, parses: Any) -> list[str]:
     """ "X did Y, we decided Z" -> ["X did Y.", "We decided Z"] when both halves are clauses."""
-    if parses is None or not _SPLICE_RE.search(s):
+    if parses is None or not any(_clause_before(s, m.start()) for m in _SPLICE_RE.finditer(s)):
         return [s]
     doc = parses.doc(s, _PARSE, STAGE)
     if doc is None:
@@ -162,6 +169,8 @@ def _split_splices(s: str, parses: Any) -> list[str]:
     start = 0
     for m in _SPLICE_RE.finditer(s):
         comma = m.start()
+        if not _clause_before(s, comma):
+            continue
         subj = next((t for t in doc if t.idx == m.start("subj")), None)
         if subj is None or subj.i + 1 >= len(doc):
             continue
@@ -201,7 +210,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             ) -> tuple[str, list[tuple[int, int]], list[int] | None]:
     """`text` with each sentence put in the rules' form (module docstring), its new spans, and the
     original sentence index of each new span; (text, spans, None) when nothing changes."""
-    gate = _KIN_RE.search(text) or _SPLICE_RE.search(text) or _OPENER_GATE_RE.search(text)
+    gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
+            or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text)))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
