@@ -55,6 +55,12 @@ def test_a_splice_with_a_pronoun_subject_is_two_facts():
     assert "Nadia's brother is starting a bakery" in out, out
 
 
+def test_a_splice_whose_subject_is_the_speakers_person():
+    out = facts("I finally finished the quilt, my sister just sewed the border.")
+    assert any(f.startswith("Nadia finally finished the quilt") and "border" not in f for f in out), out
+    assert any(f.startswith("Nadia's sister just sewed the border") for f in out), out
+
+
 def test_the_kin_name_and_the_splice_together():
     out = facts("Dad moved in with me last weekend, we decided he shouldn't live alone anymore.")
     assert "Nadia's dad moved in with Nadia" in out, out
@@ -112,6 +118,11 @@ def test_a_role_opener_gives_the_role_and_the_clause():
     out = facts("As a night nurse I sleep through most of the day, so weekends feel strange.")
     assert "Nadia is a night nurse" in out, out
     assert any(f.startswith("Nadia sleeps through most of the day") for f in out), out
+
+
+def test_a_role_with_an_adverb_before_the_verb():
+    out = facts("As a mom of two, I rarely sleep past six.")
+    assert "Nadia is a mom of two" in out, out
 
 
 def test_a_period_of_life_is_no_role():

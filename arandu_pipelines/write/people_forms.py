@@ -43,7 +43,7 @@ _DETERMINERS = frozenset({"my", "your", "his", "her", "our", "their", "the", "a"
 _VOCATIVE_BEFORE = frozenset({"hi", "hey", "hello", "thanks", "thank", "bye", "love", "oh", "ok", "okay"})
 
 # ", we decided ...": a personal-pronoun subject after a comma (the finite verb is checked on a parse)
-_SPLICE_RE = re.compile(r",\s+(?P<subj>I|we|he|she|they)\s+(?=[A-Za-z'’])")
+_SPLICE_RE = re.compile(r",\s+(?P<subj>I|we|he|she|they|(?:my|our)\s+(?P<noun>[a-z]+))\s+(?=[A-Za-z'’])")
 _FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _SUBORDINATORS = frozenset({"if", "when", "whenever", "because", "since", "although", "though", "while", "as",
                             "after", "before", "once", "until", "unless"})
@@ -140,7 +140,7 @@ def _split_role(s: str, parses: Any) -> list[str]:
     doc = parses.doc(rest, _PARSE, STAGE) if parses is not None else None
     if doc is None or len(doc) < 2:
         return [s]
-    verb = doc[1]
+    verb = next((t for t in doc[1:4] if t.tag_.startswith(("VB", "MD"))), doc[1])  # "I barely sleep"
     if verb.tag_ not in {"VBP", "VBZ", "MD"} and verb.lower_ not in {"'m", "’m", "am", "'ve", "’ve"}:
         return [s]  # "As a kid I loved ...": a period of life, not a role
     return [f"I'm {m.group('det')} {m.group('role')}.", rest]
@@ -171,11 +171,12 @@ def _split_splices(s: str, parses: Any) -> list[str]:
         comma = m.start()
         if not _clause_before(s, comma):
             continue
-        subj = next((t for t in doc if t.idx == m.start("subj")), None)
+        at = m.start("noun") if m.group("noun") else m.start("subj")  # ", my kids love ...": the noun
+        subj = next((t for t in doc if t.idx == at), None)
         if subj is None or subj.i + 1 >= len(doc):
             continue
-        verb = doc[subj.i + 1]
-        if verb.tag_ not in _FINITE_TAGS:
+        verb = next((t for t in doc[subj.i + 1: subj.i + 3] if t.tag_.startswith(("VB", "MD"))), None)
+        if verb is None or verb.tag_ not in _FINITE_TAGS:  # ", my sister just had ...": past an adverb
             continue
         left = doc.char_span(start, comma, alignment_mode="contract")
         if left is None or len(left) < 3 or not _finite_with_subject(left):
