@@ -135,3 +135,14 @@ def test_a_period_of_life_is_no_role():
 def test_the_speakers_own_group():
     out = facts("Our book club has twelve members now.")
     assert any(f.startswith("Nadia's book club has twelve members") for f in out), out
+
+
+# cost: a message of many splices parses at most MAX_PARSES of its sentences here
+
+def test_parses_per_message_are_bounded():
+    from arandu_pipelines.write import parses, people_forms
+
+    text = " ".join(f"I painted fence number {i} on Monday, we ran out of paint by noon." for i in range(30))
+    before = parses.STATS[people_forms.STAGE]
+    extract_offline(text, ctx())
+    assert 0 < parses.STATS[people_forms.STAGE] - before <= people_forms.MAX_PARSES

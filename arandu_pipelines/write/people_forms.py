@@ -33,6 +33,10 @@ from typing import Any
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "people_forms"
+# cost bounds: a longer sentence is not parsed for a splice or a role, and a message has at most
+# MAX_PARSES sentences parsed here (a hostile message of many long comma-joined sentences stays cheap)
+MAX_PARSE_CHARS = 400
+MAX_PARSES = 8
 
 KIN_NAMES = ("Dad", "Daddy", "Mom", "Mommy", "Mum", "Mummy", "Grandma", "Grandpa", "Granny",
              "Nana", "Papa", "Grandad", "Granddad")
@@ -92,7 +96,7 @@ def _person_nouns() -> frozenset[str]:
 def _kin_names(s: str) -> str:
     """ "Dad moved in" -> "My dad moved in"; a vocative or a determined kin word stays."""
     def sub(m: re.Match[str]) -> str:
-        before = s[: m.start()].rstrip()
+        before = s[max(0, m.start() - 40): m.start()].rstrip()  # the tail is enough (linear in the sentence)
         after = s[m.end():].lstrip()
         prev = re.findall(r"[\w'’]+", before[-20:])
         prev_word = prev[-1].lower() if prev else ""
@@ -223,6 +227,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     new_spans: list[tuple[int, int]] = []
     owners: list[int] = []
     changed = False
+    budget = MAX_PARSES
     pos = 0
     length = 0
     for i, (a, b) in enumerate(spans):
@@ -231,8 +236,11 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
         length += len(gap)
         s = text[a:b]
         pieces: list[str] = []
-        for part in _split_role(_intro(_kin_names(s)), parses):
-            pieces.extend(_split_splices(part, parses))
+        may_parse = parses if (len(s) <= MAX_PARSE_CHARS and budget > 0) else None
+        for part in _split_role(_intro(_kin_names(s)), may_parse):
+            pieces.extend(_split_splices(part, may_parse))
+        if may_parse is not None and (_ROLE_RE.match(s) or _SPLICE_RE.search(s)):
+            budget -= 1
         if pieces != [s]:
             changed = True
         for j, p in enumerate(pieces):
