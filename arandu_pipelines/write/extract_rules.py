@@ -1395,15 +1395,20 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
-    from arandu_pipelines.write import org_antecedents, person_antecedents
+    from arandu_pipelines.write import org_antecedents, people_forms, person_antecedents
 
     said = (text, spans)
+    formed = said
+    owners: list[int] | None = None
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
         # "He's doing great" after "How's your brother?" -> "My brother is doing great": every rule
         # below reads the person the pronoun stands for (spans move with the replacements)
         said = (text, spans)
+        # "Dad moved in ..., we decided ..." -> "My dad moved in .... We decided ..." (write/people_forms.py)
+        text, spans, owners = people_forms.rewrite(text, spans, ctx)
+        formed = (text, spans)
         text, spans = person_antecedents.rewrite(text, spans, ctx)
         # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
         # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)
@@ -1446,8 +1451,10 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import kind_filters
 
         kind_filters.apply(result, text)
-    if said != (text, spans):  # the message's sentences as written (they are its search vectors)
-        person_antecedents.restore(result, text, spans, *said)
+    if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
+        person_antecedents.restore(result, text, spans, *formed)
+    if owners is not None:
+        people_forms.restore(result, *formed, owners, *said)
     return result
 
 
