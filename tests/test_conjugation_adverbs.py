@@ -1,5 +1,6 @@
-"""An "-ly" adverb (or "almost") between "I" and its verb is not the verb: conjugating it wrote
-"Rosa nearlies quit" and "Rosa almosts cried" (found reading held-out probe output, session 13)."""
+"""Words after "I" that are not a present verb are not conjugated: an "-ly" adverb (or "almost")
+between "I" and its verb wrote "Rosa nearlies quit", "Rosa almosts cried"; an irregular past missing
+from the lexicon wrote "Rosa laids everything out" (found reading held-out probe output, session 13)."""
 
 from datetime import datetime
 
@@ -30,5 +31,16 @@ def test_adverb_before_the_verb_stays_an_adverb(text: str, want: str) -> None:
     ("I apply for three grants every spring.", "Rosa applies for"),
 ])
 def test_verbs_ending_like_adverbs_are_still_conjugated(text: str, want: str) -> None:
+    texts = _texts(text)
+    assert any(t.startswith(want) for t in texts), texts
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("I laid everything out on the kitchen table the night before the race.", "Rosa laid everything out"),
+    ("I swept the whole garage on Sunday morning.", "Rosa swept the whole garage"),
+    ("I sung in the church choir for ten years.", "Rosa sung in the church choir"),
+])
+def test_an_irregular_past_is_not_conjugated(text: str, want: str) -> None:
+    """'laid', 'swept', 'sung' ... were missing from the irregular pasts: 'Rosa laids everything out'."""
     texts = _texts(text)
     assert any(t.startswith(want) for t in texts), texts
