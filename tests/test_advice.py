@@ -6,6 +6,7 @@ Sentences are invented (other names and topics than the dev conversations); unit
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -108,3 +109,14 @@ def test_advice_replaces_its_restatement():
     assert [f.fact_text for f in r.facts] == [
         "Tomas recommends labeling every box and packing the kitchen last for moving house"], \
         [(f.rule_kind, f.fact_text) for f in r.facts]
+
+
+def test_advice_gets_the_chat_spellings_other_facts_get() -> None:
+    """Advice is composed after fact_quality's checks; its chat words were kept ("for running a
+    successful biz")."""
+    ctx = ExtractionContext(speaker_name="Jon", occurred_at=datetime(2023, 5, 8), addressee="Gina",
+                            previous_turns=[("Gina", "Got any advice or tips on running a successful biz?")])
+    texts = [f.fact_text for f in extract_offline(
+        "Make sure ur stuff stands out and build relationships with ur customers.", ctx).facts]
+    assert any(t.startswith("Jon recommends") for t in texts), texts
+    assert not any(re.search(r"\b(?:biz|ur)\b", t) for t in texts), texts

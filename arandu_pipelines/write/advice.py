@@ -412,9 +412,12 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext, *, senten
     found = find(text, ctx, sentences, model)
     if found is None:
         return []
-    from arandu_pipelines.write import fact_shape
+    from arandu_pipelines.write import chat_forms, fact_shape
 
-    out = fact_shape.shape(re.sub(r"\s{2,}", " ", found.text).strip(), ctx.speaker_name or "")
+    # the advice is composed after fact_quality's checks, so it gets their chat spellings here
+    # ("for running a successful biz" -> "business", write/chat_forms.py)
+    said = chat_forms.tidy(re.sub(r"\s{2,}", " ", found.text).strip(), ctx.speaker_name or "")
+    out = fact_shape.shape(said, ctx.speaker_name or "") if said else None
     out = fact_shape.name_subject(out, ctx.speaker_name or "") if out else None
     if not out:
         return []
