@@ -50,6 +50,17 @@ DROPS = [
     ("guess", "I imagine it's hard for Rosa right now."),
     ("comparative", "Better than I imagined, to be honest."),
     ("comparative", "Much easier than I expected!"),
+    # wanting to hear the listener's news, whatever it is about (session 13, ellipsis13d)
+    ("hear_news", "I want to hear everything!"),
+    ("hear_news", "I want to hear the whole story."),
+    # leaving the chat, or where one writes from
+    ("leave_taking", "Anyway I need to go pick up Maya from practice."),
+    ("leave_taking", "I'm off to a swim!"),
+    ("leave_taking", "I'm writing from the parking lot after class."),
+    ("leave_taking", "Typing this from the airport lol"),
+    ("leave_taking", "I'm heading out to the gym now, ttyl"),
+    # VP ellipsis: an auxiliary with no complement
+    ("ellipsis", "We did, on our fourth day!"),
 ]
 
 KEEPS = [
@@ -64,6 +75,11 @@ KEEPS = [
     "I'm better at swimming than running.",
     "My week has been busy with the move to Porto.",
     "I'm good friends with Rosa.",
+    "I have to pick up my new glasses tomorrow.",
+    "I'm off to Lisbon next week for work.",
+    "I'm off to a conference in Berlin next month.",
+    "I need to go buy a new laptop next month.",
+    "I am, honestly, the best cook in town.",
 ]
 
 
@@ -114,6 +130,44 @@ def test_rows_leave_statements_about_the_subject(text, subject, addressee):
 def test_rows_on_fact_texts(row, text):
     """Forms the extractor rarely states as a fact today, judged on the fact text itself."""
     assert small_talk.drop_reason(text, "Maria", "John") == row
+
+
+@pytest.mark.parametrize(("row", "text"), [
+    ("leave_taking", "Maria has to run"),
+    ("leave_taking", "Maria has to go, need to pick up Rosa from practice"),
+    ("ellipsis", "Maria is, honestly"),
+    ("ellipsis", "Maria has too"),
+    ("ellipsis", "Walter and others did, on Walter's fourth day"),
+    ("hear_news", "Maria wants to hear all of it"),
+])
+def test_new_rows_on_fact_texts(row, text):
+    """The held-out fact texts of session 13's probe (paraphrased), judged on the text itself."""
+    assert small_talk.drop_reason(text, text.split()[0], "John") == row
+
+
+@pytest.mark.parametrize("text", [
+    "Maria has to run a marathon",
+    "Maria has to go shopping for a dress",
+    "Maria is off sugar now",
+    "Maria and others did it in under two hours",
+    "Maria has a dog",
+    "Maria wants to see everything in Paris",
+])
+def test_new_rows_leave_their_near_forms(text):
+    assert small_talk.drop_reason(text, "Maria", "John") is None
+
+
+def test_a_dated_leave_form_is_a_plan():
+    """"needs to go buy a laptop" with a resolved date is a plan; undated it is leave-taking."""
+    assert small_talk.drop_reason("Maria needs to go buy a laptop", "Maria", "John") == "leave_taking"
+    assert small_talk.drop_reason("Maria needs to go buy a laptop", "Maria", "John", dated=True) is None
+
+
+def test_an_answer_keeps_its_fact():
+    """ "Yes, we did it in under two hours" answers with a complement: the fact stays."""
+    r = run("Did you finish the race? Yes, we did it in under two hours")
+    assert texts(r), r.trace.get("refine_dropped", {})
+    assert not any(k.startswith("small_talk_") for k in r.trace.get("refine_dropped", {}))
 
 
 def test_rule_facts_are_not_judged():

@@ -597,7 +597,8 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
 def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
     """A `small_talk.ROWS` row as a check over free-text facts, named `small_talk_<row>`."""
     def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-        if _free(f) and row.name in small_talk.ENABLED and small_talk.drops(row, f.fact_text, f.subject, ctx.addressee):
+        dated = f.event_date is not None
+        if _free(f) and row.name in small_talk.ENABLED and small_talk.drops(row, f.fact_text, f.subject, ctx.addressee, dated):
             return None
         return f
     check.__name__ = f"small_talk_{row.name}"

@@ -64,6 +64,7 @@ class Row:
 
     name: str
     pattern: str
+    undated: bool = False  # the row drops only facts without a resolved date (a dated one is a plan)
 
 
 ROWS: tuple[Row, ...] = (
@@ -73,7 +74,11 @@ ROWS: tuple[Row, ...] = (
         r"|needs)\s+to\s+(?:hear|know|see)\s+(?!back\b|from\b)"
         r"(?:(?:how|what|when|where|who|why|whether|if)\b(?!\s+to\b)|every\s+(?:detail|bit)|(?:some\s+|the\s+)?(?:pics|pictures|photos)\b"
         r"|(?:(?:all|more)\s+)?about\s+(?:it|that|this|them|those|{L}\b|{L}['’]s\b)|more\W*$|all\s+the\s+details)"
-        r"|^{S}\s+(?:wants|would\s+love|['’]d\s+love|is\s+dying|can['’]?t\s+wait)\s+to\s+hear\s+(?:all|more)\s+about\b"),
+        r"|^{S}\s+(?:wants|would\s+love|['’]d\s+love|is\s+dying|can['’]?t\s+wait)\s+to\s+hear\s+(?:all|more)\s+about\b"
+        # "hear everything / all of it / the whole story": the listener's news, whatever it is about
+        r"|^{S}\s+(?:wants|would\s+love|['’]d\s+love|loves|is\s+dying|is\s+eager|can['’]?t\s+wait|needs)\s+to\s+hear\s+"
+        r"(?:(?:absolutely|just)\s+)?(?:everything|all\s+of\s+(?:it|that|this|them)|(?:the\s+)?whole\s+(?:story|thing)"
+        r"|all\s+the\s+(?:news|stories|details))\b"),
     # greetings passed on, as an imperative or a statement
     Row("regards",
         r"^(?:{S}\s+(?:says|sends|said)\s+)?(?:say\s+(?:hi|hello|hey)|send\s+(?:\w+['’]s\s+|my\s+)?(?:love|regards|best|hugs)"
@@ -110,6 +115,32 @@ ROWS: tuple[Row, ...] = (
         r"^{S}\s+(?:imagines|guesses|supposes|bets|figures|assumes|reckons)\s+(?!out\b)(?:that\s+)?"
         r"(?:it|that|this|those|these|they|he|she|there|{L})\b"),
     # a fragment opening with a comparative ("Better than S expected")
+    # leaving the chat, or where the turn is written from: the chat's own logistics, not news. "has to
+    # go/run" at the end (or before a comma), "has to go + bare verb" ("go pick up Maya"), "is off
+    # to / heading out to" + no name after it ("off to a swim"; "off to Lisbon", "off to a
+    # conference in Berlin" name a trip and stay), "writing/typing this from". Undated facts only:
+    # a resolved date ("needs to go buy a laptop next month") makes it a plan.
+    Row("leave_taking",
+        r"^{S}\s+(?:has\s+to|have\s+to|needs\s+to|must|['’]s\s+got\s+to|has\s+got\s+to|gotta|is\s+going\s+to|should)\s+"
+        r"(?:(?:go|run|head\s+(?:out|off)|dash|jet|bounce|split|get\s+going|sign\s+off|log\s+off)\b"
+        r"(?:\s+(?:now|soon|for\s+now|for\s+today|in\s+a\s+bit|in\s+a\s+sec))?\s*(?:[,;!.]|$)"
+        r"|go\s+(?:now\s+)?(?:and\s+)?(?!(?:to|for|on|in|at|with|by|back|home|out|up|down|over|away|there|see|visit|a|an|the)\b)"
+        r"(?![a-z]+ing\b)[a-z]+\s)"
+        r"|^{S}\s+(?:is|['’]s|am)\s+(?:(?:just|now|finally|all)\s+)?(?:off\s+to|(?:heading|about\s+to\s+head)\s+(?:out|off)(?:\s+to)?)\b"
+        r"(?-i:[^A-Z]*)$"
+        r"|^{S}\s+(?:is|['’]s|am)\s+(?:(?:currently|just|actually)\s+)?(?:writing|typing|texting|messaging|chatting)"
+        r"\s+(?:this\s+|(?:to\s+)?{L}\s+)?from\b",
+        undated=True),
+    # VP ellipsis: an auxiliary with no complement ("We did, on our fourth day!" -> "S and others did,
+    # on S's fourth day", "S has too", "S is, honestly"): its verb is in the other speaker's turn.
+    # Only adverbs, "too/as well", and prepositional or time adjuncts may follow; "did it ...",
+    # "is, honestly, the best cook" have a complement and stay.
+    Row("ellipsis",
+        r"^{S}(?:\s+and\s+(?:others|[\w'’]+))?\s+(?:did|does|do|has|have|had|is|are|was|were|am|will|would|can|could)"
+        r"(?:n['’]t|\s+not)?(?:\s+(?:too|also|as\s+well|both|all|indeed|though|honestly|definitely|totally|really))*"
+        r"(?:\s*,\s*(?:(?:honestly|really|definitely|totally|though|too|actually|(?:many|several|a\s+few)\s+times|once|twice"
+        r"|yesterday|today|last\s+\w+|this\s+\w+)\b"
+        r"|(?:on|in|at|for|after|before|during|with|last|this|back\s+in)\s+[^,]{1,40}))*\W*$"),
     Row("comparative",
         r"^(?:(?:way|much|so\s+much|even|a\s+lot|far|definitely|honestly)\s+)?"
         r"(?:(?:better|worse|easier|harder|nicer|cooler|bigger|smaller|faster|slower)\b(?:\s+\w+)?|(?:more|less)\s+\w+)\s+than\b"),
@@ -126,15 +157,18 @@ def _compiled(row: Row, subject: str, addressee: str) -> re.Pattern[str] | None:
     return re.compile(text, re.IGNORECASE)
 
 
-def drops(row: Row, text: str, subject: str, addressee: str | None) -> bool:
-    """True when `text` (a free-text fact about `subject`) has this row's form."""
+def drops(row: Row, text: str, subject: str, addressee: str | None, dated: bool = False) -> bool:
+    """True when `text` (a free-text fact about `subject`; `dated` when it has a resolved date)
+    has this row's form."""
+    if dated and row.undated:
+        return False
     pat = _compiled(row, subject, addressee or "")
     return bool(pat and pat.search(text.strip()))
 
 
-def drop_reason(text: str, subject: str, addressee: str | None = None) -> str | None:
+def drop_reason(text: str, subject: str, addressee: str | None = None, dated: bool = False) -> str | None:
     """The name of the first enabled row whose form `text` has, or None to keep it."""
     for row in ROWS:
-        if row.name in ENABLED and drops(row, text, subject, addressee):
+        if row.name in ENABLED and drops(row, text, subject, addressee, dated):
             return row.name
     return None
