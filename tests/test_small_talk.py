@@ -78,6 +78,7 @@ KEEPS = [
     "I have to pick up my new glasses tomorrow.",
     "I'm off to Lisbon next week for work.",
     "I'm off to a conference in Berlin next month.",
+    "I'm off to go swimming with the kids.",
     "I need to go buy a new laptop next month.",
     "I am, honestly, the best cook in town.",
 ]
