@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from arandu_pipelines.write.language import detect_language
+from arandu_pipelines.write.language import detect_language, third_singular
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -135,19 +135,6 @@ def _ing(v: str) -> str:
     if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", low) and len(low) <= 4:
         return v + v[-1] + "ing"
     return v + "ing"
-
-
-def _third(v: str) -> str:
-    """A present verb in the third person singular ("throw" -> "throws", "are" -> "is")."""
-    low = v.lower()
-    irregular = {"are": "is", "have": "has", "do": "does", "go": "goes", "'re": "is", "’re": "is", "'ve": "has"}
-    if low in irregular:
-        return irregular[low]
-    if re.search(r"(?:s|sh|ch|x|z)$", low):
-        return v + "es"
-    if re.search(r"[^aeiou]y$", low):
-        return v[:-1] + "ies"
-    return v + "s"
 
 
 def _gerund(vp: str) -> str:
@@ -252,7 +239,7 @@ def _imperative(doc: Any, names: tuple[str, ...]) -> str | None:
     # "before you throw it" -> (generic) "before one throws it": a present verb of "you" agrees
     agree = {w.head.i for w in doc if w.lower_ == "you" and w.dep_ == "nsubj" and w.head.tag_ == "VBP"}
     vp = "".join((_ing(w.text) + w.whitespace_) if w.i in verbs
-                 else (_third(w.text) + w.whitespace_) if w.i in agree else w.text_with_ws
+                 else (third_singular(w.text) + w.whitespace_) if w.i in agree else w.text_with_ws
                  for w in doc if w.i >= head.i and w.i in inside and w.i not in drop)
     vp = vp.strip().rstrip("!.…,; ")
     plain = "".join(w.text_with_ws for w in doc if w.i >= head.i and w.i in inside and w.i not in drop)

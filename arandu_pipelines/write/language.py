@@ -78,4 +78,20 @@ def conj_en(word: str) -> str:
     return word + "s"
 
 
-__all__ = ["WORD_RE", "cap_like", "conj_en", "detect_language"]
+def third_singular(verb: str) -> str:
+    """A present plural verb in the third person singular, with no lexicon check ("want" -> "wants",
+    "are" -> "is", "'re" -> "is"): for a verb the caller already knows is one (a parse's VBP after
+    "they" or an advice imperative), where `conj_en`'s guards against non-verbs would get in the way."""
+    low = verb.lower()
+    irregular = {"are": "is", "have": "has", "do": "does", "go": "goes", "were": "was", "'re": "is", "’re": "is",
+                 "'ve": "has", "’ve": "has"}
+    if low in irregular:
+        return irregular[low]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+__all__ = ["WORD_RE", "cap_like", "conj_en", "detect_language", "third_singular"]

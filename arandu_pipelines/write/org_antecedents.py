@@ -56,6 +56,7 @@ from arandu_pipelines.write.antecedents import (
     _voice,
     context_turns,
 )
+from arandu_pipelines.write.language import third_singular
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "org_antecedents"
@@ -144,20 +145,6 @@ def _it_hits(text: str) -> list[re.Match[str]]:
         if _OWNED_RE.search(prev):
             out.append(m)
     return out
-
-
-def _third(v: str) -> str:
-    """A present plural verb in the third person singular ("want" -> "wants", "are" -> "is")."""
-    low = v.lower()
-    irregular = {"are": "is", "have": "has", "do": "does", "go": "goes", "were": "was", "'re": "is", "’re": "is",
-                 "'ve": "has", "’ve": "has"}
-    if low in irregular:
-        return irregular[low]
-    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
-        return v + "es"
-    if re.search(r"[^aeiou]y$", low):
-        return v[:-1] + "ies"
-    return v + "s"
 
 
 # ---- "they" -> an organisation ------------------------------------------------------------------------
@@ -306,7 +293,7 @@ def _they_replacements(doc: Any, tok: Any, np: str) -> list[Replacement]:
             continue
         if first.tag_ == "VBD" and first.lower_ != "were":
             continue  # past tense agrees already
-        new = _third(first.text)
+        new = third_singular(first.text)
         if new != first.text:
             out.append(Replacement(first.idx, first.idx + len(first.text), first.text, new))
     return out
