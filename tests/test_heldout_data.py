@@ -165,11 +165,13 @@ def test_heldout_7_keeps_locomo_register_and_annotation_habit() -> None:
     data = json.loads(HELDOUT_7.read_text(encoding="utf-8"))
     sessions = [data[k] for k in data if re.fullmatch(r"session_\d+", k)]
     lengths = [len(t["text"].split()) for s in sessions for t in s]
-    spread = (sum((n - sum(lengths) / len(lengths)) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
     assert spread >= 8, spread
     assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
     for turns in sessions:
-        assert all(a["speaker"] != b["speaker"] for a, b in zip(turns, turns[1:]))
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), order
     for key in [k for k in data if re.fullmatch(r"session_\d+_observation", k)]:
         for speaker, items in data[key].items():
             for text, _dia_id in items:
