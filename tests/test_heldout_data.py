@@ -44,15 +44,9 @@ def _bench_facts() -> ModuleType:
 
 
 def test_six_heldout_conversations_exist() -> None:
-    """The first six files stay; later sets (heldout-7 on) are checked by their own tests below."""
-    assert {
-        "heldout-1.json",
-        "heldout-2.json",
-        "heldout-3.json",
-        "heldout-4.json",
-        "heldout-5.json",
-        "heldout-6.json",
-    } <= {p.name for p in FILES}
+    # Later sets (heldout-7, heldout-8, ...) are added by name; the first six must stay.
+    names = {p.name for p in FILES}
+    assert {f"heldout-{n}.json" for n in range(1, 7)} <= names, sorted(names)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -184,3 +178,36 @@ def test_heldout_7_keeps_locomo_register_and_annotation_habit() -> None:
             assert re.search(r"\b2023\b", str(qa["answer"])), qa
     photos = [t for s in sessions for t in s if "img_url" in t]
     assert all(u.startswith("https://example.invalid/") for t in photos for u in t["img_url"])
+
+
+HELDOUT_8 = HELDOUT / "heldout-8.json"
+
+
+def test_heldout_8_blind_set_loads_and_keeps_locomo_register() -> None:
+    """heldout-8 (session 14, branch heldout14b) is a blind probe: it must load and match LoCoMo.
+
+    It is held to every check of the third set (the importer reads every turn, observations and
+    evidence point at real turns of the right speaker, gold_observations() returns them all, turn
+    length, session size, density per session, photo fields, qa categories) and, because it was
+    written from a source the importer never sees, to the dev files' numbering: dia_ids D<s>:1..n in
+    order, observations listed in turn order, sessions dated in increasing order.
+    """
+    from datetime import datetime
+
+    assert HELDOUT_8.exists()
+    test_importer_reads_every_turn(HELDOUT_8)
+    test_observations_and_evidence_point_at_real_turns(HELDOUT_8)
+    test_bench_reads_every_observation(HELDOUT_8)
+    test_second_and_third_sets_keep_locomo_register(HELDOUT_8)
+    test_third_set_observations_stay_per_turn(HELDOUT_8)
+    data = json.loads(HELDOUT_8.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    for n, key in enumerate(keys, 1):
+        ids = [t["dia_id"] for t in data[key]]
+        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
+        for items in data[f"{key}_observation"].values():
+            order = [ids.index(dia_id) for _text, dia_id in items]
+            assert order == sorted(order), key
