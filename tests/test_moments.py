@@ -136,3 +136,25 @@ def test_a_reactions_occasion_is_content_and_an_idiom_object_is_not() -> None:
     assert any("crash" in t for t in got), got
     got = texts("I went to the Fernwood festival. I screamed my lungs out.")
     assert any("festival" in t for t in got) and not any("screamed" in t for t in got), got
+
+
+# ---- a moment as the fact's last coordinated clause: cut, the news stays ----------------------------
+@pytest.mark.parametrize(("text", "fact"), [
+    ("We had the opening night of our play on Thursday and my mum cried a little.",
+     "Lena and others had the opening night of their play on Thursday"),
+    ("I finished the climb to the summit and my knees were wobbling.", "Lena finished the climb to the summit"),
+    ("I signed the lease for the bakery, and I was so nervous.", "Lena signed the lease for the bakery"),
+])
+def test_a_moment_tail_is_cut_from_the_news(text: str, fact: str) -> None:
+    res = extract_offline(text, ExtractionContext("Lena", WHEN, addressee="Omar"))
+    assert [f.fact_text for f in res.facts] == [fact], res.facts
+    assert res.trace.get("moment_trimmed") == [fact], res.trace
+
+
+@pytest.mark.parametrize("text", [
+    "I went to the ballet and I cried when my sister came on stage.",  # a person in the tail
+    "Watching the kids play was so lovely, and I'm so grateful for my neighbours.",  # the head is an evaluation
+])
+def test_a_tail_with_content_or_after_an_evaluation_stays(text: str) -> None:
+    res = extract_offline(text, ExtractionContext("Lena", WHEN, addressee="Omar"))
+    assert "moment_trimmed" not in res.trace, (res.facts, res.trace)

@@ -239,6 +239,12 @@ def kind_of(doc: Any, text: str, names: frozenset[str] | set[str] = frozenset())
     root = sents[0].root
     if _is_same(root):
         return "same"
+    return _kind_at(root, text, names)
+
+
+def _kind_at(root: Any, text: str, names: frozenset[str] | set[str]) -> str | None:
+    """The reaction, state or progress kind of the clause headed by `root` (a sentence's root
+    or a coordinated clause's verb), or None."""
     subj = _subject(root)
     if subj is None or not _personal(subj, set(names)):
         return None
@@ -332,11 +338,14 @@ def lasting(f: ExtractedFact, doc: Any, kind: str, names: set[str], known: set[s
     (`_objects`)."""
     if f.event_date is not None:
         return True
-    sents = list(doc.sents)
-    root = sents[0].root
+    return _lasting_at(f, list(doc.sents)[0].root, list(doc), kind, names, known)
+
+
+def _lasting_at(f: ExtractedFact, root: Any, tokens: list[Any], kind: str, names: set[str], known: set[str]) -> bool:
+    """`lasting` over the clause of `root` (its `tokens`), without the fact's date."""
     subj = _subject(root)
     inside = {t.i for t in subj.subtree} if subj is not None else set()
-    rest = [t for t in doc if t.i not in inside]
+    rest = [t for t in tokens if t.i not in inside]
     for t in rest:
         low = _lower(t)
         if low in names or low.removesuffix("'s") in names or not _new(t, known):
@@ -350,6 +359,44 @@ def lasting(f: ExtractedFact, doc: Any, kind: str, names: set[str], known: set[s
     tail = " ".join(t.text for t in rest)
     return any(m and m.lower() not in names and m.lower() not in known
                and re.search(rf"(?i)\b{re.escape(m)}\b", tail) for m in f.mentions)
+
+
+def trim_tail(f: ExtractedFact, doc: Any, names: set[str], known: set[str]) -> str | None:
+    """The fact without a last coordinated clause that is a moment with nothing new ("S had
+    S's graduation ceremony on Friday and S's dad cried a little" -> "S had S's graduation
+    ceremony on Friday"), or None. The head clause, which carries the news, must not be a
+    moment itself and keeps at least three words; the tail is judged by `_lasting_at` against
+    the head's words and the message's other facts."""
+    sents = list(doc.sents)
+    if len(sents) != 1:
+        return None
+    root = sents[0].root
+    subj = _subject(root)
+    # the head must read as news about someone: "Seeing the kids' smiles was so awesome, and S is
+    # so thankful for ..." keeps its tail (an evaluation is no news to keep instead)
+    if (subj is None or not _personal(subj, names) or _kind_at(root, f.fact_text, names) is not None
+            or (_is_be(root) and _adjectives(root))):
+        return None
+    words = [t for t in doc if not t.is_punct]
+    if not words:
+        return None
+    for c in root.children:
+        if not (c.dep_ == "conj" and c.i > root.i and c.tag_.startswith("VB") and _subject(c) is not None):
+            continue
+        clause = list(c.subtree)
+        if clause[-1].i < words[-1].i:
+            continue  # not the fact's last clause
+        # the coordinator right before the clause (the parser may hang it on the word before)
+        cc = doc[clause[0].i - 1] if clause[0].i > root.i + 1 else None
+        kind = _kind_at(c, f.fact_text, names)
+        if cc is None or _lower(cc) not in ("and", "but") or kind is None:
+            continue
+        head = f.fact_text[:cc.idx].rstrip(" ,;")
+        if len(head.split()) < 3:
+            return None
+        if not _lasting_at(f, c, clause, kind, names, known | set(_WORD_RE.findall(head.lower()))):
+            return head
+    return None
 
 
 def _free(f: ExtractedFact) -> bool:
@@ -367,8 +414,6 @@ def apply(result: ExtractionResult, ctx: ExtractionContext) -> list[tuple[str, E
     facts = result.facts
     todo = [f for f in facts if _free(f) and (_PREFILTER_RE.search(f.fact_text) or PROGRESS_RE.search(f.fact_text)
                                                    or STATE_PHRASE_RE.search(f.fact_text))]
-    if len(facts) < 2:  # alone in its turn only the comparison kind is dropped
-        todo = [f for f in todo if re.search(r"(?i)\bsame\b", f.fact_text)]
     if not todo:
         return []
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -385,11 +430,15 @@ def apply(result: ExtractionResult, ctx: ExtractionContext) -> list[tuple[str, E
             continue
         names = {w.lower() for n in (f.subject, speaker) for w in _WORD_RE.findall(n or "")}
         kind = kind_of(doc, f.fact_text, names)
-        if kind is None:
-            continue
         known = set().union(*(w for g, w in zip(facts, words, strict=True) if g is not f))
-        if kind == "same" or not lasting(f, doc, kind, names, known):
-            kinds[id(f)] = kind
+        if kind is None:
+            if (head := trim_tail(f, doc, names, known)) is not None:
+                f.fact_text = head  # the news without its moment ("... and my dad cried a little")
+                trimmed = result.trace.setdefault("moment_trimmed", [])
+                trimmed.append(head)
+            continue
+        if kind == "same" or (len(facts) > 1 and not lasting(f, doc, kind, names, known)):
+            kinds[id(f)] = kind  # alone in its turn only the comparison kind is dropped
     gone: list[tuple[str, ExtractedFact]] = []
     for f in facts:
         kind = kinds.get(id(f))
