@@ -338,7 +338,7 @@ def lasting(f: ExtractedFact, doc: Any, kind: str, names: set[str], known: set[s
     (`_objects`)."""
     if f.event_date is not None:
         return True
-    return _lasting_at(f, list(doc.sents)[0].root, list(doc), kind, names, known)
+    return _lasting_at(f, next(iter(doc.sents)).root, list(doc), kind, names, known)
 
 
 def _lasting_at(f: ExtractedFact, root: Any, tokens: list[Any], kind: str, names: set[str], known: set[str]) -> bool:
