@@ -88,7 +88,7 @@ STATE_ADJECTIVES: frozenset[str] = L.MOOD_WORDS_EN | frozenset([
     "breathless", "drained", "wiped", "wrecked", "beat", "starving", "freezing", "soaked", "hungover",
     "worried", "frustrated", "annoyed", "furious", "disappointed", "heartbroken", "devastated",
     "gutted", "crushed", "glad", "psyched", "delighted", "giddy", "buzzing", "hyper", "restless",
-    "impatient", "sleepy", "knackered", "shattered", "pooped", "wired", "jumpy", "antsy",
+    "impatient", "sleepy", "knackered", "shattered", "pooped", "wired", "jumpy", "antsy", "jet-lagged", "jetlagged",
 ])
 BODY_PARTS: frozenset[str] = frozenset([
     "arm", "arms", "leg", "legs", "hand", "hands", "foot", "feet", "knee", "knees", "back", "shoulder",
@@ -214,6 +214,12 @@ def _is_same(root: Any) -> bool:
                for c in root.children)
 
 
+def _person_noun(low: str) -> bool:
+    """A person or pet noun, singular or plural ("students", "nurses", "puppies")."""
+    return low in _PERSON_NOUNS or low.removesuffix("s") in _PERSON_NOUNS or (
+        low.endswith("ies") and low[:-3] + "y" in _PERSON_NOUNS)
+
+
 def _own_body(t: Any) -> bool:
     """"my lungs", "their head": a body part of the subject's own, an idiom's object."""
     return _lower(t) in BODY_PARTS and any(c.dep_ == "poss" and c.tag_ == "PRP$" for c in t.children)
@@ -225,7 +231,7 @@ def _personal(subj: Any, names: set[str]) -> bool:
     "Caroline's relationships feel more genuine" and "Seeing X was so awesome" are about things."""
     low = _lower(subj)
     return ((subj.tag_ == "PRP" and low in _PERSONAL_PRONOUNS) or subj.tag_ in ("NNP", "NNPS") or low in names
-            or low in _PERSON_NOUNS or low in BODY_PARTS)
+            or _person_noun(low) or low in BODY_PARTS)
 
 
 def kind_of(doc: Any, text: str, names: frozenset[str] | set[str] = frozenset()) -> str | None:
@@ -352,7 +358,7 @@ def _lasting_at(f: ExtractedFact, root: Any, tokens: list[Any], kind: str, names
             continue
         if t.tag_ in ("NNP", "NNPS") or (t.tag_ == "CD" and low not in _CONTENT_FREE_NUMBERS):
             return True
-        if t.tag_.startswith("NN") and low in _PERSON_NOUNS:
+        if t.tag_.startswith("NN") and _person_noun(low):
             return True
     if any(_new(t, known) for t in _objects(root, kind)):
         return True
