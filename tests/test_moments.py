@@ -158,3 +158,9 @@ def test_a_moment_tail_is_cut_from_the_news(text: str, fact: str) -> None:
 def test_a_tail_with_content_or_after_an_evaluation_stays(text: str) -> None:
     res = extract_offline(text, ExtractionContext("Lena", WHEN, addressee="Omar"))
     assert "moment_trimmed" not in res.trace, (res.facts, res.trace)
+
+
+def test_an_act_toward_the_listener_does_not_carry_the_turn() -> None:
+    # thanks to the listener (a speech act) is no news: the speaker's state stays the turn's fact
+    got = texts("Thanks so much for always being there for me, Omar. I was shaking the whole time.")
+    assert any("shaking" in t for t in got), got
