@@ -1451,6 +1451,9 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import kind_filters
 
         kind_filters.apply(result, text)
+        from arandu_pipelines.write import moments
+
+        moments.apply(result, ctx)  # a reaction of the moment beside the turn's news (write/moments.py)
     if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
         person_antecedents.restore(result, text, spans, *formed)
     if owners is not None:
