@@ -29,6 +29,10 @@ what does not read as an atomic statement about a person or thing:
 |                             | before it, else dropped                                            |
 | request                     | a request to the listener ("remind me on friday" -> "Remind Maria   |
 |                             | on friday", "tell me more") is not a fact about the speaker: dropped |
+| wish                        | "Happy early birthday!" -> "S is happy early birthday": a wish    |
+|                             | formula, dropped (write/reply_forms.py, session 14)                 |
+| echo                        | a subjectless gerund repeating the listener's last turn ("Passing  |
+|                             | thirty people, ...!") is their news: dropped (write/reply_forms.py) |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
 |                             | heard", "Sorry Maria didn't ...") are dropped                       |
 | vague                       | a feeling whose object names nothing ("excited for this new         |
@@ -86,6 +90,7 @@ from arandu_pipelines.write import (
     plain_forms,
     precision,
     readability,
+    reply_forms,
     small_talk,
 )
 from arandu_pipelines.write import lexicon as L
@@ -328,13 +333,30 @@ def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """"Remind Maria on friday" (from "remind me on friday") asks something; it is no fact."""
     if not _free(f):
         return f
-    first, _, rest = f.fact_text.partition(" ")
+    first, _, rest = reply_forms.strip_lead(f.fact_text).partition(" ")  # "Now tell Maria ..." too
     verb = first.lower() if first.lower() in _REQUEST_VERBS else chat_forms.transposed(first, _REQUEST_VERBS)
     if verb and f.subject and rest.startswith(f.subject):  # "Remnid Maria on friday" too (a typo)
         return None
     if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
         return None  # "Friday works for Maria": making plans, not a fact that lasts
     return f
+
+
+def _wish(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Happy early birthday!" repaired to "S is happy early birthday" is a wish (reply_forms)."""
+    return None if _free(f) and reply_forms.is_wish(f.fact_text, f.source_text) else f
+
+
+def _echo(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A dropped-subject gerund fragment repeating the listener's last turn ("Passing thirty
+    people, ...!" after "I passed thirty people") takes up their news: not news about the speaker.
+    Kept when it names the listener (then it says something about them)."""
+    if not (_free(f) and (f.rule_kind or "").startswith("generic.dropped_en")):
+        return f
+    addressee = (ctx.addressee or "").strip()
+    if addressee and addressee.split()[0] in f.fact_text:
+        return f
+    return None if reply_forms.echoes_listener(f.source_text, ctx.speaker_name or "", ctx.previous_turns) else f
 
 
 def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -608,7 +630,7 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _shape, _fragment,
-    _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
+    _request, _wish, _echo, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
     *(_small_talk_check(row) for row in small_talk.ROWS),
 )
