@@ -151,3 +151,26 @@ def test_markers_flag(text: str, marker: str) -> None:
 ])
 def test_markers_leave_good_facts(text: str) -> None:
     assert not {"agreement", "imperative", "wish"} & set(defects_of(text))
+
+
+# 5. the object of "sent me a photo of ..." is kept; a caption glued to the sentence is cut, not the fact
+@pytest.mark.parametrize("text", [
+    "My cousin sent me a photo of the church",
+    "My cousin just sent me a pic of the church she got married in.",
+    "Not long ago my cousin sent me a photo of the church, it looks amazing",
+])
+def test_photo_object_is_kept(text: str) -> None:
+    assert any("sent Tomas a p" in t and "of the church" in t for t in _texts(text)), _texts(text)
+
+
+def test_caption_glued_to_a_sentence_is_cut() -> None:
+    texts = _texts("My cousin sent me a photo of the church [shared a photo: a white church with a steeple]")
+    assert "Tomas's cousin sent Tomas a photo of the church" in texts, texts
+
+
+@pytest.mark.parametrize("text", [
+    "[shared a photo: a white church with a steeple]",
+    "Look at this [shared a photo: a white church with a steeple]",
+])
+def test_caption_alone_is_no_fact(text: str) -> None:
+    assert not [t for t in _texts(text) if "church" in t], _texts(text)

@@ -175,8 +175,18 @@ def _chat_form(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
 
 def _caption(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     src = f.source_text or ""
-    if _CAPTION_RE.search(f.fact_text) or _CAPTION_RE.match(src.lstrip()):
+    if _CAPTION_RE.match(src.lstrip()):
         return None
+    m = _CAPTION_RE.search(f.fact_text)
+    if m is None:
+        return f
+    # a caption glued to the sentence with no stop before it ("... a photo of the church [shared a
+    # photo: ...]", session 14): the sentence before it stays, the caption goes (it stays searchable
+    # in the message text); a fact that is mostly caption is dropped
+    head = f.fact_text[:m.start()].rstrip(" ,;:-–—")
+    if m.start() == 0 or "[" not in f.fact_text[m.start():m.end()] or len(head.split()) < 4 or f.subject not in head:
+        return None
+    f.fact_text = head
     return f
 
 
