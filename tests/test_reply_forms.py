@@ -174,3 +174,32 @@ def test_caption_glued_to_a_sentence_is_cut() -> None:
 ])
 def test_caption_alone_is_no_fact(text: str) -> None:
     assert not [t for t in _texts(text) if "church" in t], _texts(text)
+
+
+# 1b. fact_quality's late pass over a "you" left in a fact conjugates a subject's verb too
+@pytest.mark.parametrize(("text", "want"), [
+    ("Not long ago you were scared of the pool", "Not long ago Lucia was scared of the pool"),
+    ("Lately you haven't slept much", "Lately Lucia hasn't slept much"),
+    ("Tomas thinks you were right about the boat", "Tomas thinks Lucia was right about the boat"),
+])
+def test_late_second_person_pass_conjugates(text: str, want: str) -> None:
+    from arandu_pipelines.write.fact_quality import _second_person
+    from arandu_pipelines.write.types import ExtractedFact
+
+    ctx = ExtractionContext(speaker_name="Tomas", occurred_at=datetime(2023, 5, 8), addressee="Lucia")
+    got = _second_person(ExtractedFact("Tomas", text), ctx)
+    assert got is not None and got.fact_text == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Tomas let you have the bike", "Tomas let Lucia have the bike"),
+    ("Tomas gave you the keys", "Tomas gave Lucia the keys"),
+    ("Thanks to you, Tomas finished the race", "Thanks to Lucia, Tomas finished the race"),
+])
+def test_late_second_person_pass_guards(text: str, want: str) -> None:
+    from arandu_pipelines.write.fact_quality import _second_person
+    from arandu_pipelines.write.types import ExtractedFact
+
+    ctx = ExtractionContext(speaker_name="Tomas", occurred_at=datetime(2023, 5, 8), addressee="Lucia")
+    got = _second_person(ExtractedFact("Tomas", text), ctx)
+    assert got is not None and got.fact_text == want

@@ -91,6 +91,7 @@ from arandu_pipelines.write import (
     precision,
     readability,
     reply_forms,
+    second_person,
     small_talk,
 )
 from arandu_pipelines.write import lexicon as L
@@ -220,6 +221,7 @@ def _second_person(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
     forms = {"your": _possessive(who), "yours": _possessive(who), "seu": _possessive(who),
              "sua": _possessive(who), "you're": f"{who} is", "you've": f"{who} has",
              "you'd": f"{who} would", "you'll": f"{who} will"}
+    f.fact_text = second_person.name_subject_you(f.fact_text, who)  # "you were" -> "Ana was" (session 14)
     f.fact_text = _YOU_RE.sub(lambda m: forms.get(m.group(0).lower().replace("’", "'"), who), f.fact_text)
     if who not in f.mentions and who != f.subject:
         f.mentions.append(who)

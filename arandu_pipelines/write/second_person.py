@@ -22,6 +22,10 @@ A plural "you" ("you both", "you two", "you guys", "you all") is never conjugate
 
 from __future__ import annotations
 
+import re
+
+from arandu_pipelines.write.language import cap_like, conj_en
+
 # be/have/do forms whose subject can only be the word before them
 _SUBJECT_ONLY_FORMS = frozenset(["were", "weren't", "are", "aren't", "have", "haven't", "do", "don't"])
 # before "you", these make it an object ("let you have it") or an inverted subject ("did you have")
@@ -55,4 +59,32 @@ def you_is_subject(prev: str, nxt: str) -> bool:
     return prev in _CLAUSE_AFTER or (len(prev) > 4 and prev.endswith("ly") and prev != "only")
 
 
-__all__ = ["you_is_subject"]
+_YOU_VERB_RE = re.compile(
+    r"(?i)(?<![\w'’])you(?P<gap>(?:\s+(?:really|just|always|never|still|also|even|only|all|both|two))*)"
+    r"\s+(?P<verb>[a-z][\w'’]*)")
+_PREV_WORD_RE = re.compile(r"([\w'’]+|,)\s*$")
+
+
+def name_subject_you(text: str, who: str) -> str:
+    """`text` with each subject "you" named `who` and its verb conjugated ("Lately you don't
+    sleep" -> "Lately Ana doesn't sleep"); any other "you" is left for the caller. For the fact
+    checks' late second-person pass (fact_quality), which used to name "you" without touching
+    its verb."""
+    def one(m: re.Match[str]) -> str:
+        before = _PREV_WORD_RE.search(text[:m.start()])
+        prev = before.group(1).lower() if before else ""
+        gap, verb = m.group("gap"), m.group("verb")
+        words = gap.lower().split()
+        nxt = words[0] if words and words[0] in _PLURAL_NEXT else verb.lower().replace("’", "'")
+        if nxt in _PLURAL_NEXT or not (prev in _CLAUSE_START or you_is_subject(prev, nxt)):
+            return m.group(0)
+        return f"{who}{gap} {cap_like(verb, _THIRD[nxt]) if nxt in _THIRD else conj_en(verb)}"
+    return _YOU_VERB_RE.sub(one, text)
+
+
+_CLAUSE_START = frozenset(["", ",", "and", "but", "so", "that", "because", "if", "when", "while", "since"])
+_THIRD = {"were": "was", "weren't": "wasn't", "are": "is", "aren't": "isn't", "have": "has", "haven't": "hasn't",
+          "do": "does", "don't": "doesn't"}
+
+
+__all__ = ["name_subject_you", "you_is_subject"]
