@@ -143,7 +143,7 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     # "So send Bob the pictures", "Okay, show Bob")
     "imperative": re.compile(
         r"^(?:(?i:now|so|ok|okay|well|then|just|please|and|oh|hey|alright|c'mon|come\s+on)\b,?\s+)*"
-        r"(?i:tell|send|show|give|let|call|text|bring|remind|share)\s+[A-Z]\w*\b(?!\s+(?:is|was|has|had)\b)"),
+        r"(?i:tell|send|show|give|let|call|text|bring|remind|share|help|join|(?:come|go)\s+[a-z]+)\s+[A-Z]\w*\b(?!\s+(?:is|was|has|had)\b)"),
     # a wish or greeting given the dropped-subject repair ("S is happy early birthday to ...")
     "wish": re.compile(
         r"\b(?:is|was)\s+(?:happy|merry)\s+(?:(?:early|belated|late)\s+)?(?:birthday|anniversary|holidays?|new\s+year"

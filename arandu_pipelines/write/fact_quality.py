@@ -349,6 +349,8 @@ def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     verb = first.lower() if first.lower() in _REQUEST_VERBS else chat_forms.transposed(first, _REQUEST_VERBS)
     if verb and f.subject and rest.startswith(f.subject):  # "Remnid Maria on friday" too (a typo)
         return None
+    if f.subject and not f.fact_text.startswith(f.subject) and reply_forms.imperative_to(f.fact_text, f.subject):
+        return None  # "Then come visit Maria in Porto" (session 14)
     if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
         return None  # "Friday works for Maria": making plans, not a fact that lasts
     return f

@@ -8,6 +8,8 @@ Three forms, found in the held-out output of session 13 and recognised by gramma
 | lead words    | "Now tell Bob about Lisbon", "So, send Bob the pictures"     | `strip_lead` lets            |
 |               | (an imperative after a discourse or time word)               | fact_quality's request check |
 |               |                                                              | see the imperative: dropped  |
+| imperative    | "Then come visit Bob in Porto" (any bare verb, or two, whose | dropped (`imperative_to`)    |
+|               | object is the speaker: "come visit me")                      |                              |
 | wish          | "Happy early birthday to you both!" -> "S is happy early     | dropped                      |
 |               | birthday to ..." (the dropped-subject repair of a wish)      |                              |
 | echo          | B: "I passed thirty people on the bike leg"; A: "Passing     | dropped, unless it names the |
@@ -28,6 +30,8 @@ which is no news about the speaker.
 from __future__ import annotations
 
 import re
+
+from arandu_pipelines.write.language import conj_en
 
 # discourse and time words before an imperative: "Now tell me", "So, send me", "Then give me"
 _LEAD_RE = re.compile(
@@ -56,6 +60,23 @@ def strip_lead(text: str) -> str:
     """`text` without the discourse or time words before its first clause ("Now tell Bob" ->
     "tell Bob"); unchanged when it opens with none."""
     return _LEAD_RE.sub("", text, count=1)
+
+
+def _base_verb(word: str) -> bool:
+    """A word that reads as a bare verb: lower-case letters that `conj_en` would inflect, not
+    itself inflected ("come", "visit", "help"; not "dogs", "painted", "running")."""
+    w = word.lower()
+    return w.isalpha() and not w.endswith(("s", "ing", "ed")) and conj_en(w) != w
+
+
+def imperative_to(text: str, subject: str) -> bool:
+    """An imperative whose object is `subject` (the speaker, from "me"), after any lead words:
+    "Then come visit Bob in Porto", "Now help Bob with the move", "Join Bob at the gym"."""
+    words = strip_lead(text).split()
+    if len(words) < 2 or not subject or not _base_verb(words[0]):
+        return False
+    rest = words[2:] if _base_verb(words[1]) else words[1:]
+    return " ".join(rest).startswith(subject)
 
 
 def is_wish(fact_text: str, source: str | None) -> bool:
@@ -96,4 +117,4 @@ def echoes_listener(source: str | None, speaker: str, previous: list[tuple[str |
     return (verb in said and bool(shared)) or len(shared) >= 2  # "ran" -> "Running ...": irregular past
 
 
-__all__ = ["echoes_listener", "is_wish", "strip_lead"]
+__all__ = ["echoes_listener", "imperative_to", "is_wish", "strip_lead"]
