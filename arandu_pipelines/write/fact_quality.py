@@ -363,12 +363,12 @@ def _wish(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 def _echo(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """A dropped-subject gerund fragment repeating the listener's last turn ("Passing thirty
-    people, ...!" after "I passed thirty people") takes up their news: not news about the speaker.
-    Kept when it names the listener (then it says something about them)."""
+    people, ...!" after "I passed thirty people") takes up their news: not news about the speaker
+    (the repair made it "S is passing thirty people", naming the listener or not). A fact whose
+    subject is the listener says something about them: left alone."""
     if not (_free(f) and (f.rule_kind or "").startswith("generic.dropped_en")):
         return f
-    addressee = (ctx.addressee or "").strip()
-    if addressee and addressee.split()[0] in f.fact_text:
+    if f.subject == (ctx.addressee or "").strip():
         return f
     return None if reply_forms.echoes_listener(f.source_text, ctx.speaker_name or "", ctx.previous_turns) else f
 

@@ -79,8 +79,19 @@ def imperative_to(text: str, subject: str) -> bool:
     return " ".join(rest).startswith(subject)
 
 
+# the closed class of well-wishing formulae, when a fact opens with one ("Merry Christmas to Ana
+# and the kids", "Good luck to Ana at the race")
+_FORMULA_RE = re.compile(
+    r"(?i)^(?:good\s+luck|best\s+of\s+luck|congrats|congratulations|safe\s+travels?|cheers\s+to|here['’]s\s+to"
+    r"|best\s+wishes|get\s+well\s+soon|fingers\s+crossed|break\s+a\s+leg|bon\s+voyage|many\s+happy\s+returns)\b")
+
+
 def is_wish(fact_text: str, source: str | None) -> bool:
-    """A wish formula ("Happy early birthday!") or the dropped-subject repair made of one."""
+    """A wish formula ("Happy early birthday!") or the dropped-subject repair made of one, or a
+    fact that opens with a wish ("Merry Christmas to Ana and the kids")."""
+    text = strip_lead(fact_text)
+    if _WISH_RE.match(text) or _FORMULA_RE.match(text):
+        return True
     src = strip_lead((source or "").strip())
     return bool(_WISH_RE.match(src)) and bool(_WISH_FACT_RE.match(fact_text))
 
