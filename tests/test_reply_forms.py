@@ -131,6 +131,29 @@ def test_echo_naming_a_third_person_is_dropped_too() -> None:
     assert not any("passing thirty people" in t for t in _texts(text, _PREV)), _texts(text, _PREV)
 
 
+_PREV_RUN = [("Lucia", "I finished the marathon in under four hours yesterday!")]
+
+
+@pytest.mark.parametrize(("text", "gone"), [
+    ("Finished in under four hours! So proud of you", "finished in under four hours"),
+    ("Wow, finishing a marathon in under four hours!", "finishing a marathon"),
+])
+def test_past_or_interjected_echo_is_dropped(text: str, gone: str) -> None:
+    assert not any(gone in t for t in _texts(text, _PREV_RUN)), _texts(text, _PREV_RUN)
+
+
+def test_own_past_fragment_stays() -> None:
+    text = "Finished my own first 10k last Sunday, in Porto"
+    assert any("10k" in t for t in _texts(text, _PREV_RUN)), _texts(text, _PREV_RUN)
+
+
+def test_fragment_answering_the_listeners_question_stays() -> None:
+    prev = [("Lucia", "Sounds like a great plan! Need help with anything?")]
+    text = "Need help with marketing strategies for the bakery"
+    assert any("marketing" in t for t in _texts(text, prev)), _texts(text, prev)
+    assert not echoes_listener("Needed help with the bakery", "Tomas", [("Lucia", "Need help with anything?")])
+
+
 def test_gerund_of_own_news_stays() -> None:
     text = "Passing the citizenship exam last week, finally!"
     assert any("citizenship" in t for t in _texts(text, _PREV)), _texts(text, _PREV)

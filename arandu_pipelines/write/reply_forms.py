@@ -20,10 +20,11 @@ A wish is "Happy"/"Merry" followed by a noun phrase (the formula "Happy birthday
 Christmas", "Happy 30th"); "Happy with X", "Happy to X", "Happy that ...", "Happy for you" are
 the adjective with its complement and stay (a dropped "I'm": "S is happy with the new job").
 
-An echo is a subjectless gerund fragment (the extractor's dropped-subject repair, rule kind
+An echo is a subjectless gerund (or past) fragment (the extractor's dropped-subject repair, rule kind
 `generic.dropped_en*`) whose verb and at least one word of its object (or, for an irregular
 verb whose past shares no stem, "ran" / "Running ...", two words of its object) repeat the other
-speaker's previous turn: the speaker takes up the listener's news ("Passing thirty people, ..."),
+speaker's previous turn, outside its questions (a fragment repeating a question's words answers it:
+"Need help with marketing" after "Need help with anything?"): the speaker takes up the listener's news ("Passing thirty people, ..."),
 which is no news about the speaker.
 """
 
@@ -31,12 +32,13 @@ from __future__ import annotations
 
 import re
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import conj_en
 
 # discourse and time words before an imperative: "Now tell me", "So, send me", "Then give me"
 _LEAD_RE = re.compile(
     r"(?i)^(?:(?:now|so|then|just|please|and|oh|okay|ok|well|hey|alright|all\s+right|anyway|also|but"
-    r"|come\s+on|go\s+on|c['’]mon|actually|seriously|honestly)\b[,!]?\s+)+")
+    r"|come\s+on|go\s+on|c['’]mon|actually|seriously|honestly|wow|whoa|omg|aw+|yay|ooh|ah|haha|lol)\b[,!]?\s+)+")
 
 # "Happy"/"Merry" + a noun phrase; not the adjective with its complement or an adverb
 _WISH_RE = re.compile(
@@ -50,6 +52,8 @@ _WISH_FACT_RE = re.compile(
     r"[\w'’-]+")
 
 _GERUND_START_RE = re.compile(r"(?i)^\s*([a-z]+ing)\b([^,;.!?]*)")
+# a subjectless past: "Finished in under four hours!" (the repair made it "S finished ...")
+_PAST_START_RE = re.compile(r"(?i)^\s*([a-z]{2,}(?<!e)ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r")\b([^,;.!?]*)")
 _WORD_RE = re.compile(r"[a-z]+")
 _STOP = frozenset(["a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "of", "to", "in", "on",
                    "at", "for", "with", "by", "from", "and", "or", "so", "that", "this", "it", "up", "out",
@@ -114,15 +118,19 @@ def _content(text: str) -> set[str]:
 
 
 def echoes_listener(source: str | None, speaker: str, previous: list[tuple[str | None, str]]) -> bool:
-    """Whether `source` opens with a gerund fragment whose verb and object repeat the previous
-    turn of another speaker ("Passing thirty people, ..." after "I passed thirty people ...")."""
-    m = _GERUND_START_RE.match(strip_lead((source or "").strip()))
+    """Whether `source` opens (after lead words and interjections) with a gerund or a
+    subjectless past whose verb and object repeat the previous turn of another speaker
+    ("Passing thirty people, ..." after "I passed thirty people ...", "Finished in under four
+    hours!" after "I finished the marathon in under four hours")."""
+    src = strip_lead((source or "").strip())
+    m = _GERUND_START_RE.match(src) or _PAST_START_RE.match(src)
     if not m:
         return False
     last = next((t for who, t in reversed(previous) if who and who.strip() != speaker.strip()), None)
     if not last:
         return False
-    said = _content(last)
+    # what the listener asked is not news: "Need help with X" answers "Need help with anything?"
+    said = _content(" ".join(x for x in re.split(r"(?<=[.!?])\s+", last) if not x.rstrip().endswith("?")))
     verb, obj = _stem(m.group(1)), _content(m.group(2))
     shared = obj & said
     return (verb in said and bool(shared)) or len(shared) >= 2  # "ran" -> "Running ...": irregular past
