@@ -131,6 +131,25 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     "group_phrase": re.compile(
         r"\b(?:both|all)\s+of\s+[A-Z]\w*\s+and\s+others\b|\b(?:within|in|inside|for|to|of|among|with|from"
         r"|between|about|like)\s+[A-Z]\w*\s+and\s+others\s+all\b"),
+    # --- session 14 (branch defects14): broken facts the markers above did not flag ---
+    # a singular name with a plural verb: "you were" rewritten without re-conjugation ("Not long ago
+    # Ana were scared", "Ana have been", "Ana don't"); a compound subject ("Ana and Bob were") and
+    # a capitalised plural noun or pronoun ("Kids were", "They have") are not
+    "agreement": re.compile(
+        r"(?<!\band\s)(?<!&\s)(?<!\bboth\s)(?<!\bof\s)\b(?!(?:They|We|You|I|These|Those|People|Others|Both|All"
+        r"|Most|Some|Many|Few)\b)[A-Z][a-z]+(?<!s)\s+(?:(?:really|just|always|never|still|also|all|both)\s+)?"
+        r"(?:were|weren['’]t|are|aren['’]t|don['’]t|haven['’]t|have\s+(?:been|had|got|gotten|done|made|gone|\w+ed)\b)"),
+    # an imperative to the listener, alone or after a discourse word ("Now tell Bob about Lisbon",
+    # "So send Bob the pictures", "Okay, show Bob")
+    "imperative": re.compile(
+        r"^(?:(?i:now|so|ok|okay|well|then|just|please|and|oh|hey|alright|c'mon|come\s+on)\b,?\s+)*"
+        r"(?i:tell|send|show|give|let|call|text|bring|remind|share|help|join|(?:come|go)\s+[a-z]+)\s+[A-Z]\w*\b(?!\s+(?:is|was|has|had)\b)"),
+    # a wish or greeting given the dropped-subject repair ("S is happy early birthday to ...")
+    "wish": re.compile(
+        r"\b(?:is|was)\s+(?:happy|merry)\s+(?:(?:early|belated|late)\s+)?(?:birthday|anniversary|holidays?|new\s+year"
+        r"|christmas|thanksgiving|easter|hanukkah|\w+['’]s\s+day|\w+\s+day)\b"
+        r"|\b(?:is|was)\s+(?:good\s+luck|safe\s+travels?|congrats|congratulations|best\s+wishes|happy\s+travels)\b",
+        re.IGNORECASE),
 }
 LONG_WORDS = 25
 

@@ -90,6 +90,7 @@ from arandu_pipelines.write.language import WORD_RE as _WORD_RE
 from arandu_pipelines.write.language import cap_like as _cap_like
 from arandu_pipelines.write.language import conj_en as _conj_en
 from arandu_pipelines.write.language import detect_language
+from arandu_pipelines.write.second_person import you_is_subject
 from arandu_pipelines.write.temporal import (
     TemporalMention,
     absolutize_with_spans,
@@ -1029,7 +1030,8 @@ class _EnRewrite:
                 out.append(who.pron)
         elif who.addr and low in ("you", "u"):
             out.append(who.addr)
-            if _prev_word(self.toks, i) in _EN_YOU_CLAUSE_START:
+            prev = _prev_word(self.toks, i)
+            if prev in _EN_YOU_CLAUSE_START or you_is_subject(prev, self.verb_after(i)):
                 return self.conj_after(i)
         elif who.addr and low in _EN_ADDRESSEE:
             out.append(_EN_ADDRESSEE[low].format(A=who.addr))
@@ -1043,6 +1045,16 @@ class _EnRewrite:
         if j >= self.n or self.toks[j].lower() not in _EN_IM_HAVE_PARTICIPLES:
             return False
         return self.toks[j].lower() == "been" or self.next_lower(j) in _EN_OBJECT_START
+
+    def verb_after(self, i: int) -> str:
+        """The first word after `i` that is not an adverb, lower-cased ("you really were" -> "were");
+        a plural marker right after "you" ("both", "all") is returned as is."""
+        j = _next_word(self.toks, i)
+        if j < self.n and self.toks[j].lower() in ("both", "all"):
+            return self.toks[j].lower()
+        while j < self.n and _is_word(self.toks[j]) and _adverb_after_i(self.toks[j].lower().replace("’", "'")):
+            j = _next_word(self.toks, j)
+        return self.toks[j].lower() if j < self.n and _is_word(self.toks[j]) else ""
 
     def next_lower(self, i: int) -> str:
         j = _next_word(self.toks, i)

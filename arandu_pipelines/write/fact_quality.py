@@ -29,6 +29,10 @@ what does not read as an atomic statement about a person or thing:
 |                             | before it, else dropped                                            |
 | request                     | a request to the listener ("remind me on friday" -> "Remind Maria   |
 |                             | on friday", "tell me more") is not a fact about the speaker: dropped |
+| wish                        | "Happy early birthday!" -> "S is happy early birthday": a wish    |
+|                             | formula, dropped (write/reply_forms.py, session 14)                 |
+| echo                        | a subjectless gerund repeating the listener's last turn ("Passing  |
+|                             | thirty people, ...!") is their news: dropped (write/reply_forms.py) |
 | talk                        | greetings/thanks/apologies/wishes ("Maria hopes John's ideas get    |
 |                             | heard", "Sorry Maria didn't ...") are dropped                       |
 | vague                       | a feeling whose object names nothing ("excited for this new         |
@@ -86,6 +90,8 @@ from arandu_pipelines.write import (
     plain_forms,
     precision,
     readability,
+    reply_forms,
+    second_person,
     small_talk,
 )
 from arandu_pipelines.write import lexicon as L
@@ -170,8 +176,18 @@ def _chat_form(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
 
 def _caption(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     src = f.source_text or ""
-    if _CAPTION_RE.search(f.fact_text) or _CAPTION_RE.match(src.lstrip()):
+    if _CAPTION_RE.match(src.lstrip()):
         return None
+    m = _CAPTION_RE.search(f.fact_text)
+    if m is None:
+        return f
+    # a caption glued to the sentence with no stop before it ("... a photo of the church [shared a
+    # photo: ...]", session 14): the sentence before it stays, the caption goes (it stays searchable
+    # in the message text); a fact that is mostly caption is dropped
+    head = f.fact_text[:m.start()].rstrip(" ,;:-–—")
+    if m.start() == 0 or "[" not in f.fact_text[m.start():m.end()] or len(head.split()) < 4 or f.subject not in head:
+        return None
+    f.fact_text = head
     return f
 
 
@@ -205,6 +221,7 @@ def _second_person(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
     forms = {"your": _possessive(who), "yours": _possessive(who), "seu": _possessive(who),
              "sua": _possessive(who), "you're": f"{who} is", "you've": f"{who} has",
              "you'd": f"{who} would", "you'll": f"{who} will"}
+    f.fact_text = second_person.name_subject_you(f.fact_text, who)  # "you were" -> "Ana was" (session 14)
     f.fact_text = _YOU_RE.sub(lambda m: forms.get(m.group(0).lower().replace("’", "'"), who), f.fact_text)
     if who not in f.mentions and who != f.subject:
         f.mentions.append(who)
@@ -328,13 +345,32 @@ def _request(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """"Remind Maria on friday" (from "remind me on friday") asks something; it is no fact."""
     if not _free(f):
         return f
-    first, _, rest = f.fact_text.partition(" ")
+    first, _, rest = reply_forms.strip_lead(f.fact_text).partition(" ")  # "Now tell Maria ..." too
     verb = first.lower() if first.lower() in _REQUEST_VERBS else chat_forms.transposed(first, _REQUEST_VERBS)
     if verb and f.subject and rest.startswith(f.subject):  # "Remnid Maria on friday" too (a typo)
         return None
+    if f.subject and not f.fact_text.startswith(f.subject) and reply_forms.imperative_to(f.fact_text, f.subject):
+        return None  # "Then come visit Maria in Porto" (session 14)
     if f.subject and _WORKS_FOR_RE.match(f.fact_text) and f.fact_text.endswith(f.subject):
         return None  # "Friday works for Maria": making plans, not a fact that lasts
     return f
+
+
+def _wish(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Happy early birthday!" repaired to "S is happy early birthday" is a wish (reply_forms)."""
+    return None if _free(f) and reply_forms.is_wish(f.fact_text, f.source_text) else f
+
+
+def _echo(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """A dropped-subject gerund fragment repeating the listener's last turn ("Passing thirty
+    people, ...!" after "I passed thirty people") takes up their news: not news about the speaker
+    (the repair made it "S is passing thirty people", naming the listener or not). A fact whose
+    subject is the listener says something about them: left alone."""
+    if not (_free(f) and (f.rule_kind or "").startswith("generic.dropped_en")):
+        return f
+    if f.subject == (ctx.addressee or "").strip():
+        return f
+    return None if reply_forms.echoes_listener(f.source_text, ctx.speaker_name or "", ctx.previous_turns) else f
 
 
 def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -608,7 +644,7 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
     _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
     _shape, _fragment,
-    _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
+    _request, _wish, _echo, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
     *(_small_talk_check(row) for row in small_talk.ROWS),
 )

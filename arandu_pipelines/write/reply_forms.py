@@ -1,0 +1,139 @@
+"""Sentences that answer or address the listener in a form the fact checks did not know.
+
+Three forms, found in the held-out output of session 13 and recognised by grammar, not topic
+(checks of write/fact_quality.py, over free-text facts):
+
+| form          | example (fact before the check)                              | what happens                 |
+|---------------|--------------------------------------------------------------|------------------------------|
+| lead words    | "Now tell Bob about Lisbon", "So, send Bob the pictures"     | `strip_lead` lets            |
+|               | (an imperative after a discourse or time word)               | fact_quality's request check |
+|               |                                                              | see the imperative: dropped  |
+| imperative    | "Then come visit Bob in Porto" (any bare verb, or two, whose | dropped (`imperative_to`)    |
+|               | object is the speaker: "come visit me")                      |                              |
+| wish          | "Happy early birthday to you both!" -> "S is happy early     | dropped                      |
+|               | birthday to ..." (the dropped-subject repair of a wish)      |                              |
+| echo          | B: "I passed thirty people on the bike leg"; A: "Passing     | dropped, unless it names the |
+|               | thirty people, that's ...!" -> "A is passing thirty people"  | listener (a statement about  |
+|               |                                                              | them stays)                  |
+
+A wish is "Happy"/"Merry" followed by a noun phrase (the formula "Happy birthday", "Merry
+Christmas", "Happy 30th"); "Happy with X", "Happy to X", "Happy that ...", "Happy for you" are
+the adjective with its complement and stay (a dropped "I'm": "S is happy with the new job").
+
+An echo is a subjectless gerund (or past) fragment (the extractor's dropped-subject repair, rule kind
+`generic.dropped_en*`) whose verb and at least one word of its object (or, for an irregular
+verb whose past shares no stem, "ran" / "Running ...", two words of its object) repeat the other
+speaker's previous turn, outside its questions (a fragment repeating a question's words answers it:
+"Need help with marketing" after "Need help with anything?"): the speaker takes up the listener's news ("Passing thirty people, ..."),
+which is no news about the speaker.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write.language import conj_en
+
+# discourse and time words before an imperative: "Now tell me", "So, send me", "Then give me"
+_LEAD_RE = re.compile(
+    r"(?i)^(?:(?:now|so|then|just|please|and|oh|okay|ok|well|hey|alright|all\s+right|anyway|also|but"
+    r"|come\s+on|go\s+on|c['’]mon|actually|seriously|honestly|wow|whoa|omg|aw+|yay|ooh|ah|haha|lol)\b[,!]?\s+)+")
+
+# "Happy"/"Merry" + a noun phrase; not the adjective with its complement or an adverb
+_WISH_RE = re.compile(
+    r"(?i)^(?:happy|merry)\s+(?!(?:to|that|for|with|about|because|as|now|enough|and|or|but|here|there|too|so"
+    r"|again|when|if|since|being|seeing|knowing|overall|indeed|though|tho|already|at|in|on|by|either|myself"
+    r"|yourself|ourselves|to\b)\b)[\w'’-]+")
+# the dropped-subject repair made of it: "S is happy early birthday ..."
+_WISH_FACT_RE = re.compile(
+    r"(?i)^.{1,60}?\bis\s+(?:happy|merry)\s+(?!(?:to|that|for|with|about|because|as|now|enough|and|or|but|here"
+    r"|there|too|so|again|when|if|since|being|seeing|knowing|overall|indeed|though|already|at|in|on|by)\b)"
+    r"[\w'’-]+")
+
+_GERUND_START_RE = re.compile(r"(?i)^\s*([a-z]+ing)\b([^,;.!?]*)")
+# a subjectless past: "Finished in under four hours!" (the repair made it "S finished ...")
+_PAST_START_RE = re.compile(r"(?i)^\s*([a-z]{2,}(?<!e)ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r")\b([^,;.!?]*)")
+_WORD_RE = re.compile(r"[a-z]+")
+_STOP = frozenset(["a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "of", "to", "in", "on",
+                   "at", "for", "with", "by", "from", "and", "or", "so", "that", "this", "it", "up", "out",
+                   "all", "some", "any", "just", "really", "very", "me", "you", "him", "them", "us"])
+
+
+def strip_lead(text: str) -> str:
+    """`text` without the discourse or time words before its first clause ("Now tell Bob" ->
+    "tell Bob"); unchanged when it opens with none."""
+    return _LEAD_RE.sub("", text, count=1)
+
+
+def _base_verb(word: str) -> bool:
+    """A word that reads as a bare verb: lower-case letters that `conj_en` would inflect, not
+    itself inflected ("come", "visit", "help"; not "dogs", "painted", "running")."""
+    w = word.lower()
+    return w.isalpha() and not w.endswith(("s", "ing", "ed")) and conj_en(w) != w
+
+
+def imperative_to(text: str, subject: str) -> bool:
+    """An imperative whose object is `subject` (the speaker, from "me"), after any lead words:
+    "Then come visit Bob in Porto", "Now help Bob with the move", "Join Bob at the gym"."""
+    words = strip_lead(text).split()
+    if len(words) < 2 or not subject or not _base_verb(words[0]):
+        return False
+    rest = words[2:] if _base_verb(words[1]) else words[1:]
+    return " ".join(rest).startswith(subject)
+
+
+# the closed class of well-wishing formulae, when a fact opens with one ("Merry Christmas to Ana
+# and the kids", "Good luck to Ana at the race")
+_FORMULA_RE = re.compile(
+    r"(?i)^(?:good\s+luck|best\s+of\s+luck|congrats|congratulations|safe\s+travels?|cheers\s+to|here['’]s\s+to"
+    r"|best\s+wishes|get\s+well\s+soon|fingers\s+crossed|break\s+a\s+leg|bon\s+voyage|many\s+happy\s+returns)\b")
+
+
+def is_wish(fact_text: str, source: str | None) -> bool:
+    """A wish formula ("Happy early birthday!") or the dropped-subject repair made of one, or a
+    fact that opens with a wish ("Merry Christmas to Ana and the kids")."""
+    text = strip_lead(fact_text)
+    if _WISH_RE.match(text) or _FORMULA_RE.match(text):
+        return True
+    src = strip_lead((source or "").strip())
+    return bool(_WISH_RE.match(src)) and bool(_WISH_FACT_RE.match(fact_text))
+
+
+def _stem(word: str) -> str:
+    """A crude common stem of a verb's forms: "passing"/"passed"/"passes" -> "pass",
+    "making"/"made" are not joined (irregular forms only match themselves)."""
+    w = word.lower()
+    for suf in ("ing", "ed", "es", "s"):
+        if len(w) > len(suf) + 2 and w.endswith(suf):
+            w = w[: -len(suf)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiousl":  # "running" -> "runn" -> "run"
+        w = w[:-1]
+    return w.rstrip("e")
+
+
+def _content(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def echoes_listener(source: str | None, speaker: str, previous: list[tuple[str | None, str]]) -> bool:
+    """Whether `source` opens (after lead words and interjections) with a gerund or a
+    subjectless past whose verb and object repeat the previous turn of another speaker
+    ("Passing thirty people, ..." after "I passed thirty people ...", "Finished in under four
+    hours!" after "I finished the marathon in under four hours")."""
+    src = strip_lead((source or "").strip())
+    m = _GERUND_START_RE.match(src) or _PAST_START_RE.match(src)
+    if not m:
+        return False
+    last = next((t for who, t in reversed(previous) if who and who.strip() != speaker.strip()), None)
+    if not last:
+        return False
+    # what the listener asked is not news: "Need help with X" answers "Need help with anything?"
+    said = _content(" ".join(x for x in re.split(r"(?<=[.!?])\s+", last) if not x.rstrip().endswith("?")))
+    verb, obj = _stem(m.group(1)), _content(m.group(2))
+    shared = obj & said
+    return (verb in said and bool(shared)) or len(shared) >= 2  # "ran" -> "Running ...": irregular past
+
+
+__all__ = ["echoes_listener", "imperative_to", "is_wish", "strip_lead"]
