@@ -141,8 +141,8 @@ def _hits(text: str, question: str | None) -> int:
             last = b
         if not _IT_PRED_RE.match(body):
             continue
-        if i and _DEF_RE.search(text[sents[i - 1][0]: sents[i - 1][1]]):
-            last = b
+        if i and (_DEF_RE.search(text[sents[i - 1][0]: sents[i - 1][1]]) or last == sents[i - 1][1]):
+            last = b  # after a definite thing, or after an "It" that may be resolved (the same thing again)
         elif question is not None and a < REACH and not any(_DEF_RE.search(text[x:y]) for x, y in sents[:i]):
             last = b
     return last
@@ -229,8 +229,8 @@ def _phrase(words: list[Any], role: str, who: str | None, speaker: str) -> str |
             owner = "my" if det == "my" or not speaker else f"{speaker}'s"
     elif det == "your":
         owner = "my" if not mine else "your"
-    elif role == "about" and root.lower_ not in PUBLIC:
-        owner = "my"
+    elif det == "the" and role == "about" and root.lower_ not in PUBLIC:
+        owner = "my"  # "this experience" points at what was shown or said: it stays "the"
     else:
         owner = "the"
     return f"{owner} {' '.join(head)}"

@@ -1,0 +1,124 @@
+"""Event and thing antecedents (write/thing_antecedents.py): a sentence-initial "It" for the one
+definite or possessive thing of the sentence before it or of the other speaker's question, a
+colour fragment that completes a painted object, and nothing whenever "it" is the situation, the
+weather, a judgement or one of two things. Invented sentences only (Nadia speaks, Tom is the
+other speaker), through the real extractor."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.thing_antecedents import replacements
+from arandu_pipelines.write.types import ExtractionContext
+
+
+def ctx(prev: list[tuple[str | None, str]] | None = None) -> ExtractionContext:
+    return ExtractionContext(speaker_name="Nadia", occurred_at=datetime(2024, 3, 4, 12, tzinfo=UTC),
+                             addressee="Tom", previous_turns=prev or [])
+
+
+def facts(text: str, prev: list[tuple[str | None, str]] | None = None) -> list[str]:
+    return [f.fact_text for f in extract_offline(text, ctx(prev)).facts]
+
+
+def reps(text: str, prev: list[tuple[str | None, str]] | None = None) -> set[tuple[str, str]]:
+    return {(r.original, r.text) for r in replacements(text, ctx(prev))}
+
+
+def test_it_after_the_speakers_definite_event():
+    out = facts("Next step is the building inspection. It's on October 3rd.")
+    assert "Nadia's building inspection is on October 3rd" in out, out
+    out = facts("The recital went well. It ended with a standing ovation.")
+    assert "Nadia's recital ended with a standing ovation" in out, out
+    out = facts("The audition is next Friday. It's at the downtown theater.")
+    assert "Nadia's audition is at the downtown theater" in out, out
+
+
+def test_it_after_a_verbless_thing():
+    out = facts("Guess what came in the mail? The postcard! It's on my fridge now.")
+    assert "Nadia's postcard is on Nadia's fridge now" in out, out
+
+
+def test_it_for_what_the_other_speaker_asked_about():
+    # a small parse reads "end" as a noun ("the internship end"): the verb is taken off the thing
+    out = facts("It ended last Friday. They threw me a little party.", [("Tom", "How did the internship end?")])
+    assert any(f.startswith("Nadia's internship ended") for f in out), out
+    assert not any("internship threw" in f for f in out), out  # "they" are the internship's people
+    # "your interview" was resolved before (write/antecedents.py): it still is, once
+    out = facts("It's at 10 tomorrow.", [("Tom", "Nice! When is your interview?")])
+    assert out.count("Nadia's interview is at 10") == 1, out
+    out = facts("It arrived yesterday!", [("Tom", "Did the package arrive?")])
+    assert any(f.startswith("Nadia's package arrived") for f in out), out
+    # the asker's own thing is theirs
+    assert reps("It starts at noon.", [("Tom", "What time does my party start?")]) == {("It", "Tom's party")}
+
+
+def test_the_same_thing_again_in_the_next_sentence():
+    out = facts("The move is next week. It starts on Monday. It ends on Friday.")
+    assert "Nadia's move starts on Monday" in out and "Nadia's move ends on Friday" in out, out
+
+
+def test_a_colour_fragment_completes_the_painted_object():
+    out = facts("We painted the van this week. Teal with yellow letters.")
+    assert "Nadia and others painted the van teal with yellow letters" in out, out
+    out = facts("I dyed my hair last night. Bright pink with blue tips!")
+    assert any("hair bright pink with blue tips" in f for f in out), out
+
+
+def test_judgements_experience_weather_and_the_situation_are_left_alone():
+    for text in ("Next step is the building inspection. It's great.",
+                 "Next step is the building inspection. It was fun.",
+                 "Next step is the building inspection. It's tough, but I'm ready.",
+                 "Next step is the building inspection. It's hard to say how it will go.",
+                 "I finished the report. It took forever.",
+                 "The kitchen is finally done. It looks amazing.",
+                 "We went to the lake. It rained all day.",
+                 "I saw the doctor today. It went well.",
+                 "My exam is done. It's a relief."):
+        assert reps(text) == set(), text
+    for reply, question in (("It was great!", "How was the trip?"),
+                            ("It rained the whole time.", "How was the trip?"),
+                            ("It felt so good.", "How was the first day at the new job?")):
+        assert reps(reply, [("Tom", question)]) == set(), reply
+
+
+def test_two_things_or_no_definite_thing_leave_it_alone():
+    assert reps("I bought a lamp for the bedroom. It arrived broken.") == set()
+    assert reps("I got the keys to the new apartment. It's on the third floor.") == set()
+    assert reps("It's in the closet.", [("Tom", "Where is the vacuum cleaner and the mop?")]) == set()
+    # a place or an organisation may be what "it" is: not a thing of the speaker's
+    assert reps("We drove to the beach. It's on the coast.") == set()
+    assert reps("I called the clinic. It opens at nine.") == set()
+    # a person is not "it"; the speaker's own question is not the other speaker's
+    assert reps("My sister called. It was about the wedding.") == set()
+    assert reps("It ended in May.", [("Nadia", "How did the internship end?")]) == set()
+
+
+def test_public_and_shown_things_stay_the_things():
+    # "the game" is watched, not had: never "Nadia's game"
+    assert reps("I watched the game last night. It ended in a tie.") == {("It", "the game")}
+    assert not any("Nadia's game" in f for f in facts("I watched the game last night. It ended in a tie."))
+    # "this experience" points at what the asker said: it stays "the experience"
+    assert reps("Thanks! It really motivated me.", [("Tom", "Has this experience influenced your goals?")]) \
+        <= {("It", "the experience")}
+
+
+def test_fragments_that_are_reactions_or_not_after_a_paint_verb_are_left_alone():
+    for text in ("We painted the fence last weekend. So pretty!",
+                 "We painted the fence last weekend. Amazing.",
+                 "We painted the fence last weekend. Beautiful work.",
+                 "I painted a portrait of Mia. Oil on canvas.",
+                 "I painted the fence blue. White would have been nicer.",
+                 "We bought the van this week. Teal with yellow letters."):
+        assert reps(text) == set(), text
+
+
+def test_a_mood_conjoined_after_the_news_keeps_the_news():
+    # fact_quality's `unanchored` dropped the whole fact for its content-free tail ("and S is nervous")
+    out = facts("Next step is the building inspection. It's on October 3rd, and I'm nervous.")
+    assert "Nadia's building inspection is on October 3rd" in out, out
+    out = facts("My exam is on Friday and I'm nervous.")
+    assert "Nadia's exam is on Friday" in out, out
+    # a resolve with nothing before it is still no fact
+    assert facts("I'm nervous and determined.") == [], facts("I'm nervous and determined.")
