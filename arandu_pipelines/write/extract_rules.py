@@ -1395,7 +1395,12 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
-    from arandu_pipelines.write import org_antecedents, people_forms, person_antecedents, thing_antecedents
+    from arandu_pipelines.write import (
+        org_antecedents,
+        people_forms,
+        person_antecedents,
+        thing_antecedents,
+    )
 
     said = (text, spans)
     formed = said

@@ -75,7 +75,7 @@ _NOT_THING_VERBS = frozenset({
     "feel", "take", "make", "mean", "go", "turn", "work", "happen", "seem", "look", "sound", "get", "become",
     "suck", "rock", "rule", "matter", "hurt", "count", "depend", "rain", "snow", "pour", "drizzle", "hail",
     "storm", "freeze", "thunder", "be", "do", "help", "remind", "give", "bring", "keep", "let", "show", "teach",
-    "sound", "pay", "stink", "blow", "kill", "shine"})
+    "pay", "stink", "blow", "kill", "shine"})
 _COPULA_FORMS = frozenset({"is", "'s", "’s", "was", "be", "are", "were"})
 _LEAD_WORDS = frozenset({"and", "so", "but", "well", "oh", "anyway", "now", "yeah", "yes", "plus", "also"})
 # verbs whose object a bare predicate completes: "painted the van. Teal with yellow letters."
