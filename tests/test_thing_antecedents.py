@@ -50,8 +50,19 @@ def test_it_for_what_the_other_speaker_asked_about():
     assert out.count("Nadia's interview is at 10") == 1, out
     out = facts("It arrived yesterday!", [("Tom", "Did the package arrive?")])
     assert any(f.startswith("Nadia's package arrived") for f in out), out
+    out = facts("Yes! It came this morning.", [("Tom", "Did the new couch arrive?")])  # "arrive" read as a noun
+    assert any(f.startswith("Nadia's couch came") for f in out), out
+    out = facts("It has a balcony!", [("Tom", "How's the new apartment?")])
+    assert "Nadia's apartment has a balcony" in out, out
     # the asker's own thing is theirs
     assert reps("It starts at noon.", [("Tom", "What time does my party start?")]) == {("It", "Tom's party")}
+
+
+def test_the_thing_the_speaker_made_or_fixed():
+    out = facts("I finally finished the quilt. It has twelve squares.")
+    assert "Nadia's quilt has twelve squares" in out, out
+    out = facts("The car broke down again. It needs a new engine.")
+    assert "Nadia's car needs a new engine" in out, out
 
 
 def test_the_same_thing_again_in_the_next_sentence():
@@ -85,7 +96,9 @@ def test_judgements_experience_weather_and_the_situation_are_left_alone():
 
 def test_two_things_or_no_definite_thing_leave_it_alone():
     assert reps("I bought a lamp for the bedroom. It arrived broken.") == set()
-    assert reps("I got the keys to the new apartment. It's on the third floor.") == set()
+    assert reps("I put the lamp in the bedroom. It's by the window now.") == set()
+    # plural things are no candidates for "it": the one singular thing is
+    assert reps("I got the keys to the new apartment. It's on the third floor.") == {("It's", "the apartment is")}
     assert reps("It's in the closet.", [("Tom", "Where is the vacuum cleaner and the mop?")]) == set()
     # a place or an organisation may be what "it" is: not a thing of the speaker's
     assert reps("We drove to the beach. It's on the coast.") == set()

@@ -54,7 +54,12 @@ from arandu_pipelines.write.antecedents import (
     _pronoun_role,
     context_turns,
 )
-from arandu_pipelines.write.org_antecedents import _PERSON_NOUNS, _TIME_NOUNS, ORG_NOUNS
+from arandu_pipelines.write.org_antecedents import (
+    _PERSON_NOUNS,
+    _TIME_NOUNS,
+    ORG_NOUNS,
+    OWN_VERBS,
+)
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "thing_antecedents"
@@ -67,15 +72,19 @@ PUBLIC = frozenset({
     "podcast", "exhibit", "exhibition", "festival", "parade", "fair", "tournament", "race", "marathon",
     "conference"})
 # places: "it" may be a place, so a place is a competitor (never the thing resolved)
-_PLACE_NOUNS = frozenset({"home", "house", "apartment", "flat", "room", "kitchen", "garden", "yard", "garage",
-                          "office", "city", "town", "country", "park", "beach", "lake", "river", "mountain",
-                          "island", "village", "neighborhood", "neighbourhood", "street", "place", "area"})
+# (a home, a room, a garden is a thing one has: "How's the new apartment?" "It has a balcony")
+_PLACE_NOUNS = frozenset({"city", "town", "country", "park", "beach", "lake", "river", "mountain", "island",
+                          "village", "neighborhood", "neighbourhood", "street", "place", "area", "coast", "state"})
 # "It felt / took / made / went ...": the doing the sentence told; weather and verdict verbs
 _NOT_THING_VERBS = frozenset({
     "feel", "take", "make", "mean", "go", "turn", "work", "happen", "seem", "look", "sound", "get", "become",
     "suck", "rock", "rule", "matter", "hurt", "count", "depend", "rain", "snow", "pour", "drizzle", "hail",
     "storm", "freeze", "thunder", "be", "do", "help", "remind", "give", "bring", "keep", "let", "show", "teach",
-    "pay", "stink", "blow", "kill", "shine"})
+    "stink", "blow", "kill", "shine"})
+# "the <thing>" I/we made, fixed or got is the speaker's ("I finished the quilt. It has twelve squares")
+_MAKE_VERBS = OWN_VERBS | {"finished", "fixed", "repaired", "restored", "renovated", "remodeled", "remodelled",
+                           "assembled", "framed", "booked", "scheduled", "planned", "organized", "organised",
+                           "wrote", "written", "recorded", "sewed", "crocheted", "carved", "cooked", "brewed"}
 _COPULA_FORMS = frozenset({"is", "'s", "’s", "was", "be", "are", "were"})
 _LEAD_WORDS = frozenset({"and", "so", "but", "well", "oh", "anyway", "now", "yeah", "yes", "plus", "also"})
 # verbs whose object a bare predicate completes: "painted the van. Teal with yellow letters."
@@ -102,7 +111,7 @@ _IT_PRED_RE = re.compile(
     r"seems?|seemed|sounds?|sounded|looks?|looked|goes|went|gets?|got|turned|worked|happened|would|could|"
     r"may|can|must|has\s+been|had\s+been|isn|wasn|doesn|didn|won|rained|snowed|sucks|sucked|rocks|rocked|"
     r"helps?|helped|reminds?|reminded|gives?|gave|brings?|brought|keeps?|kept|lets|shows?|showed|matters?|"
-    r"mattered|hurts?|be)\b)[a-z]+(?:ed|s|es)\b)")
+    r"mattered|hurts?|be|rains?|snows?|depends?|did|does|do|had|and|but|so|or|all|too|never|not)\b)[a-z]+\b)")
 _FRAGMENT_AFTER_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted(RESULT_VERBS)) + r")\s+(?:the|my|our|"
                                 r"a|an|his|her|their|your)\s")
 _QUESTION_RE = re.compile(r"[^.!?…]*\?")
@@ -168,15 +177,19 @@ def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> l
 
 
 # ---- candidates --------------------------------------------------------------------------------------
+_DO_WORDS = frozenset({"did", "does", "do", "will", "can", "would", "could"})
+
+
 def _chunk_tokens(chunk: Any) -> tuple[list[Any], bool]:
     """The chunk's words, without a verb a small parse folded into it: in "How did the internship
     end?" the model reads "end" as the noun ROOT of "the internship end"."""
     words = [t for t in chunk if not t.is_punct]
     root = chunk.root
-    if len(words) >= 3 and root.dep_ == "ROOT" and words[-1].i == root.i and root.tag_ == "NN" \
-            and any(c.dep_ == "aux" and c.lower_ in ("did", "does", "do", "will", "can", "would", "could")
-                    for c in root.children):
-        words = words[:-1]
+    sent = root.sent
+    if len(words) >= 3 and words[-1].i == root.i and root.tag_ == "NN" and words[-2].pos_ == "NOUN" \
+            and sent.text.rstrip().endswith("?") and any(t.lower_ in _DO_WORDS for t in sent) \
+            and not any(t.tag_.startswith("VB") and t.lower_ not in _DO_WORDS for t in sent):
+        words = words[:-1]  # "Did the new couch arrive?": no verb but the auxiliary
         while words and words[0].pos_ not in ("DET", "ADJ", "NOUN", "PROPN", "NUM") and words[0].tag_ != "PRP$":
             words = words[1:]  # "How did the internship"
         return words, True
@@ -192,8 +205,9 @@ def _candidates(sent: Any) -> list[tuple[list[Any], bool, str]]:
     role is 'about' for a subject, attribute or fragment, else 'other'."""
     ents = {t.i: e.label_ for e in sent.ents for t in e}
     chunks = list(sent.noun_chunks)
-    attrs = {c.root.head.i for c in chunks if c.root.dep_ == "attr"}
     out: list[tuple[list[Any], bool, str]] = []
+    subjects: list[tuple[Any, tuple[list[Any], bool, str]]] = []
+    attrs: set[int] = set()
     for chunk in chunks:
         words, repaired = _chunk_tokens(chunk)
         if not words:
@@ -206,14 +220,30 @@ def _candidates(sent: Any) -> list[tuple[list[Any], bool, str]]:
             continue
         if low in _TIME_NOUNS or low in _VAGUE or low in _PERSON_NOUNS or root.dep_ == "npadvmod":
             continue
-        if root.dep_ in ("nsubj", "nsubjpass") and root.head.i in attrs:
-            continue  # "Next step is the inspection": one thing, said by its attribute
         det = _det(words)
         thing = root.pos_ == "NOUN" and det in ("the", "my", "our", "your", "this", "that") and not label \
             and low not in ORG_NOUNS and low not in _PLACE_NOUNS
-        role = "about" if repaired or root.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT") else "other"
+        role = "about" if repaired or root.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT") or _made(root) \
+            else "other"
+        if root.dep_ in ("nsubj", "nsubjpass"):
+            subjects.append((root, (words, thing, role)))
+            continue
+        if root.dep_ == "attr":
+            attrs.add(root.head.i)
         out.append((words, thing, role))
-    return out
+    # "Next step is the inspection": subject and attribute are one thing, said by the attribute
+    return [c for root, c in subjects if root.head.i not in attrs] + out
+
+
+def _made(root: Any) -> bool:
+    """"I finished the quilt", "We fixed the car": the object of I/we + a making or having verb."""
+    verb = root.head
+    if root.dep_ != "dobj" or verb.lower_ not in _MAKE_VERBS or any(c.dep_ == "neg" for c in verb.children):
+        return False
+    subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subj and verb.dep_ == "conj":
+        subj = [c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return len(subj) == 1 and subj[0].lower_ in ("i", "we")
 
 
 def _phrase(words: list[Any], role: str, who: str | None, speaker: str) -> str | None:
@@ -266,6 +296,8 @@ def _states_of_a_thing(tok: Any) -> bool:
             return False
         return any(c.dep_ == "prep" or (c.dep_ in ("npadvmod", "attr") and c.ent_type_ in ("DATE", "TIME"))
                    for c in kids)
+    if any(c.dep_ == "prt" and c.lower_ in ("off", "out") for c in kids):
+        return False  # "It paid off", "It turned out fine": how the doing went
     return head.pos_ == "VERB" and head.lemma_.lower() not in _NOT_THING_VERBS \
         and head.lower_ not in _NOT_THING_VERBS and not any(c.dep_ == "acomp" for c in kids)
 
