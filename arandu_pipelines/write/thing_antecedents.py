@@ -85,6 +85,21 @@ _NOT_THING_VERBS = frozenset({
 _MAKE_VERBS = OWN_VERBS | {"finished", "fixed", "repaired", "restored", "renovated", "remodeled", "remodelled",
                            "assembled", "framed", "booked", "scheduled", "planned", "organized", "organised",
                            "wrote", "written", "recorded", "sewed", "crocheted", "carved", "cooked", "brewed"}
+_IRREGULAR = frozenset({"felt", "took", "taken", "made", "meant", "went", "gone", "got", "gotten", "became", "hurt",
+                        "froze", "frozen", "was", "were", "been", "did", "done", "gave", "given", "brought", "kept",
+                        "let", "shown", "taught", "stank", "blew", "blown", "shone"})
+
+
+def _inflected(bases: frozenset[str]) -> frozenset[str]:
+    """The verbs' forms a parse without lemmatizer shows ("takes", "happened", "seeming")."""
+    out = set(bases)
+    for b in bases:
+        stem = b.removesuffix("e")
+        out |= {b + "s", b + "es", stem + "ed", b + "d", stem + "ing"}
+    return frozenset(out)
+
+
+_NOT_THING_FORMS = _inflected(_NOT_THING_VERBS) | _IRREGULAR
 _COPULA_FORMS = frozenset({"is", "'s", "’s", "was", "be", "are", "were"})
 _LEAD_WORDS = frozenset({"and", "so", "but", "well", "oh", "anyway", "now", "yeah", "yes", "plus", "also"})
 # verbs whose object a bare predicate completes: "painted the van. Teal with yellow letters."
@@ -112,8 +127,9 @@ _IT_PRED_RE = re.compile(
     r"may|can|must|has\s+been|had\s+been|isn|wasn|doesn|didn|won|rained|snowed|sucks|sucked|rocks|rocked|"
     r"helps?|helped|reminds?|reminded|gives?|gave|brings?|brought|keeps?|kept|lets|shows?|showed|matters?|"
     r"mattered|hurts?|be|rains?|snows?|depends?|did|does|do|had|and|but|so|or|all|too|never|not)\b)[a-z]+\b)")
-_FRAGMENT_AFTER_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted(RESULT_VERBS)) + r")\s+(?:the|my|our|"
-                                r"a|an|his|her|their|your)\s")
+_FRAGMENT_AFTER_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted(RESULT_VERBS | OWN_VERBS | {
+    "finished", "fixed", "repaired", "restored", "renovated", "assembled"})) + r")\s+(?:\w+\s+)?(?:the|my|our|a|an|"
+    r"his|her|their|your)\s")
 _QUESTION_RE = re.compile(r"[^.!?…]*\?")
 
 
@@ -146,8 +162,9 @@ def _hits(text: str, question: str | None) -> int:
     last = 0
     for i, (a, b) in enumerate(sents):
         body = text[a:b].strip()
-        if i and _FRAGMENT_AFTER_RE.search(text[sents[i - 1][0]: sents[i - 1][1]]) and body[:1].isupper():
-            last = b
+        if i and body[:1].isupper() and len(body) <= 60 and len(body.split()) <= 8 \
+                and _FRAGMENT_AFTER_RE.search(text[sents[i - 1][0]: sents[i - 1][1]]):
+            last = b  # a short sentence after a paint / own verb: maybe a fragment describing its object
         if not _IT_PRED_RE.match(body):
             continue
         if i and (_DEF_RE.search(text[sents[i - 1][0]: sents[i - 1][1]]) or last == sents[i - 1][1]):
@@ -289,7 +306,7 @@ def _states_of_a_thing(tok: Any) -> bool:
         return False  # "It's been a wild ride"
     if any(c.dep_ in ("xcomp", "ccomp", "csubj") and c.i > tok.i for c in kids):
         return False
-    if head.lower_ in _COPULA_FORMS or head.lemma_ == "be":
+    if head.lower_ in _COPULA_FORMS:
         if any(c.dep_ in ("acomp", "oprd") for c in kids):
             return False
         if any(c.dep_ == "attr" and c.ent_type_ not in ("DATE", "TIME") for c in kids):
@@ -298,8 +315,7 @@ def _states_of_a_thing(tok: Any) -> bool:
                    for c in kids)
     if any(c.dep_ == "prt" and c.lower_ in ("off", "out") for c in kids):
         return False  # "It paid off", "It turned out fine": how the doing went
-    return head.pos_ == "VERB" and head.lemma_.lower() not in _NOT_THING_VERBS \
-        and head.lower_ not in _NOT_THING_VERBS and not any(c.dep_ == "acomp" for c in kids)
+    return head.pos_ == "VERB" and head.lower_ not in _NOT_THING_FORMS and not any(c.dep_ == "acomp" for c in kids)
 
 
 def _it_replacement(doc: Any, tok: Any, np: str) -> Replacement:
@@ -325,6 +341,29 @@ def _fragment(sent: Any) -> bool:
     return all(t.pos_ in _FRAGMENT_POS for t in sent) and not any(t.ent_type_ == "PERSON" for t in words)
 
 
+def _describes(words: list[Any]) -> bool:
+    """A fragment that can only describe a thing: a colour in its first two words ("Green velvet",
+    "Bright yellow with a white roof"), or adjectives alone ("Small but cozy", "Brand new");
+    never a verdict with a noun ("Big mistake", "Best decision ever")."""
+    if any(t.lower_ in COLOURS for t in words[:2]):
+        return True
+    return words[0].tag_ == "JJ" and all(t.pos_ in ("ADJ", "CCONJ", "ADV") for t in words) \
+        and not any(t.lower_ in _INTENSIFIERS or t.lower_ in _REACTION_ADJ for t in words)
+
+
+def _owned_thing(sent: Any, speaker: str) -> str | None:
+    """The previous sentence's one thing the speaker got, made or has ("We bought a couch", "I
+    finished the quilt"), as they would say it; None otherwise."""
+    from arandu_pipelines.write.org_antecedents import _owned_object
+
+    if (np := _owned_object(sent, speaker, speaker)) is not None:
+        return np
+    found = _pick(_candidates(sent))
+    if found is None or found[0][-1].dep_ != "dobj" or not _made(found[0][-1]):
+        return None
+    return _phrase(found[0], found[1], speaker, speaker)
+
+
 def _completed_object(sent: Any) -> Any | None:
     """The object of a paint/dye verb with no complement yet: "We painted the van this week"."""
     root = sent.root
@@ -340,6 +379,18 @@ def _completed_object(sent: Any) -> Any | None:
 
 
 # ---- entry points ----------------------------------------------------------------------------------------
+def _names(ctx: ExtractionContext, turns: list[tuple[str | None, str]]) -> set[str]:
+    from arandu_pipelines.write.org_antecedents import _names as names
+
+    return names(ctx, turns)
+
+
+def _ner(parses: Any, doc: Any, names: set[str]) -> None:
+    from arandu_pipelines.write.person_antecedents import _ner as ner
+
+    ner(parses, doc, names, STAGE)
+
+
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
     """What this module writes into `text` (see the module docstring); empty when nothing is clear."""
     speaker = (ctx.speaker_name or "").strip()
@@ -354,18 +405,24 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     doc = parses.doc(text[:end], PARSE, STAGE)
     if doc is None:
         return []
+    names = _names(ctx, turns)
+    _ner(parses, doc, names)  # dates and people are no things: NER only when a proper noun is there
     sents = list(doc.sents)
     out: list[Replacement] = []
     resolved: dict[int, str] = {}  # sentence index -> what its opening "It" became
     for i, sent in enumerate(sents):
         if i and _fragment(sent):
             obj = _completed_object(sents[i - 1])
+            words = [t for t in sent if not t.is_punct and not t.is_space]
             if obj is not None:
-                words = [t for t in sent if not t.is_punct and not t.is_space]
                 said = doc.text[words[0].idx: words[-1].idx + len(words[-1].text)]
                 said = said[:1].lower() + said[1:]
                 at = max(t.idx + len(t.text) for t in obj.subtree)
                 out.append(Replacement(at, at, "", f" {said}"))
+            elif _describes(words) and (thing := _owned_thing(sents[i - 1], speaker)) is not None:
+                first = words[0]  # "We bought a couch. Green velvet." -> "... My couch is green velvet."
+                out.append(Replacement(first.idx, first.idx + len(first.text), first.text,
+                                       f"{thing} is {first.text[:1].lower()}{first.text[1:]}"))
             continue
         tok = next((t for t in sent if t.lower_ == "it"), None)
         if tok is None or not _opens(tok) or not _states_of_a_thing(tok):
@@ -381,6 +438,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         if np is None and question is not None and tok.idx < REACH and not any(
                 _candidates(s) for s in sents[:i]):
             qdoc = parses.doc(question, PARSE, STAGE)
+            if qdoc is not None:
+                _ner(parses, qdoc, names)
             found = _pick(_candidates(qdoc[:])) if qdoc is not None else None
             who = turns[-1][0]
             np = _phrase(found[0], found[1], who, speaker) if found else None
