@@ -153,3 +153,13 @@ def test_a_describing_fragment_after_the_speakers_new_thing():
                  "I bought a dress. Super cute.", "I got my results. Not great.",
                  "I saw a couch at the store. Green velvet.", "We didn't buy the couch. Green velvet."):
         assert reps(text) == set(), text
+
+
+async def test_write_resolves_it_for_the_thing_the_other_speaker_asked_about(memory):
+    """Through the write pipeline: the previous turn comes from the session, the parse from the
+    chunk's batch (`parse_texts`)."""
+    at = datetime(2024, 3, 4, 12, tzinfo=UTC)
+    await memory.write("u1", "Hey! How did the internship end?", speaker_name="Tom", session_id="s1", occurred_at=at)
+    r = await memory.write("u1", "It ended last Friday. They threw me a little party.", speaker_name="Nadia",
+                           session_id="s1", occurred_at=at.replace(minute=1))
+    assert any(f.fact_text.startswith("Nadia's internship ended") for f in r.facts_added), r.facts_added
