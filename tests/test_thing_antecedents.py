@@ -65,6 +65,16 @@ def test_the_thing_the_speaker_made_or_fixed():
     assert "Nadia's car needs a new engine" in out, out
 
 
+def test_a_possessive_chain_keeps_its_owner():
+    # "my mom's birthday" is never "my birthday"; across speakers the owner flips
+    assert reps("My mom's birthday is Saturday. It's at her place.") == {("It's", "my mom's birthday is")}
+    assert reps("Tom's party is tonight. It starts at eight.") == {("It", "Tom's party")}
+    out = facts("It's at the lake.", [("Tom", "When is your sister's wedding?")])  # as write/antecedents.py did
+    assert out.count("Nadia's sister's wedding is at the lake") == 1, out
+    # "his car": whose is unclear here
+    assert reps("His car broke down. It needs a new engine.") == set()
+
+
 def test_the_same_thing_again_in_the_next_sentence():
     out = facts("The move is next week. It starts on Monday. It ends on Friday.")
     assert "Nadia's move starts on Monday" in out and "Nadia's move ends on Friday" in out, out

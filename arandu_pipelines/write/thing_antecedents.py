@@ -115,7 +115,7 @@ COLOURS = frozenset({"red", "orange", "yellow", "green", "blue", "purple", "viol
 _FRAGMENT_POS = frozenset({"ADJ", "NOUN", "PROPN", "ADP", "DET", "CCONJ", "NUM", "PUNCT", "SPACE"})
 
 _SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
-_DEF_RE = re.compile(r"(?i)(?<![\w'’])(?:the|my|our|your|this|that)\s+[a-z]")
+_DEF_RE = re.compile(r"(?<![\w'’])(?:(?i:the|my|our|your|this|that)\s+[a-z]|[A-Z][a-z]+['’]s\s+[a-z])")
 # a sentence-initial "It" with a content verb, or a copula with a preposition after it
 _IT_START = r"(?:(?:And|So|But|Well|Oh|Anyway|Now|Yeah|Yes|Plus),?\s+)?It"
 _IT_PRED_RE = re.compile(
@@ -217,6 +217,17 @@ def _det(words: list[Any]) -> str:
     return words[0].lower_ if words and words[0].dep_ in ("det", "poss") else ""
 
 
+def _possessor(words: list[Any]) -> list[Any] | None:
+    """"my mom's" of "my mom's birthday", "Tom's" of "Tom's party"; None without a possessive 's."""
+    k = next((j for j, t in enumerate(words) if t.dep_ == "case" and t.lower_ in ("'s", "’s", "'", "’")), None)
+    if k is None or k == 0:
+        return None
+    owner = words[:k]
+    if owner[0].lower_ in ("my", "your", "our", "the") or all(t.pos_ == "PROPN" for t in owner):
+        return words[: k + 1]
+    return None
+
+
 def _candidates(sent: Any) -> list[tuple[list[Any], bool, str]]:
     """(words, definite/possessive, role) of every thing in `sent` that "it" could stand for;
     role is 'about' for a subject, attribute or fragment, else 'other'."""
@@ -238,7 +249,8 @@ def _candidates(sent: Any) -> list[tuple[list[Any], bool, str]]:
         if low in _TIME_NOUNS or low in _VAGUE or low in _PERSON_NOUNS or root.dep_ == "npadvmod":
             continue
         det = _det(words)
-        thing = root.pos_ == "NOUN" and det in ("the", "my", "our", "your", "this", "that") and not label \
+        thing = root.pos_ == "NOUN" and (det in ("the", "my", "our", "your", "this", "that") or (
+            _possessor(words) is not None and det not in ("his", "her", "their", "its"))) and not label \
             and low not in ORG_NOUNS and low not in _PLACE_NOUNS
         role = "about" if repaired or root.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT") or _made(root) \
             else "other"
@@ -269,6 +281,14 @@ def _phrase(words: list[Any], role: str, who: str | None, speaker: str) -> str |
     head = [t.text for t in words if t.i == root.i or (t.dep_ == "compound" and t.head.i == root.i)]
     det = _det(words)
     mine = who is None or who == speaker
+    owned = _possessor(words)
+    if owned is not None:  # "my mom's birthday" -> "my mom's birthday" (said by the other: "Ana's mom's")
+        first = {"my": "my" if mine else f"{who}'s", "your": "your" if mine else "my",
+                 "our": f"{speaker}'s" if mine and speaker else None}.get(owned[0].lower_, owned[0].text)
+        if first is None or (not mine and who is None):
+            return None
+        rest = "".join(t.text_with_ws for t in owned[1:]).strip()
+        return f"{first} {rest} {' '.join(head)}".replace(" 's", "'s").replace(" ’s", "’s")
     if det in ("my", "our"):
         if not mine:
             owner = f"{who}'s"
