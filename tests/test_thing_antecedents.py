@@ -147,6 +147,8 @@ def test_a_mood_conjoined_after_the_news_keeps_the_news():
     assert "Nadia's building inspection is on October 3rd" in out, out
     out = facts("My exam is on Friday and I'm nervous.")
     assert "Nadia's exam is on Friday" in out, out
+    out = facts("My bakery is on shaky ground right now, but I'm staying positive.")
+    assert "Nadia's bakery is on shaky ground right now" in out, out
     # a resolve with nothing before it is still no fact
     assert facts("I'm nervous and determined.") == [], facts("I'm nervous and determined.")
 
