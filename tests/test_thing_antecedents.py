@@ -120,6 +120,7 @@ def test_two_things_or_no_definite_thing_leave_it_alone():
     # a person is not "it"; the speaker's own question is not the other speaker's
     assert reps("My sister called. It was about the wedding.") == set()
     assert reps("It ended in May.", [("Nadia", "How did the internship end?")]) == set()
+    assert reps("It ended in May.", [(None, "How did my internship end?")]) == set()  # whose "my"?
 
 
 def test_public_and_shown_things_stay_the_things():

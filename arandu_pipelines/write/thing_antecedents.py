@@ -455,8 +455,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             elif not any(t.lower_ in ("it", "this", "that", "these", "those") and t.pos_ == "PRON" for t in prev):
                 found = _pick(_candidates(prev))
                 np = _phrase(found[0], found[1], speaker, speaker) if found else None
-        if np is None and question is not None and tok.idx < REACH and not any(
-                _candidates(s) for s in sents[:i]):
+        if np is None and question is not None and turns[-1][0] is not None and tok.idx < REACH and not any(
+                _candidates(s) for s in sents[:i]):  # (whose "my"/"your" it was must be known)
             qdoc = parses.doc(question, PARSE, STAGE)
             if qdoc is not None:
                 _ner(parses, qdoc, names)
