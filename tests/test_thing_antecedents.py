@@ -127,6 +127,9 @@ def test_public_and_shown_things_stay_the_things():
     # "the game" is watched, not had: never "Nadia's game"
     assert reps("I watched the game last night. It ended in a tie.") == {("It", "the game")}
     assert not any("Nadia's game" in f for f in facts("I watched the game last night. It ended in a tie."))
+    # someone else's thing, or nobody's: never "my"
+    assert reps("The cake you made was delicious. It disappeared in minutes.") <= {("It", "the cake")}
+    assert reps("The storm knocked out our power. It lasted hours.") <= {("It", "the storm")}
     # "this experience" points at what the asker said: it stays "the experience"
     assert reps("Thanks! It really motivated me.", [("Tom", "Has this experience influenced your goals?")]) \
         <= {("It", "the experience")}

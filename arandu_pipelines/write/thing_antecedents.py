@@ -70,7 +70,8 @@ PUBLIC = frozenset({
     "park", "beach", "lake", "river", "ocean", "sea", "mountain", "neighborhood", "neighbourhood", "area",
     "street", "road", "place", "traffic", "economy", "market", "government", "story", "article", "post", "video",
     "podcast", "exhibit", "exhibition", "festival", "parade", "fair", "tournament", "race", "marathon",
-    "conference"})
+    "conference", "storm", "hurricane", "earthquake", "flood", "fire", "heatwave", "blizzard", "outage", "eclipse",
+    "pandemic", "war", "strike", "protest", "holiday", "lottery", "sale", "update", "trend", "team"})
 # places: "it" may be a place, so a place is a competitor (never the thing resolved)
 # (a home, a room, a garden is a thing one has: "How's the new apartment?" "It has a balcony")
 _PLACE_NOUNS = frozenset({"city", "town", "country", "park", "beach", "lake", "river", "mountain", "island",
@@ -275,6 +276,12 @@ def _made(root: Any) -> bool:
     return len(subj) == 1 and subj[0].lower_ in ("i", "we")
 
 
+def _told_of(root: Any) -> bool:
+    """"The cake you made", "the book Sam lent me": a clause on the thing that names someone else."""
+    return any(c.dep_ in ("relcl", "acl") and any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ not in ("i", "we")
+                                                   for t in c.subtree) for c in root.children)
+
+
 def _phrase(words: list[Any], role: str, who: str | None, speaker: str) -> str | None:
     """The thing as the current speaker says it (head noun and its compounds), or None."""
     root = words[-1]
@@ -296,7 +303,7 @@ def _phrase(words: list[Any], role: str, who: str | None, speaker: str) -> str |
             owner = "my" if det == "my" or not speaker else f"{speaker}'s"
     elif det == "your":
         owner = "my" if not mine else "your"
-    elif det == "the" and role == "about" and root.lower_ not in PUBLIC:
+    elif det == "the" and role == "about" and root.lower_ not in PUBLIC and not _told_of(root):
         owner = "my"  # "this experience" points at what was shown or said: it stays "the"
     else:
         owner = "the"
