@@ -65,6 +65,12 @@ def test_the_thing_the_speaker_made_or_fixed():
     assert "Nadia's car needs a new engine" in out, out
 
 
+def test_the_thing_the_speaker_brings_up_again():
+    assert reps("Remember the recital I told you about? It's on Friday.") == {("It's", "my recital is")}
+    # what the other speaker told of is not the speaker's
+    assert reps("Remember the recital you told me about? It's on Friday.") <= {("It's", "the recital is")}
+
+
 def test_a_possessive_chain_keeps_its_owner():
     # "my mom's birthday" is never "my birthday"; across speakers the owner flips
     assert reps("My mom's birthday is Saturday. It's at her place.") == {("It's", "my mom's birthday is")}

@@ -254,7 +254,7 @@ def _candidates(sent: Any) -> list[tuple[list[Any], bool, str]]:
             _possessor(words) is not None and det not in ("his", "her", "their", "its"))) and not label \
             and low not in ORG_NOUNS and low not in _PLACE_NOUNS
         role = "about" if repaired or root.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT") or _made(root) \
-            else "other"
+            or _recalled(root) else "other"
         if root.dep_ in ("nsubj", "nsubjpass"):
             subjects.append((root, (words, thing, role)))
             continue
@@ -274,6 +274,13 @@ def _made(root: Any) -> bool:
     if not subj and verb.dep_ == "conj":
         subj = [c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")]
     return len(subj) == 1 and subj[0].lower_ in ("i", "we")
+
+
+def _recalled(root: Any) -> bool:
+    """"Remember the recital I told you about?": the speaker brings up their own thing again."""
+    return root.dep_ == "dobj" and root.head.lower_ in ("remember", "recall") \
+        and root.sent.text.rstrip().endswith("?") and not any(c.dep_ == "nsubj" and c.lower_ not in ("you",)
+                                                               for c in root.head.children)
 
 
 def _told_of(root: Any) -> bool:
