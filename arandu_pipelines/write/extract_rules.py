@@ -1407,7 +1407,12 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     if not spans:
         return result
     lang = detect_language(text)
-    from arandu_pipelines.write import org_antecedents, people_forms, person_antecedents
+    from arandu_pipelines.write import (
+        org_antecedents,
+        people_forms,
+        person_antecedents,
+        thing_antecedents,
+    )
 
     said = (text, spans)
     formed = said
@@ -1425,6 +1430,9 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
         # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)
         text, spans = org_antecedents.rewrite(text, spans, ctx)
+        # "Next step is the inspection. It's on May 3rd" -> "... My inspection is on May 3rd"; "We
+        # painted the van. Teal." -> "We painted the van teal. Teal." (write/thing_antecedents.py)
+        text, spans = thing_antecedents.rewrite(text, spans, ctx)
     windows = _sentence_windows(spans)
     from arandu_pipelines.write import held_back
 

@@ -602,9 +602,20 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
     t = _IMAGINE_RE.sub(" imagines", t)
     main = _SUBCLAUSE_RE.sub("", t)
-    if _NEGATION_RE.search(main) or _MODAL_RE.search(main) or _RESOLVE_RE.search(main):
+    if _NEGATION_RE.search(main) or _MODAL_RE.search(main):
         return None
+    if (r := _RESOLVE_RE.search(main)) is not None:
+        # "S's inspection is on October 3rd, and S is nervous": the mood is a conjoined clause
+        # after a statement of its own, which stays (write/thing_antecedents.py, session 14)
+        head = _RESOLVED_TAIL_RE.match(main[: r.start()])
+        if head is None or t != f.fact_text:
+            return None
+        f.fact_text = head.group("head")
     return f
+
+
+# the clause before ", and <subject> " when a content-free resolve follows it
+_RESOLVED_TAIL_RE = re.compile(r"(?s)^(?P<head>\S.{10,}?\S),?\s+(?:and|but)\s+(?:[\w'’]+\s+){1,2}$")
 
 
 def _fragment(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:

@@ -41,6 +41,7 @@ from arandu_pipelines.write import (
     qa_pairs,
     restatements,
     text_collapse,
+    thing_antecedents,
 )
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
@@ -351,6 +352,7 @@ class WritePipeline:
         parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
         parses.want(qa_pairs.parse_texts(items), PARSE, qa_pairs.STAGE)  # question + fragment answer
         parses.want(org_antecedents.parse_texts(items), PARSE, org_antecedents.STAGE)  # organisation "they"
+        parses.want(thing_antecedents.parse_texts(items), PARSE, thing_antecedents.STAGE)  # "It" for a thing
         parses.run()
         persons = frozenset(n.casefold() for n, t in types.items() if t == "person")
         parses.want(antecedents.turn_texts(items, parses, persons), PARSE, antecedents.STAGE)
