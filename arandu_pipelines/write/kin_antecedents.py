@@ -1,0 +1,105 @@
+"""Kin, role and pet noun phrases as antecedents of "he" / "she": the phrases
+write/person_antecedents.py counted but could not say, and names introduced by apposition.
+
+People rarely name the relative or pet a chat is about: "Our new puppy is a collie mix. He's
+about four months old", "How's the kid?" -> "She made the honor roll", "We got a puppy!" ... "He's
+a collie mix". person_antecedents found such a phrase as the one candidate but had no words for
+it ("our puppy", "the kid" belong to no one it could name), so the sentence kept its "he" and the
+fact was dropped. It also left every name of the message to extract_rules' `last_person`, which
+only sees names it typed as people: "There's one girl on the team, Kira, twelve, ... she has her
+first meet next month" gave nothing. This module holds what person_antecedents asks about a
+candidate (it is called from there, on the same parse):
+
+- `owned_phrase`: the candidate in the current speaker's mouth when person_antecedents had none:
+  "our <noun>" (the speaker's, or the other speaker's "our" -> "<name>'s <noun>"); "a <noun>" that
+  "we" adopted / got / have (-> "our <noun>"); "the <noun>" in the other speaker's question to the
+  current speaker ("How's the puppy?" asks about the listener's puppy: -> "my puppy"); a generic
+  person noun ("the girl", "the guy") is never anyone's;
+- `apposed_name`: a name set off by commas after a person noun's prepositional phrase ("a guy at
+  the gym, Marco, ...": spaCy hangs the apposition on "gym"), so the name and the noun are one
+  candidate with the noun's gender;
+- `same_referent`: two unnamed mentions with one head noun and no conflicting owner ("our new
+  puppy" ... "the puppy") are one candidate, so a definite re-mention does not make the pronoun
+  ambiguous;
+- `ROLE_NOUNS`: role nouns for one person (student, client, patient, doctor ...) count as
+  candidates like kin nouns (they also make a pronoun ambiguous when two fit).
+
+Gender comes from the noun (person_antecedents' MALE / FEMALE tables); only one compatible
+candidate is ever resolved (person_antecedents' `_pick`). English only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# role nouns for one person, gender not shown (kin nouns are person_antecedents' PERSON_NOUNS)
+ROLE_NOUNS = frozenset({
+    "student", "pupil", "client", "patient", "tutor", "trainer", "doctor", "nurse", "instructor", "vet",
+    "landlord", "landlady", "tenant", "babysitter", "nanny", "caregiver", "counselor", "counsellor", "pastor",
+    "mentee", "apprentice", "swimmer", "player", "athlete", "grandbaby", "stepkid", "bestfriend"})
+# person nouns that say what someone is, not whose: "the girl" is no one's girl
+GENERIC = frozenset({"boy", "girl", "guy", "man", "woman", "lady", "person", "player", "swimmer", "athlete"})
+_WE_OWN = frozenset({"adopt", "adopted", "get", "got", "gotten", "have", "has", "had", "rescue", "rescued",
+                     "bought", "buy", "welcomed", "foster", "fostered"})
+
+
+def _rest(chunk: Any) -> str:
+    """The chunk's words after its determiner ("our new puppy" -> "new puppy")."""
+    return "".join(t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct").strip()
+
+
+def _owner_of(who: str | None, speaker: str, mine: str) -> str | None:
+    """`mine` ("our" / "my") when the turn is the current speaker's, else the turn speaker's name."""
+    if not who:
+        return None
+    return mine if who == speaker else f"{who}'s"
+
+
+def owned_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
+    """The candidate `chunk` (of a turn by `who`) as the current `speaker` would say it, for the
+    determiners person_antecedents has no words for (see the module docstring); None otherwise."""
+    root = chunk.root
+    first = chunk[0].lower_
+    rest = _rest(chunk)
+    if not rest or root.lower_ in GENERIC:
+        return None
+    if first == "our":
+        owner = _owner_of(who, speaker, "our")
+        return f"{owner} {rest}" if owner else None
+    if first == "the":
+        asked = root.sent[-1].text == "?" or root.sent.text.rstrip().endswith("?")
+        if asked and who and who != speaker:
+            return f"my {rest}"  # "How's the puppy?" asked of the current speaker
+        return None
+    if first in ("a", "an") and root.dep_ == "dobj" and root.head.lower_ in _WE_OWN:
+        if any(c.dep_ == "nsubj" and c.lower_ == "we" for c in root.head.children):
+            owner = _owner_of(who, speaker, "our")
+            return f"{owner} {rest}" if owner else None
+    return None
+
+
+def apposed_name(root: Any) -> str | None:
+    """A name set off by commas after the person noun's prepositional phrase: "a guy at the gym,
+    Marco, who ..." (spaCy makes Marco an apposition of "gym")."""
+    for prep in root.children:
+        if prep.dep_ != "prep":
+            continue
+        for pobj in prep.children:
+            if pobj.dep_ != "pobj":
+                continue
+            for c in pobj.children:
+                if c.dep_ == "appos" and c.tag_ == "NNP" and c.i > 0 and c.nbor(-1).text == ",":
+                    return " ".join(t.text for t in c.subtree if t.tag_ == "NNP") or None
+    return None
+
+
+def owner_word(phrase: str | None) -> str | None:
+    """The owner part of a candidate's phrase ("my", "our", "Tom's"); None for no phrase."""
+    return phrase.split()[0].casefold() if phrase else None
+
+
+def same_referent(head_a: str, owner_a: str | None, head_b: str, owner_b: str | None) -> bool:
+    """Two unnamed mentions are one candidate when their head nouns agree and at most one of them
+    says whose it is, or both say the same owner ("our new puppy" ... "the puppy", "my new puppy"
+    ... "my puppy")."""
+    return bool(head_a) and head_a == head_b and (owner_a is None or owner_b is None or owner_a == owner_b)
