@@ -688,6 +688,17 @@ _GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|
                           r"(?:e|es|ed|s|ing|ies|ied)?\s+to\s+\w+")
 
 
+def _opener(f: ExtractedFact) -> str | None:
+    """What a split-off second action repeats as its subject: the subject itself, or the subject's
+    relative / pet it opens with ("Ann's nephew"; write/kin_antecedents.possessed_subject)."""
+    from arandu_pipelines.write.kin_antecedents import possessed_subject
+
+    rest = f.fact_text[len(f.subject):]
+    if rest[:1] in ("'", "’"):
+        return possessed_subject(f.fact_text, f.subject)
+    return f.subject
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
     whose subject did two past actions joined by "and" is split at the second verb, unless that
@@ -701,7 +712,11 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
-        second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
+        lead = _opener(f)
+        if lead is None:  # "Ann's daughter ... and joined": no owner's noun to repeat, one fact
+            out.append(f)
+            continue
+        second = replace(f, fact_text=f"{lead} {tail}", mentions=[x for x in f.mentions if x in tail])
         f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]
         out += [f, second]
         _GENERIC.set(_GENERIC.get() | {id(second)})

@@ -103,3 +103,21 @@ def same_referent(head_a: str, owner_a: str | None, head_b: str, owner_b: str | 
     says whose it is, or both say the same owner ("our new puppy" ... "the puppy", "my new puppy"
     ... "my puppy")."""
     return bool(head_a) and head_a == head_b and (owner_a is None or owner_b is None or owner_a == owner_b)
+
+
+def possessed_subject(text: str, subject: str) -> str | None:
+    """"Ann's new puppy" when a fact about `subject` opens with the subject's kin, role or pet noun
+    phrase (at most three words after "'s"), else None. A fact split at its second verb
+    (fact_quality._split_actions: "Ann's daughter is majoring in biology and joined the rowing
+    team") repeats this phrase, not the bare owner ("Ann joined the rowing team" was wrong)."""
+    from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
+
+    for poss in ("'s ", "’s "):
+        if text.startswith(subject + poss):
+            at = len(subject) + len(poss)
+            words = text[at:].split(" ", 3)[:3]
+            for i, w in enumerate(words):
+                low = w.lower()
+                if low in PERSON_NOUNS or low in PET_NOUNS or low in ROLE_NOUNS:
+                    return text[:at] + " ".join(words[: i + 1])
+    return None

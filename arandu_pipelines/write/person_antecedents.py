@@ -206,7 +206,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if name:
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
         out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root),
-                                       "" if name else root.lemma_.casefold(), bool(name))))
+                                       "" if name else low, bool(name))))
     for ent in span.ents:
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
