@@ -688,7 +688,7 @@ _GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|
                           r"(?:e|es|ed|s|ing|ies|ied)?\s+to\s+\w+")
 
 
-def _opener(f: ExtractedFact) -> str | None:
+def _action_subject(f: ExtractedFact) -> str | None:
     """What a split-off second action repeats as its subject: the subject itself, or the subject's
     relative / pet it opens with ("Ann's nephew"; write/kin_antecedents.possessed_subject)."""
     from arandu_pipelines.write.kin_antecedents import possessed_subject
@@ -712,7 +712,7 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
-        lead = _opener(f)
+        lead = _action_subject(f)
         if lead is None:  # "Ann's daughter ... and joined": no owner's noun to repeat, one fact
             out.append(f)
             continue

@@ -71,10 +71,10 @@ def owned_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
         if asked and who and who != speaker:
             return f"my {rest}"  # "How's the puppy?" asked of the current speaker
         return None
-    if first in ("a", "an") and root.dep_ == "dobj" and root.head.lower_ in _WE_OWN:
-        if any(c.dep_ == "nsubj" and c.lower_ == "we" for c in root.head.children):
-            owner = _owner_of(who, speaker, "our")
-            return f"{owner} {rest}" if owner else None
+    if first in ("a", "an") and root.dep_ == "dobj" and root.head.lower_ in _WE_OWN \
+            and any(c.dep_ == "nsubj" and c.lower_ == "we" for c in root.head.children):
+        owner = _owner_of(who, speaker, "our")  # "We got a puppy!"
+        return f"{owner} {rest}" if owner else None
     return None
 
 
