@@ -109,7 +109,7 @@ def test_a_role_noun_makes_the_pronoun_ambiguous():
     assert not any("sister" in f or "doctor" in f for f in out), out
 
 
-def test_a_split_without_a_relative_opener_is_one_fact():
+def test_a_split_repeats_the_relative_and_never_the_bare_owner():
     from arandu_pipelines.write.fact_quality import _GENERIC, _split_actions
     from arandu_pipelines.write.types import ExtractedFact
 
@@ -117,9 +117,30 @@ def test_a_split_without_a_relative_opener_is_one_fact():
                       importance_category="conversational", confidence=0.8)
     g = ExtractedFact(subject="Ann", fact_text="Ann baked a pie and painted the fence",
                       importance_category="conversational", confidence=0.8)
-    token = _GENERIC.set(frozenset({id(f), id(g)}))  # restated sentences: the facts a split reads
+    h = ExtractedFact(subject="Ann", fact_text="Ann's car broke down and needed a new engine",
+                      importance_category="conversational", confidence=0.8)
+    token = _GENERIC.set(frozenset({id(f), id(g), id(h)}))  # restated sentences: the facts a split reads
     try:
-        out = [x.fact_text for x in _split_actions([f, g])]
+        out = [x.fact_text for x in _split_actions([f, g, h])]
     finally:
         _GENERIC.reset(token)
-    assert out == ["Ann's family has been awesome and showed lots of support", "Ann baked a pie", "Ann painted the fence"]
+    assert out == ["Ann's family has been awesome", "Ann's family showed lots of support",
+                   "Ann baked a pie", "Ann painted the fence",
+                   "Ann's car broke down and needed a new engine"]  # not "Ann needed a new engine"
+
+
+def test_a_name_apposed_to_a_person_noun_is_typed_a_person():
+    # the rules typed a name as a person only before a known person verb ("Omar sits" is not one)
+    out = facts("There's a new kid in my class, Omar, who's really shy. He sits alone at lunch.")
+    assert "Omar sits alone at lunch" in out, out
+
+
+def test_the_apposition_and_relative_clause_left_of_a_sentence_is_no_fragment():
+    from arandu_pipelines.write.kin_antecedents import relative_fragment
+
+    out = facts("There's one girl on the team, Kira, twelve, who's improved so much. She has a meet on Friday.")
+    assert not any("who's" in f for f in out), out
+    assert relative_fragment("Kira, twelve, who's improved so much", "Kira") == "Kira has improved so much"
+    assert relative_fragment("Omar, who's really shy", "Omar") == "Omar is really shy"
+    # a relative clause inside a sentence with its own verb is not a fragment
+    assert relative_fragment("Ann's neighbor, Dee, who is ninety, still mows her own lawn", "Ann") is None

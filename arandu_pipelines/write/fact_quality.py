@@ -292,6 +292,16 @@ def _shape(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f
 
 
+def _relative(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Kira, twelve, who's improved so much" -> "Kira has improved so much": a restated sentence
+    left as a name, its apposition and a relative clause (write/kin_antecedents.relative_fragment)."""
+    from arandu_pipelines.write.kin_antecedents import relative_fragment
+
+    if _free(f) and (said := relative_fragment(f.fact_text, f.subject)) is not None:
+        f.fact_text = said
+    return f
+
+
 def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """A free-text fact names its subject before its first comma and does not open with an
     empty pronoun ("It's great that Caroline ...", "That's why ..." are talk)."""
@@ -606,7 +616,7 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
+    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _relative, _subject_first,
     _shape, _fragment,
     _request, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),

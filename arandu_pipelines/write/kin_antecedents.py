@@ -30,6 +30,7 @@ candidate is ever resolved (person_antecedents' `_pick`). English only.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # role nouns for one person, gender not shown (kin nouns are person_antecedents' PERSON_NOUNS)
@@ -105,11 +106,15 @@ def same_referent(head_a: str, owner_a: str | None, head_b: str, owner_b: str | 
     return bool(head_a) and head_a == head_b and (owner_a is None or owner_b is None or owner_a == owner_b)
 
 
+_GROUPS = frozenset({"family", "fam", "parents", "kids", "folks", "pets", "grandkids", "grandparents"})
+
+
 def possessed_subject(text: str, subject: str) -> str | None:
     """"Ann's new puppy" when a fact about `subject` opens with the subject's kin, role or pet noun
     phrase (at most three words after "'s"), else None. A fact split at its second verb
     (fact_quality._split_actions: "Ann's daughter is majoring in biology and joined the rowing
     team") repeats this phrase, not the bare owner ("Ann joined the rowing team" was wrong)."""
+    from arandu_pipelines.write.lexicon import REL_TERMS_EN
     from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
 
     for poss in ("'s ", "’s "):
@@ -118,6 +123,44 @@ def possessed_subject(text: str, subject: str) -> str | None:
             words = text[at:].split(" ", 3)[:3]
             for i, w in enumerate(words):
                 low = w.lower()
-                if low in PERSON_NOUNS or low in PET_NOUNS or low in ROLE_NOUNS:
+                if low in PERSON_NOUNS or low in PET_NOUNS or low in ROLE_NOUNS or low in REL_TERMS_EN \
+                        or low in _GROUPS:
                     return text[:at] + " ".join(words[: i + 1])
     return None
+
+
+_APPOSED_RE: re.Pattern[str] | None = None
+
+
+def apposed_to_person(before: str) -> bool:
+    """Whether the text `before` a proper name ends with a person noun (and at most a short
+    prepositional phrase) and a comma: "one girl on the team, Kira", "a new kid in my class, Omar",
+    "my coach, Dee". extract_rules types such a name as a person (it had typed only a name before
+    a known person verb or after "with" / "met"), so the sentence whose "she" became "Kira" is read."""
+    global _APPOSED_RE
+    if _APPOSED_RE is None:
+        from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
+
+        nouns = "|".join(sorted((PERSON_NOUNS | ROLE_NOUNS) - {"oldest", "youngest"}, key=len, reverse=True))
+        _APPOSED_RE = re.compile(
+            rf"(?i)(?<![\w'’-])(?:{nouns})(?:\s+(?:on|in|at|from|of|with)\s+(?:(?:the|my|our|a|an|your)\s+)?"
+            rf"[\w'’-]+(?:\s+[\w'’-]+)?)?\s*,\s*$")
+    return _APPOSED_RE.search(before[-80:]) is not None
+
+
+# "Kira, twelve, who's improved so much": a name, an optional apposition, and a relative clause
+_RELATIVE_TAIL_RE = re.compile(r"^(?P<n>[^,]+?)(?:,\s*[^,]{1,30})?,\s*who(?P<aux>['’]s|\s+is|\s+has|\s+was)\s+(?P<rest>[^,]+)$")
+
+
+def relative_fragment(text: str, subject: str) -> str | None:
+    """A fact that is only its subject's apposition and relative clause ("Kira, twelve, who's
+    improved so much", what is left of "There's one girl on the team, Kira, twelve, who's ...")
+    said as a clause: "Kira has improved so much"; None when `text` is not such a fragment."""
+    m = _RELATIVE_TAIL_RE.match(text.rstrip(" .!"))
+    if not m or m.group("n") != subject:
+        return None
+    aux, rest = m.group("aux").strip().lower(), m.group("rest").strip()
+    if aux in ("'s", "’s"):
+        first = rest.split()[0].lower()
+        aux = "has" if first == "been" or first == "got" or first.endswith("ed") else "is"
+    return f"{subject} {aux} {rest}"
