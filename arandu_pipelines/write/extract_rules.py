@@ -1697,7 +1697,7 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             continue
         if not follows_verb and (
             _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
-            or (ms.lang == "en" and kin_antecedents.apposed_to_person(body[:a]))
+            or (ms.lang == "en" and kin_antecedents.apposed_to_person(body[:a], _PERSON_NOUNS))
         ):
             follows_verb = True  # "with Ana", "met Carlos", "one girl on the team, Kira" (write/kin_antecedents.py)
         etype = "person" if follows_verb else None

@@ -702,10 +702,11 @@ def _action_subject(f: ExtractedFact) -> str | None:
     """What a split-off second action repeats as its subject: the subject itself, or the subject's
     relative / pet it opens with ("Ann's nephew"; write/kin_antecedents.possessed_subject)."""
     from arandu_pipelines.write.kin_antecedents import possessed_subject
+    from arandu_pipelines.write.person_antecedents import ANIMATE_NOUNS
 
     rest = f.fact_text[len(f.subject):]
     if rest[:1] in ("'", "’"):
-        return possessed_subject(f.fact_text, f.subject)
+        return possessed_subject(f.fact_text, f.subject, ANIMATE_NOUNS)
     return f.subject
 
 

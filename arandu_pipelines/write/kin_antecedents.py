@@ -24,6 +24,14 @@ candidate (it is called from there, on the same parse):
 - `ROLE_NOUNS`: role nouns for one person (student, client, patient, doctor ...) count as
   candidates like kin nouns (they also make a pronoun ambiguous when two fit).
 
+And for what the rules then read:
+- `apposed_to_person` (extract_rules._scan_entities): a name apposed to a person noun ("a new kid
+  in my class, Omar") is typed a person, so "Omar sits alone at lunch" (its "He" resolved) is read;
+- `relative_fragment` (fact_quality._relative): "Kira, twelve, who's improved so much", what the
+  restater leaves of the introducing sentence, said as a clause ("Kira has improved so much");
+- `possessed_subject` (fact_quality._split_actions): a fact split at its second verb repeats "Ann's
+  daughter", not the bare owner ("Ann joined the rowing team" was wrong).
+
 Gender comes from the noun (person_antecedents' MALE / FEMALE tables); only one compatible
 candidate is ever resolved (person_antecedents' `_pick`). English only.
 """
@@ -109,41 +117,40 @@ def same_referent(head_a: str, owner_a: str | None, head_b: str, owner_b: str | 
 _GROUPS = frozenset({"family", "fam", "parents", "kids", "folks", "pets", "grandkids", "grandparents"})
 
 
-def possessed_subject(text: str, subject: str) -> str | None:
+def possessed_subject(text: str, subject: str, nouns: frozenset[str]) -> str | None:
     """"Ann's new puppy" when a fact about `subject` opens with the subject's kin, role or pet noun
     phrase (at most three words after "'s"), else None. A fact split at its second verb
     (fact_quality._split_actions: "Ann's daughter is majoring in biology and joined the rowing
-    team") repeats this phrase, not the bare owner ("Ann joined the rowing team" was wrong)."""
+    team") repeats this phrase, not the bare owner ("Ann joined the rowing team" was wrong).
+    `nouns`: the person and pet nouns (person_antecedents.ANIMATE_NOUNS)."""
     from arandu_pipelines.write.lexicon import REL_TERMS_EN
-    from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
 
     for poss in ("'s ", "’s "):
         if text.startswith(subject + poss):
             at = len(subject) + len(poss)
             words = text[at:].split(" ", 3)[:3]
             for i, w in enumerate(words):
+                w = re.sub(r"['’]s$", "", w)  # "Ann's fam's been awesome"
                 low = w.lower()
-                if low in PERSON_NOUNS or low in PET_NOUNS or low in ROLE_NOUNS or low in REL_TERMS_EN \
-                        or low in _GROUPS:
-                    return text[:at] + " ".join(words[: i + 1])
+                if low in nouns or low in REL_TERMS_EN or low in _GROUPS:
+                    return text[:at] + " ".join([*words[:i], w])
     return None
 
 
 _APPOSED_RE: re.Pattern[str] | None = None
 
 
-def apposed_to_person(before: str) -> bool:
+def apposed_to_person(before: str, nouns: frozenset[str]) -> bool:
     """Whether the text `before` a proper name ends with a person noun (and at most a short
     prepositional phrase) and a comma: "one girl on the team, Kira", "a new kid in my class, Omar",
     "my coach, Dee". extract_rules types such a name as a person (it had typed only a name before
-    a known person verb or after "with" / "met"), so the sentence whose "she" became "Kira" is read."""
+    a known person verb or after "with" / "met"), so the sentence whose "she" became "Kira" is read.
+    `nouns`: the person nouns (person_antecedents.PERSON_NOUNS; the pattern is built once)."""
     global _APPOSED_RE
     if _APPOSED_RE is None:
-        from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
-
-        nouns = "|".join(sorted((PERSON_NOUNS | ROLE_NOUNS) - {"oldest", "youngest"}, key=len, reverse=True))
+        alt = "|".join(sorted((nouns | ROLE_NOUNS) - {"oldest", "youngest"}, key=len, reverse=True))
         _APPOSED_RE = re.compile(
-            rf"(?i)(?<![\w'’-])(?:{nouns})(?:\s+(?:on|in|at|from|of|with)\s+(?:(?:the|my|our|a|an|your)\s+)?"
+            rf"(?i)(?<![\w'’-])(?:{alt})(?:\s+(?:on|in|at|from|of|with)\s+(?:(?:the|my|our|a|an|your)\s+)?"
             rf"[\w'’-]+(?:\s+[\w'’-]+)?)?\s*,\s*$")
     return _APPOSED_RE.search(before[-80:]) is not None
 

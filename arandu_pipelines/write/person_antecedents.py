@@ -78,6 +78,8 @@ PET_NOUNS = frozenset({t.split()[-1] for t in L.PET_TERMS_EN} | {
     "husky", "beagle", "lab", "labrador", "retriever", "poodle", "terrier", "pug", "corgi", "kitty", "pony",
     "gecko", "lizard", "snake", "doggo", "pooch", "shepherd", "chihuahua", "dachshund", "bulldog", "collie",
     "spaniel", "rescue", "tabby"})
+# every noun for one person or animal a pronoun may stand for (kin, role, pet)
+ANIMATE_NOUNS = PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS
 # "I adopted / got / have a dog": the indefinite animal or relative is the clause subject's own
 _OWN_VERBS = frozenset({"adopt", "adopted", "adopting", "get", "got", "gotten", "getting", "have", "has", "had",
                         "having", "rescue", "rescued", "bought", "buy", "welcomed", "foster", "fostered", "fostering"})
