@@ -144,3 +144,30 @@ def test_the_apposition_and_relative_clause_left_of_a_sentence_is_no_fragment():
     assert relative_fragment("Omar, who's really shy", "Omar") == "Omar is really shy"
     # a relative clause inside a sentence with its own verb is not a fragment
     assert relative_fragment("Ann's neighbor, Dee, who is ninety, still mows her own lawn", "Ann") is None
+
+
+def test_the_second_of_two_relatives_shares_the_firsts_possessive():
+    out = facts("He just got his license and she's applying to colleges.", [("Bob", "How are your son and daughter?")])
+    assert any("Ann's daughter is applying to colleges" in f for f in out), out
+
+
+def test_a_relative_named_as_an_owner():
+    out = facts("He wants to go fishing, so we booked a cabin.",
+                [("Ann", "My husband's birthday is Friday."), ("Bob", "Any plans?")])
+    assert any(f.startswith("Ann's husband wants to go fishing") for f in out), out
+
+
+def test_a_child_named_by_an_adjective():
+    out = facts("She just started walking last week!", [("Bob", "How's your little one?")])
+    assert any(f.startswith("Ann's little one just started walking") for f in out), out
+    out = facts("He is studying engineering in Boston.",
+                [("Ann", "My oldest just started college."), ("Bob", "Wow, time flies!")])
+    assert any(f.startswith("Ann's oldest is studying engineering") for f in out), out
+
+
+def test_a_relative_as_an_owner_makes_a_pronoun_ambiguous():
+    # "my sister's husband" names two people; "he" fits only the husband, "she" only the sister
+    out = facts("She is flying in on Monday.", [("Ann", "My sister's husband got a job in Rome.")])
+    assert any(f.startswith("Ann's sister is flying in") for f in out), out
+    out = facts("He starts on Monday.", [("Ann", "My brother's son got a job in Rome.")])
+    assert not any("brother" in f or "son" in f for f in out), out

@@ -64,12 +64,28 @@ def _owner_of(who: str | None, speaker: str, mine: str) -> str | None:
     return mine if who == speaker else f"{who}'s"
 
 
+def _voiced(det: str, who: str | None, speaker: str) -> str | None:
+    """A possessive determiner of a turn by `who` in the current speaker's mouth."""
+    if det == "our":
+        return _owner_of(who, speaker, "our")
+    if det == "my":
+        return _owner_of(who, speaker, "my")
+    if det == "your" and who:
+        return "my" if who != speaker else "your"
+    return None
+
+
 def owned_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
     """The candidate `chunk` (of a turn by `who`) as the current `speaker` would say it, for the
     determiners person_antecedents has no words for (see the module docstring); None otherwise."""
     root = chunk.root
     first = chunk[0].lower_
     rest = _rest(chunk)
+    if root.dep_ == "conj" and chunk[0].tag_ not in ("DT", "PRP$", "POS"):
+        # "your son and daughter": the second noun shares the first one's "your"
+        det = next((c.lower_ for c in root.head.children if c.dep_ == "poss"), None)
+        owner = _voiced(det, who, speaker) if det else None
+        return f"{owner} {chunk.text}" if owner and root.lower_ not in GENERIC else None
     if not rest or root.lower_ in GENERIC:
         return None
     if first == "our":
@@ -85,6 +101,40 @@ def owned_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
         owner = _owner_of(who, speaker, "our")  # "We got a puppy!"
         return f"{owner} {rest}" if owner else None
     return None
+
+
+def possessor(root: Any, who: str | None, speaker: str, nouns: frozenset[str]) -> tuple[Any, str] | None:
+    """A relative or pet named as the owner of something ("My husband's birthday is Friday"):
+    (its noun token, its phrase in the current speaker's mouth), else None."""
+    for c in root.children:
+        if c.dep_ == "poss" and c.tag_ == "NN" and c.lower_ in nouns:
+            det = next((d.lower_ for d in c.children if d.dep_ == "poss"), None)
+            owner = _voiced(det, who, speaker) if det else None
+            if owner:
+                mods = "".join(t.text_with_ws for t in c.lefts if t.dep_ in ("amod", "compound")).strip()
+                return c, f"{owner} {mods + ' ' if mods else ''}{c.text}"
+    return None
+
+
+_RANKED = frozenset({"youngest", "oldest", "eldest"})
+
+
+def bare_kin(tok: Any, who: str | None, speaker: str) -> str | None:
+    """"my youngest", "your little one": a child named by an adjective, which spaCy parses as no
+    noun chunk; its phrase in the current speaker's mouth, else None."""
+    low = tok.lower_
+    if tok.dep_ not in ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj"):
+        return None
+    ranked = low in _RANKED and tok.tag_ in ("JJS", "JJ", "NN")
+    little = low == "one" and any(c.dep_ == "amod" and c.lower_ in ("little", "baby") for c in tok.children)
+    if not (ranked or little):
+        return None
+    det = next((c.lower_ for c in tok.children if c.dep_ == "poss"), None)
+    owner = _voiced(det, who, speaker) if det else None
+    if owner is None:
+        return None
+    mods = "".join(t.text_with_ws for t in tok.lefts if t.dep_ == "amod").strip()
+    return f"{owner} {mods + ' ' if mods else ''}{tok.text}"
 
 
 def apposed_name(root: Any) -> str | None:

@@ -171,8 +171,12 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
     for chunk in span.noun_chunks:
         root = chunk.root
         low = root.lower_
-        if root.tag_ not in ("NN", "NNP") or (low not in PERSON_NOUNS and low not in PET_NOUNS
-                                              and low not in K.ROLE_NOUNS):
+        owned = K.possessor(root, who, speaker, ANIMATE_NOUNS)  # "My husband's birthday", "my sister's son"
+        if owned is not None:
+            tok, said = owned
+            covered.add(tok.i)
+            out.append((tok.i, _Cand(said.casefold(), said, _gender_of(tok), False, False, tok.lower_)))
+        if root.tag_ not in ("NN", "NNP") or low not in ANIMATE_NOUNS:
             continue
         if root.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it", "they", "this", "that")
                                        for c in root.head.children):
@@ -209,6 +213,9 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
         out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root),
                                        "" if name else low, bool(name))))
+    for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
+        if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
+            out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
     for ent in span.ents:
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
