@@ -171,3 +171,10 @@ def test_a_relative_as_an_owner_makes_a_pronoun_ambiguous():
     assert any(f.startswith("Ann's sister is flying in") for f in out), out
     out = facts("He starts on Monday.", [("Ann", "My brother's son got a job in Rome.")])
     assert not any("brother" in f or "son" in f for f in out), out
+
+
+def test_the_role_or_the_one_next_door_asked_about_is_not_the_listeners():
+    out = facts("She seems really nice.", [("Bob", "Did you meet the new teacher?")])
+    assert not any("Ann's new teacher" in f for f in out), out
+    out = facts("He is moving to Ohio.", [("Bob", "Is the kid next door still loud?")])
+    assert not any("Ann's kid" in f for f in out), out

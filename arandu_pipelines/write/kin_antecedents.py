@@ -48,8 +48,26 @@ ROLE_NOUNS = frozenset({
     "mentee", "apprentice", "swimmer", "player", "athlete", "grandbaby", "stepkid", "bestfriend"})
 # person nouns that say what someone is, not whose: "the girl" is no one's girl
 GENERIC = frozenset({"boy", "girl", "guy", "man", "woman", "lady", "person", "player", "swimmer", "athlete"})
+_HOUSEHOLD = frozenset({"baby", "toddler", "newborn", "grandkid", "grandchild", "grandbaby", "puppy", "pup", "kitten"})
+# words after a noun that say which one is meant ("the kid next door", "the dog upstairs"); the
+# parse does not always hang them on the noun
+_WHICH_ONE = frozenset({"next", "from", "at", "in", "on", "across", "down", "up", "upstairs", "downstairs", "who",
+                        "that", "with", "of", "over"})
 _WE_OWN = frozenset({"adopt", "adopted", "get", "got", "gotten", "have", "has", "had", "rescue", "rescued",
                      "bought", "buy", "welcomed", "foster", "fostered"})
+
+
+def _household(root: Any) -> bool:
+    """A relative or pet one asks a person about by "the" alone ("How's the baby?", "the puppy"):
+    no role noun ("the new teacher" is not the listener's) and nothing that says which one ("the
+    kid next door", "the dog at the shelter")."""
+    from arandu_pipelines.write.lexicon import PET_TERMS_EN, REL_TERMS_EN
+
+    low = root.lower_
+    kin = REL_TERMS_EN.get(low) in ("family_of", "partner_of") or low in _HOUSEHOLD or low in PET_TERMS_EN
+    after = root.nbor(1).lower_ if root.i + 1 < len(root.doc) else ""
+    return kin and after not in _WHICH_ONE \
+        and not any(c.dep_ in ("prep", "relcl", "acl", "advmod", "npadvmod") for c in root.children)
 
 
 def _rest(chunk: Any) -> str:
@@ -93,7 +111,7 @@ def owned_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
         return f"{owner} {rest}" if owner else None
     if first == "the":
         asked = root.sent[-1].text == "?" or root.sent.text.rstrip().endswith("?")
-        if asked and who and who != speaker:
+        if asked and who and who != speaker and _household(root):
             return f"my {rest}"  # "How's the puppy?" asked of the current speaker
         return None
     if first in ("a", "an") and root.dep_ == "dobj" and root.head.lower_ in _WE_OWN \
