@@ -155,6 +155,16 @@ def bare_kin(tok: Any, who: str | None, speaker: str) -> str | None:
     return f"{owner} {mods + ' ' if mods else ''}{tok.text}"
 
 
+def read_here(noun: str) -> bool:
+    """Whether a pronoun after a name apposed to `noun` is resolved by person_antecedents: not
+    for a relationship or pet noun ("my brother Carlos", "my dog Rex"), whose pattern already types
+    the name and whose "he" extract_rules' last_person reads (as an inferred subject, confidence
+    0.80); yes for any other person noun ("one girl on the team, Kira", "a guy at the gym, Marco")."""
+    from arandu_pipelines.write.lexicon import PET_TERMS_EN, REL_TERMS_EN
+
+    return noun not in REL_TERMS_EN and noun not in PET_TERMS_EN
+
+
 def apposed_name(root: Any) -> str | None:
     """A name set off by commas after the person noun's prepositional phrase: "a guy at the gym,
     Marco, who ..." (spaCy makes Marco an apposition of "gym")."""

@@ -94,7 +94,9 @@ class _Cand:
     named: bool
     subject: bool = False  # the candidate is its clause's subject ("How's your brother?")
     head: str = ""  # the noun ("puppy"): two unnamed mentions of one head may be one referent
-    apposed: bool = False  # a name apposed to a person / pet noun ("one girl on the team, Kira, ...")
+    # a name apposed to a person noun the rules' relation patterns do not read ("one girl on the
+    # team, Kira, ..."): resolved here; "my brother Carlos ... He" stays extract_rules' last_person's
+    apposed: bool = False
 
 
 def worth_resolving(text: str) -> bool:
@@ -212,7 +214,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if name:
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
         out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root),
-                                       "" if name else low, bool(name))))
+                                       "" if name else low, bool(name) and K.read_here(low))))
     for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
         if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
             out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
