@@ -84,6 +84,7 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
+from arandu_pipelines.write import kin_antecedents
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
@@ -1719,8 +1720,9 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             continue
         if not follows_verb and (
             _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
+            or (ms.lang == "en" and kin_antecedents.apposed_to_person(body[:a], _PERSON_NOUNS))
         ):
-            follows_verb = True  # "with Ana", "met Carlos", "conversei com o Pedro"
+            follows_verb = True  # "with Ana", "met Carlos", "one girl on the team, Kira" (write/kin_antecedents.py)
         etype = "person" if follows_verb else None
         ms.add_entity(name, etype, _RANK_PERSONVERB if etype else _RANK_OTHER, base + a)
         taken.add((a, b))

@@ -309,6 +309,16 @@ def _shape(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return f
 
 
+def _relative(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+    """"Kira, twelve, who's improved so much" -> "Kira has improved so much": a restated sentence
+    left as a name, its apposition and a relative clause (write/kin_antecedents.relative_fragment)."""
+    from arandu_pipelines.write.kin_antecedents import relative_fragment
+
+    if _free(f) and (said := relative_fragment(f.fact_text, f.subject)) is not None:
+        f.fact_text = said
+    return f
+
+
 def _subject_first(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """A free-text fact names its subject before its first comma and does not open with an
     empty pronoun ("It's great that Caroline ...", "That's why ..." are talk)."""
@@ -653,7 +663,7 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _subject_first,
+    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _relative, _subject_first,
     _shape, _fragment,
     _request, _wish, _echo, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
@@ -735,6 +745,18 @@ _GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|
                           r"(?:e|es|ed|s|ing|ies|ied)?\s+to\s+\w+")
 
 
+def _action_subject(f: ExtractedFact) -> str | None:
+    """What a split-off second action repeats as its subject: the subject itself, or the subject's
+    relative / pet it opens with ("Ann's nephew"; write/kin_antecedents.possessed_subject)."""
+    from arandu_pipelines.write.kin_antecedents import possessed_subject
+    from arandu_pipelines.write.person_antecedents import ANIMATE_NOUNS
+
+    rest = f.fact_text[len(f.subject):]
+    if rest[:1] in ("'", "’"):
+        return possessed_subject(f.fact_text, f.subject, ANIMATE_NOUNS)
+    return f.subject
+
+
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
     whose subject did two past actions joined by "and" is split at the second verb, unless that
@@ -748,7 +770,11 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
                 or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
-        second = replace(f, fact_text=f"{f.subject} {tail}", mentions=[x for x in f.mentions if x in tail])
+        lead = _action_subject(f)
+        if lead is None:  # "Ann's daughter ... and joined": no owner's noun to repeat, one fact
+            out.append(f)
+            continue
+        second = replace(f, fact_text=f"{lead} {tail}", mentions=[x for x in f.mentions if x in tail])
         f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]
         out += [f, second]
         _GENERIC.set(_GENERIC.get() | {id(second)})

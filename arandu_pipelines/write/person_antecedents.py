@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
@@ -77,6 +78,8 @@ PET_NOUNS = frozenset({t.split()[-1] for t in L.PET_TERMS_EN} | {
     "husky", "beagle", "lab", "labrador", "retriever", "poodle", "terrier", "pug", "corgi", "kitty", "pony",
     "gecko", "lizard", "snake", "doggo", "pooch", "shepherd", "chihuahua", "dachshund", "bulldog", "collie",
     "spaniel", "rescue", "tabby"})
+# every noun for one person or animal a pronoun may stand for (kin, role, pet)
+ANIMATE_NOUNS = PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS
 # "I adopted / got / have a dog": the indefinite animal or relative is the clause subject's own
 _OWN_VERBS = frozenset({"adopt", "adopted", "adopting", "get", "got", "gotten", "getting", "have", "has", "had",
                         "having", "rescue", "rescued", "bought", "buy", "welcomed", "foster", "fostered", "fostering"})
@@ -90,6 +93,10 @@ class _Cand:
     gender: str | None  # "m" / "f" / None (unknown: takes either)
     named: bool
     subject: bool = False  # the candidate is its clause's subject ("How's your brother?")
+    head: str = ""  # the noun ("puppy"): two unnamed mentions of one head may be one referent
+    # a name apposed to a person noun the rules' relation patterns do not read ("one girl on the
+    # team, Kira, ..."): resolved here; "my brother Carlos ... He" stays extract_rules' last_person's
+    apposed: bool = False
 
 
 def worth_resolving(text: str) -> bool:
@@ -166,12 +173,17 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
     for chunk in span.noun_chunks:
         root = chunk.root
         low = root.lower_
-        if root.tag_ not in ("NN", "NNP") or (low not in PERSON_NOUNS and low not in PET_NOUNS):
+        owned = K.possessor(root, who, speaker, ANIMATE_NOUNS)  # "My husband's birthday", "my sister's son"
+        if owned is not None:
+            tok, said = owned
+            covered.add(tok.i)
+            out.append((tok.i, _Cand(said.casefold(), said, _gender_of(tok), False, False, tok.lower_)))
+        if root.tag_ not in ("NN", "NNP") or low not in ANIMATE_NOUNS:
             continue
         if root.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it", "they", "this", "that")
                                        for c in root.head.children):
             continue  # "He's a beagle": what someone is, not someone new (a misparsed subject still counts)
-        name = _name_of(root)
+        name = _name_of(root) or K.apposed_name(root)
         if name and name.casefold() in names:
             name = None
         first = chunk[0].lower_
@@ -190,15 +202,22 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
                 owner = "my"  # "You got a dog?" asked of the current speaker
             words = [t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct"]
             phrase = f"{owner} {''.join(words).strip()}" if owner and words else None
+            phrase = phrase or K.owned_phrase(chunk, who, speaker)  # "We got a puppy"
         else:
-            phrase = None  # "the dog", "his brother", "our kid": counts, not said clearly
+            # "our puppy", "the kid" asked about (write/kin_antecedents.py); "his brother", "the
+            # dog" said in passing: counts, not said clearly
+            phrase = K.owned_phrase(chunk, who, speaker)
         if name:
             phrase = name
         key = (name or phrase or chunk.text).casefold()
         covered |= {t.i for t in chunk}
         if name:
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
-        out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root))))
+        out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root),
+                                       "" if name else low, bool(name) and K.read_here(low))))
+    for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
+        if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
+            out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
     for ent in span.ents:
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
@@ -208,11 +227,18 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
 
 
 def _pick(cands: list[_Cand], gender: str) -> _Cand | None:
-    """The one compatible candidate (distinct by key), else None."""
+    """The one compatible candidate (distinct by key; unnamed mentions of one referent merge:
+    write/kin_antecedents.same_referent), else None."""
     fit = {c.key: c for c in cands if c.gender in (None, gender)}
-    if len(fit) != 1:
+    kept: list[_Cand] = []
+    for c in sorted(fit.values(), key=lambda c: c.phrase is None):  # a mention that says whose first
+        same = next((k for k in kept if not c.named and not k.named
+                     and K.same_referent(k.head, K.owner_word(k.phrase), c.head, K.owner_word(c.phrase))), None)
+        if same is None:
+            kept.append(c)
+    if len(kept) != 1:
         return None
-    c = next(iter(fit.values()))
+    c = kept[0]
     return c if c.phrase else None
 
 
@@ -284,6 +310,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     names = _names(ctx, turns)
     _ner(parses, doc, names)
     out: list[Replacement] = []
+    said_subj: dict[int, str] = {}  # sentence start -> gender of a subject pronoun resolved in it
     for tok in doc:
         slot = _pronoun_slot(tok)
         if slot is None:
@@ -293,9 +320,11 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         gender = _pron_gender(tok)
         if slot == "poss" and _candidates(doc[tok.sent.start: tok.i], speaker, speaker, names):
             continue  # "My brother's doing great at his new job": its own sentence says whose
+        if slot == "poss" and said_subj.get(tok.sent.start) == gender and not _names_after(doc, tok):
+            continue  # "He passed his first exam" -> "My nephew passed his first exam", as written
         here = _candidates(doc[: tok.i], speaker, speaker, names)
         if here:
-            if any(c.named for c in here):
+            if any(c.named and not c.apposed for c in here):
                 continue  # a name in this message: extract_rules' last_person reads it
             found = _pick(here, gender)
         elif tok.idx < REACH and turns:
@@ -307,7 +336,14 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         rep = _replacement(doc, tok, slot, found.phrase)
         if rep is not None:
             out.append(rep)
+            if slot == "subj":
+                said_subj[tok.sent.start] = gender
     return out
+
+
+def _names_after(doc: Any, tok: Any) -> bool:
+    """"His name is Biscuit": the possessive is what the naming rule reads, so it is replaced."""
+    return tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ == "name"
 
 
 def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
