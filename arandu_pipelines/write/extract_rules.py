@@ -1821,7 +1821,7 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
         return
     if first_word in _QUESTION_WORDS and not stripped.endswith((".", "!")) and len(stripped.split()) < 8:
         return
-    s.dates = find_relative_dates(body, ms.ctx.occurred_at, ms.ctx.timezone)
+    s.dates = find_relative_dates(body, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
     conf = _confidence(body)
     _relterms(ms, s, conf)
     _verb_rules(ms, s, conf)
@@ -2431,7 +2431,7 @@ def _dates_in_clause(
         return fact_text, None
     new = fact_text
     if inside:
-        new, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+        new, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
         if spans:
             return new, spans[0][2].start
     if not append:
@@ -2504,7 +2504,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     # dates after the person rewrite, so "Ontem fui" -> "Ontem Rafael foi" -> "Em 7 de maio de 2023 Rafael foi"
     spans: list[tuple[int, int, TemporalMention]] = []
     if s.dates:
-        fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+        fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
     edate = spans[0][2].start if spans else None
     abs_text = text
     fact_text = _clean(fact_text)
