@@ -30,6 +30,7 @@ year), "every 5th of the month", and lowercase "may"/"march" (verbs).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -91,13 +92,17 @@ _CASE_SENSITIVE = frozenset({"may", "march", "mar"})
 _PT_ORD = {"primeiro": 1, "1º": 1, "1°": 1}
 
 
-def _alt(words: object) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))  # type: ignore[attr-defined]
+def _alt(words: Iterable[str]) -> str:
+    """Regex alternation, longest first."""
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
 _ORD_W = _alt(ORDINAL_DAYS)
 _CARD_W = _alt(CARDINAL_DAYS)
-_MON_EN = rf"(?:{_alt(_MONTHS_EN)})\.?"
+_ABBREVIATED = ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec")
+# an abbreviation may take a dot ("Sept. 9"); a full name may not, so it never eats a full stop
+_MON_EN = (rf"(?:{_alt(m for m in _MONTHS_EN if m not in _ABBREVIATED)}"
+           rf"|(?:{_alt(_ABBREVIATED)})\.?)")
 _MON_PT = _alt(_MONTHS_PT)
 _DIGIT_ORD = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)"
 _DIGIT = r"(?:[12]\d|3[01]|0?[1-9])"
@@ -106,11 +111,12 @@ _F = re.IGNORECASE
 
 # words that may follow a day without making it the modifier of a noun ("on the 5th at noon" vs
 # "on the second floor"); anything else after a bare or month-first day rejects it
-_FOLLOW_OK = frozenset(
-    "and or but so at to till until through when because then too as for in with from if this next "
-    "last i we he she they you it my our his her their me us him them is was are were will would "
-    "which that where after before around".split()
-)
+_FOLLOW_OK = frozenset({
+    "and", "or", "but", "so", "at", "to", "till", "until", "through", "when", "because", "then", "too", "as",
+    "for", "in", "with", "from", "if", "this", "next", "last", "i", "we", "he", "she", "they", "you", "it",
+    "my", "our", "his", "her", "their", "me", "us", "him", "them", "is", "was", "are", "were", "will",
+    "would", "which", "that", "where", "after", "before", "around",
+})
 
 _DAY_MONTH_EN = re.compile(
     rf"\b(?:the\s+)?(?P<day>{_DIGIT_ORD}|{_DIGIT}|{_ORD_W})(?:\s+of)?\s+(?P<mon>{_MON_EN})(?![\w'’])"
@@ -139,7 +145,7 @@ _DAY_MONTH_PT = re.compile(
     rf"\b(?:(?:n?o\s+)?dia\s+)?{_PT_DAY}\s+de\s+(?P<mon>{_MON_PT})(?![\w'’])(?:\s+de\s+(?P<year>{_YEAR})\b)?",
     _F,
 )
-_BARE_PT = re.compile(rf"\b(?:n?o\s+)?dia\s+(?P<day>{_DIGIT}|primeiro)(?![\w'’:%/.-])(?!\s+de\s)", _F)
+_BARE_PT = re.compile(rf"\b(?:n?o\s+)?dia\s+(?P<day>{_DIGIT}|primeiro)(?![\w'’:%/-]|[.,]\d)(?!\s+de\s)", _F)
 
 _TRIGGER = re.compile(
     rf"\d|\b(?:{_alt(ORDINAL_DAYS)}|end|beginning|start|middle|primeiro)\b|\b(?:{_alt(_MONTHS_EN)})\b", _F
@@ -204,7 +210,7 @@ def _month_day(d0: date, month: int, day: int, future: bool) -> date | None:
     if _safe(2024, month, day) is None:  # 2024: a leap year, so 29 February exists
         return None
     step = 1 if future else -1
-    for k in range(0, 9):
+    for k in range(9):
         cand = _safe(d0.year + step * k, month, day)
         if cand is not None and (cand >= d0 if future else cand <= d0):
             return cand
@@ -272,21 +278,13 @@ def _month_ok(raw: str) -> int | None:
 
 
 def _follows_noun(text: str, end: int) -> bool:
-    """A lowercase content word right after the day makes it a modifier ("the second floor")."""
+    """A content word right after the day makes it a modifier ("the second floor", "on 3rd Street")."""
     m = re.match(r"[ \t]+([A-Za-z'’]+)", text[end:end + 40])
-    if not m:
-        return False
-    word = m.group(1)
-    return word[:1].islower() and word.lower() not in _FOLLOW_OK
+    return m is not None and m.group(1).lower() not in _FOLLOW_OK
 
 
-def find_calendar_dates(text: str, d0: date) -> list[CalendarDate]:
-    """Every day-of-month phrase in `text`, resolved against the message date `d0`, in text order.
-
-    Overlaps keep the earliest then longest phrase ("the 14th of October" over "the 14th")."""
-    if not text or not _TRIGGER.search(text):
-        return []
-    found: list[CalendarDate] = []
+def _day_month_en(text: str, d0: date, found: list[CalendarDate]) -> None:
+    """"the fourteenth of October", "14th October", "on 5 May" (digits need a preposition or year)."""
     for m in _DAY_MONTH_EN.finditer(text):
         month = _month_ok(m.group("mon"))
         day = _day_number(m.group("day"))
@@ -297,15 +295,22 @@ def find_calendar_dates(text: str, d0: date) -> list[CalendarDate]:
         ):
             continue  # "5 May" needs a preposition or a year: "I scored 5 May ..." is too weak
         _add(found, text, m, "en", d0, month, day, m.group("year"))
+
+
+def _month_day_en(text: str, d0: date, found: list[CalendarDate]) -> None:
+    """"August 8th", "Sept. 9", "October fourteen" (a number word only after a preposition)."""
     for m in _MONTH_DAY_EN.finditer(text):
         month = _month_ok(m.group("mon"))
         day = _day_number(m.group("day"))
         if month is None or day is None or (m.group("year") is None and _follows_noun(text, m.end())):
             continue
-        raw_day = m.group("day").lower()
-        if raw_day in CARDINAL_DAYS and not _PREP_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if m.group("day").lower() in CARDINAL_DAYS and not _PREP_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "in May two friends came": a number word after a month is a day only after "on"
         _add(found, text, m, "en", d0, month, day, m.group("year"))
+
+
+def _bare_en(text: str, d0: date, found: list[CalendarDate]) -> None:
+    """"on the 3rd", "by the twenty-sixth", "on the 5th of next month"."""
     for m in _BARE_EN.finditer(text):
         day = _day_number(m.group("day") or m.group("word"))
         if day is None or (m.group("rel") is None and _follows_noun(text, m.end())):
@@ -315,56 +320,70 @@ def find_calendar_dates(text: str, d0: date) -> list[CalendarDate]:
         lo = m.start("d")
         rel = (m.group("rel") or "").lower()
         if rel:
-            first = d0.replace(day=1)
-            if "next" in rel:
-                first = _add_months(first, 1)
-            elif "last" in rel:
-                first = _add_months(first, -1)
+            first = _add_months(d0.replace(day=1), 1 if "next" in rel else -1 if "last" in rel else 0)
             when = _safe(first.year, first.month, day)
         else:
-            anchor = _anchor_before(found, lo)
-            if anchor is not None:  # "on the 14th of October and home on the 28th": 28 October
-                when = _bare_day(anchor - timedelta(days=1), day, True)
-            else:
-                when = _bare_day(d0, day, _is_future(text, lo, m.end(), "en"))
+            when = _bare_when(found, text, lo, m.end(), d0, day, "en")
         if when is not None:
             found.append(CalendarDate((lo, m.end()), text[lo:m.end()], when, when + timedelta(days=1), "day", "en"))
+
+
+def _parts_en(text: str, d0: date, found: list[CalendarDate]) -> None:
+    """"by the end of the month", "at the start of next year", "the end of October"."""
     for m in _PART_EN.finditer(text):
         q = m.group("q").lower()
         q = "start" if q == "beginning" else q
         if m.group("mon"):
             month = _month_ok(m.group("mon"))
-            if month is None:
-                continue
-            when = _month_day(d0.replace(day=1), month, 1, _is_future(text, m.start(), m.end(), "en"))
-            if when is None:
-                continue
-            lo_d, hi_d = _part(when, "month", q)
-        else:
-            unit = (m.group("unit") or m.group("unit2")).lower()
-            off = {"next": 1, "last": -1}.get((m.group("rel") or "").lower(), 0)
-            first = _add_months(d0.replace(day=1), off) if unit == "month" else date(d0.year + off, 1, 1)
-            lo_d, hi_d = _part(first, unit, q)
-            found.append(CalendarDate(m.span(), m.group(0), lo_d, hi_d, unit, "en", q))
+            when = None if month is None else _month_day(
+                d0.replace(day=1), month, 1, _is_future(text, m.start(), m.end(), "en"))
+            if when is not None:
+                lo_d, hi_d = _part(when, "month", q)
+                found.append(CalendarDate(m.span(), m.group(0), lo_d, hi_d, "month", "en", q))
             continue
-        found.append(CalendarDate(m.span(), m.group(0), lo_d, hi_d, "month", "en", q))
+        unit = (m.group("unit") or m.group("unit2")).lower()
+        off = {"next": 1, "last": -1}.get((m.group("rel") or "").lower(), 0)
+        first = _add_months(d0.replace(day=1), off) if unit == "month" else date(d0.year + off, 1, 1)
+        lo_d, hi_d = _part(first, unit, q)
+        found.append(CalendarDate(m.span(), m.group(0), lo_d, hi_d, unit, "en", q))
+
+
+def _portuguese(text: str, d0: date, found: list[CalendarDate]) -> None:
+    """"14 de outubro", "no dia 14 de outubro", "no dia 14"."""
     for m in _DAY_MONTH_PT.finditer(text):
         day = _day_number(m.group("day"))
         month = _MONTHS_PT.get(m.group("mon").lower())
-        if day is None or month is None:
-            continue
-        _add(found, text, m, "pt", d0, month, day, m.group("year"))
+        if day is not None and month is not None:
+            _add(found, text, m, "pt", d0, month, day, m.group("year"))
     for m in _BARE_PT.finditer(text):
         day = _day_number(m.group("day"))
-        if day is None:
-            continue
-        anchor = _anchor_before(found, m.start())
-        if anchor is not None:
-            when = _bare_day(anchor - timedelta(days=1), day, True)
-        else:
-            when = _bare_day(d0, day, _is_future(text, m.start(), m.end(), "pt"))
+        when = None if day is None else _bare_when(found, text, m.start(), m.end(), d0, day, "pt")
         if when is not None:
             found.append(CalendarDate(m.span(), m.group(0), when, when + timedelta(days=1), "day", "pt"))
+
+
+def _bare_when(found: list[CalendarDate], text: str, lo: int, hi: int, d0: date, day: int, lang: str) -> date | None:
+    """A bare day continues the calendar of a month-named date before it ("on the 14th of October
+    and home on the 28th": 28 October); alone, the tense picks the next or the last such day."""
+    anchor = _anchor_before(found, lo)
+    if anchor is not None:
+        return _bare_day(anchor - timedelta(days=1), day, True)
+    return _bare_day(d0, day, _is_future(text, lo, hi, lang))
+
+
+# month-named forms first: a bare day reads the calendar of the month-named date before it
+_FINDERS = (_day_month_en, _month_day_en, _parts_en, _portuguese, _bare_en)
+
+
+def find_calendar_dates(text: str, d0: date) -> list[CalendarDate]:
+    """Every day-of-month phrase in `text`, resolved against the message date `d0`, in text order.
+
+    Overlaps keep the earliest then longest phrase ("the 14th of October" over "the 14th")."""
+    if not text or not _TRIGGER.search(text):
+        return []
+    found: list[CalendarDate] = []
+    for finder in _FINDERS:
+        finder(text, d0, found)
     found.sort(key=lambda c: (c.span[0], -(c.span[1] - c.span[0])))
     out: list[CalendarDate] = []
     last_end = -1

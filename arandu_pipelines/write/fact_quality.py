@@ -214,7 +214,7 @@ def _second_person(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
 def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """The date lives in event_date (valid_from), not in the text."""
     text = _ISO_DATE_RE.sub("", f.fact_text)
-    if f.event_date is not None and not _dates_are_content(f, ctx, text):
+    if f.event_date is not None and not _dates_are_content(text):
         text = _RENDERED_DATE_RE.sub(_unglue, text)
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
     # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
@@ -228,17 +228,13 @@ _DATE_POSSESSIVE_RE = re.compile(r"\b\d{4}['’]s\b")
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "é", "foi", "era", "será"})
 
 
-def _dates_are_content(f: ExtractedFact, ctx: ExtractionContext, text: str) -> bool:
-    """Dates the text keeps although event_date is set: two or more of them ("leave on 14 October
-    2023 and come home on 28 October 2023": event_date holds only the first), or an upcoming one
-    (a plan's date is what the plan says: "Maria is driving out on 26 May 2023")."""
+def _dates_are_content(text: str) -> bool:
+    """Two or more dates stay in the text although event_date is set: "leave on 14 October 2023
+    and come home on 28 October 2023" (event_date holds only the first; cut, the second is lost
+    and the fact reads "leave and come home"). One date moves to event_date, as before."""
     if _DATE_POSSESSIVE_RE.search(text):
         return False  # "for on 20 June 2023's grand opening": cut, and the possessive with it
-    if len(_RENDERED_DATE_RE.findall(text)) >= 2:
-        return True
-    event = f.event_date.date() if f.event_date is not None else None
-    said = ctx.occurred_at.date() if ctx.occurred_at is not None else None
-    return event is not None and said is not None and event > said
+    return len(_RENDERED_DATE_RE.findall(text)) >= 2
 
 
 def _unglue(m: re.Match[str]) -> str:

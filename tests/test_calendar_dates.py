@@ -1,0 +1,124 @@
+"""Days of a month said without a year (write/calendar_dates.py via temporal(calendar=True)).
+
+Invented sentences, resolved against Monday 8 May 2023: ordinal words, "the Nth of MONTH",
+"MONTH Nth", a bare "the Nth" (next one for a plan or present, last one for a past verb), number
+words after a month, "by the end of the month", Portuguese "no dia 14"; and the phrases that must
+be left alone ("the first time", "first of all", "the second one", impossible days, birthdays).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from arandu_pipelines.write.calendar_dates import find_calendar_dates
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.temporal import absolutize, find_relative_dates
+from arandu_pipelines.write.types import ExtractionContext
+
+MON = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+D0 = date(2023, 5, 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We leave on the fourteenth of October and come home on the twenty-eighth.",
+         "We leave on 14 October 2023 and come home on 28 October 2023."),
+        ("I'm driving out on the twenty-sixth.", "I'm driving out on 26 May 2023."),
+        ("It's on August 8th.", "It's on 8 August 2023."),
+        ("The recital is on the 3rd.", "The recital is on 3 June 2023."),  # future: next 3rd after 8 May
+        ("The recital was on the 3rd.", "The recital was on 3 May 2023."),  # past: last 3rd before
+        ("We fly out on Sept. 9.", "We fly out on 9 September 2023."),
+        ("I have to hand it in by the end of the month.", "I have to hand it in by the end of May 2023."),
+        ("My exam is on the twenty-fifth of May.", "My exam is on 25 May 2023."),
+        ("We moved there on the 2nd of June.", "We moved there on 2 June 2022."),  # past, month ahead
+        ("We are moving on the 2nd of April.", "We are moving on 2 April 2024."),  # future, month behind
+        ("I went there on the 31st.", "I went there on 31 March 2023."),  # April has no 31st
+        ("The party is on the thirty-first.", "The party is on 31 May 2023."),
+        ("I'll see her on October fourteen.", "I'll see her on 14 October 2023."),
+        ("We leave on the 28th of October and come back on the 3rd.",
+         "We leave on 28 October 2023 and come back on 3 November 2023."),  # month rollover
+        ("It happened on May 6th, 2021.", "It happened on 6 May 2021."),
+        ("Vou viajar no dia 14 de outubro.", "Vou viajar em 14 de outubro de 2023."),
+        ("Fui lá no dia 2.", "Fui lá em 2 de maio de 2023."),
+        ("I've booked a table for the 5th.", "I've booked a table for 5 June 2023."),  # perfect: no past marker
+        ("I booked a table for the 5th.", "I booked a table for 5 May 2023."),  # past verb: the last 5th
+        ("We meet at the end of the month.", "We meet at the end of May 2023."),
+        ("It opened at the start of the year.", "It opened at the start of 2023."),
+    ],
+)
+def test_calendar_days_are_resolved(text: str, expected: str) -> None:
+    assert absolutize(text, MON, calendar=True)[0] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It was the first time I saw snow.",
+        "First of all, thank you.",
+        "I liked the second one better.",
+        "We live on the second floor.",
+        "She came first of many.",
+        "The party is on the thirty-first of April.",  # no such day
+        "The party is on the 30th of February.",
+        "I may 5 times have tried.",
+        "In May two friends came over.",
+        "My birthday is on the third of June.",  # yearly: no year to give
+        "I was born on May 3rd.",
+        "We meet every 5th of the month.",
+        "He finished third in the race.",
+        "On the third try it worked.",
+        "The cafe on 3rd Street is new.",
+        "She was in 5th grade.",
+    ],
+)
+def test_not_dates_are_left_alone(text: str) -> None:
+    assert find_calendar_dates(text, D0) == []
+    assert absolutize(text, MON, calendar=True)[0] == text
+
+
+def test_read_path_is_unchanged_without_calendar() -> None:
+    """The query parser calls find_relative_dates without `calendar`: no calendar phrases there."""
+    assert find_relative_dates("what happened on the 3rd?", MON) == []
+    assert find_relative_dates("what happened on the 3rd?", MON, calendar=True)[0].start.date() == date(2023, 5, 3)
+
+
+def test_tense_of_the_nearest_verb_decides() -> None:
+    found = find_calendar_dates("We finished it on the 2nd, and we're celebrating on the 20th.", D0)
+    assert [c.start for c in found] == [date(2023, 5, 2), date(2023, 5, 20)]
+    assert find_calendar_dates("My sister is getting married on June 10th.", D0)[0].start == date(2023, 6, 10)
+    assert find_calendar_dates("We got married on June 10th.", D0)[0].start == date(2022, 6, 10)
+
+
+def _facts(text: str) -> list[tuple[str, date | None]]:
+    ctx = ExtractionContext(speaker_name="Maria", occurred_at=MON, addressee="John")
+    result = extract_offline(text, ctx)
+    return [(f.fact_text, f.event_date.date() if f.event_date else None) for f in result.facts]
+
+
+def test_fact_carries_both_dates_and_event_date() -> None:
+    facts = _facts("We leave on the fourteenth of October and come home on the twenty-eighth.")
+    assert ("Maria and others leave on 14 October 2023 and come home on 28 October 2023", date(2023, 10, 14)) in facts
+
+
+def test_plan_gets_its_date_in_event_date() -> None:
+    """One date of a plan moves to event_date like "next month" does (fact_quality._glued_date)."""
+    assert ("Maria is driving out", date(2023, 5, 26)) in _facts("I'm driving out on the twenty-sixth.")
+
+
+def test_copula_date_is_the_predicate() -> None:
+    assert ("Maria's exam is on 25 May 2023", date(2023, 5, 25)) in _facts("My exam is on the twenty-fifth of May.")
+
+
+def test_past_event_gets_its_date_in_event_date() -> None:
+    """As for "last Sunday": a single past date lives in event_date (valid_from), not the text."""
+    assert ("Maria joined a nearby church", date(2023, 5, 5)) in _facts("I joined a nearby church on the fifth of May.")
+    assert ("Maria moved to Paris", date(2023, 3, 3)) in _facts("I moved to Paris on the 3rd of March.")
+
+
+def test_relative_dates_two_in_one_fact_both_kept() -> None:
+    """Before: "Maria and others left and come home" (both dates cut, the second lost)."""
+    facts = _facts("We left yesterday and come home next Friday.")
+    assert ("Maria and others left on 7 May 2023 and come home on 19 May 2023", date(2023, 5, 7)) in facts
