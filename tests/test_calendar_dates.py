@@ -47,6 +47,11 @@ D0 = date(2023, 5, 8)
         ("I booked a table for the 5th.", "I booked a table for 5 May 2023."),  # past verb: the last 5th
         ("We meet at the end of the month.", "We meet at the end of May 2023."),
         ("It opened at the start of the year.", "It opened at the start of 2023."),
+        ("We are there from the 8th to the 12th.", "We are there from 8 June 2023 to 12 June 2023."),
+        ("We were at the lake on the 8th and 9th of April.",
+         "We were at the lake on 8 April 2023 and on 9 April 2023."),  # the 8th takes April from the 9th
+        ("We went on the 30th to the 2nd of May.", "We went on 30 April 2023 to 2 May 2023."),
+        ("They moved the meeting to tomorrow.", "They moved the meeting to 9 May 2023."),  # was "to on 9 May"
     ],
 )
 def test_calendar_days_are_resolved(text: str, expected: str) -> None:
@@ -71,6 +76,8 @@ def test_calendar_days_are_resolved(text: str, expected: str) -> None:
         "He finished third in the race.",
         "On the third try it worked.",
         "The cafe on 3rd Street is new.",
+        "I want to the fifth power.",
+        "Me and the second one.",
         "She was in 5th grade.",
     ],
 )

@@ -131,7 +131,7 @@ _MONTH_DAY_EN = re.compile(
 _PREPS_EN = r"on|by|until|till|from|before|after|since|through|for|around"
 _PREP_BEFORE = re.compile(rf"\b(?:{_PREPS_EN}|of)\s+$", _F)
 _BARE_EN = re.compile(
-    rf"\b(?P<prep>{_PREPS_EN})\s+(?P<d>(?:the\s+)?(?P<day>{_DIGIT_ORD})|the\s+(?P<word>{_ORD_W}))(?![\w'’])"
+    rf"\b(?P<prep>{_PREPS_EN}|and|or|to)\s+(?P<d>(?:the\s+)?(?P<day>{_DIGIT_ORD})|the\s+(?P<word>{_ORD_W}))(?![\w'’])"
     rf"(?P<rel>\s+of\s+(?:the|this|next|last)\s+month\b)?",
     _F,
 )
@@ -318,6 +318,8 @@ def _bare_en(text: str, d0: date, found: list[CalendarDate]) -> None:
         if m.group("rel") is None and re.match(r"\s+of\b", text[m.end():]):
             continue  # "the first of many", "the second of two" (a month after "of" matched above)
         lo = m.start("d")
+        if m.group("prep").lower() in ("and", "or", "to") and not _date_just_before(found, m.start()):
+            continue  # "the 8th and 9th", "from the 8th to the 12th" only: "I want to the fifth ..." is no date
         rel = (m.group("rel") or "").lower()
         if rel:
             first = _add_months(d0.replace(day=1), 1 if "next" in rel else -1 if "last" in rel else 0)
@@ -364,7 +366,15 @@ def _portuguese(text: str, d0: date, found: list[CalendarDate]) -> None:
 
 def _bare_when(found: list[CalendarDate], text: str, lo: int, hi: int, d0: date, day: int, lang: str) -> date | None:
     """A bare day continues the calendar of a month-named date before it ("on the 14th of October
-    and home on the 28th": 28 October); alone, the tense picks the next or the last such day."""
+    and home on the 28th": 28 October), or takes the month of the date it is listed with ("the 8th
+    and 9th of June"); alone, the tense picks the next or the last such day."""
+    later = _listed_with(found, text, hi)
+    if later is not None:
+        same = _safe(later.year, later.month, day)
+        if same is not None and same <= later:
+            return same
+        prev = _add_months(later.replace(day=1), -1)
+        return _safe(prev.year, prev.month, day)
     anchor = _anchor_before(found, lo)
     if anchor is not None:
         return _bare_day(anchor - timedelta(days=1), day, True)
@@ -395,6 +405,26 @@ def find_calendar_dates(text: str, d0: date) -> list[CalendarDate]:
         out.append(c)
         last_end = c.span[1]
     return out
+
+
+_LIST_JOINER = re.compile(r"\s*(?:and|or|to|through|till|until|-|–)\s*(?:the\s+)?", _F)
+
+
+def _listed_with(found: list[CalendarDate], text: str, hi: int) -> date | None:
+    """The day of a month-named date joined to text[:hi] by "and"/"or"/"to"/"-" ("the 8th and 9th
+    of June", "the 8th to the 12th of June")."""
+    joiner = _LIST_JOINER.match(text, hi)
+    if joiner is None:
+        return None
+    for c in found:
+        if c.granularity == "day" and joiner.end() <= c.span[0] <= joiner.end() + 4 and c.span[0] >= hi:
+            return c.start
+    return None
+
+
+def _date_just_before(found: list[CalendarDate], lo: int) -> bool:
+    """Whether a found date ends right before `lo` (a range or list of days: "the 8th and 9th")."""
+    return any(0 <= lo - c.span[1] <= 2 for c in found)
 
 
 def _anchor_before(found: list[CalendarDate], lo: int) -> date | None:

@@ -670,7 +670,7 @@ def _replacement(text: str, m: TemporalMention) -> str:
     bare = prep_before and not own_prep
     if m.qualifier in _PARTS_OF and _PART_PREP_BEFORE.search(head):
         bare = True  # "at the end of the month" -> "at the end of May 2023"
-    elif not bare and head.lower().endswith("for ") and not re.match(r"['’]s\b", text[m.span[1]:]):
+    elif not bare and head.lower().endswith(("for ", "to ")) and not re.match(r"['’]s\b", text[m.span[1]:]):
         bare = True  # "a table for the 5th" -> "for 5 June 2023" ("for tomorrow's ..." is left to fact_quality)
     out = render(m, bare=bare)
     if _at_sentence_start(text, lo):
