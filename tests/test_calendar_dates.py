@@ -78,6 +78,9 @@ def test_calendar_days_are_resolved(text: str, expected: str) -> None:
         "The cafe on 3rd Street is new.",
         "I want to the fifth power.",
         "Me and the second one.",
+        "It was the first May we spent together.",
+        "May the fourth be with you.",
+        "I gave Jan 2 books.",
         "She was in 5th grade.",
     ],
 )

@@ -290,6 +290,8 @@ def _day_month_en(text: str, d0: date, found: list[CalendarDate]) -> None:
         day = _day_number(m.group("day"))
         if month is None or day is None:
             continue
+        if m.group("day").lower() in ORDINAL_DAYS and " of " not in m.group(0).lower():
+            continue  # "the first May we spent together": an ordinal word is a day only with "of"
         if m.group("day").isdigit() and m.group("year") is None and not _PREP_BEFORE.search(
             text, max(0, m.start() - 12), m.start()
         ):

@@ -6,7 +6,8 @@ time (`occurred_at`, read in the user's time zone) and rewritten into absolute d
 message's own language: "on 7 May 2023" / "em 7 de maio de 2023".
 
 Public API:
-- `find_relative_dates(text, occurred_at, tz="UTC") -> list[TemporalMention]`
+- `find_relative_dates(text, occurred_at, tz="UTC", calendar=False) -> list[TemporalMention]`
+  (`calendar=True`: also days of a month said without a year, from `calendar_dates`)
 - `absolutize(text, occurred_at, tz="UTC") -> tuple[str, datetime | None]`
 - `absolutize_with_spans(text, occurred_at, tz="UTC") -> tuple[str, list[tuple[int, int, TemporalMention]]]`
 - `render(mention, bare=False) -> str`
