@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from arandu_pipelines.write.calendar_dates import find_calendar_dates
-from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.extract_rules import extract_offline, split_sentences
 from arandu_pipelines.write.temporal import absolutize, find_relative_dates
 from arandu_pipelines.write.types import ExtractionContext
 
@@ -132,3 +132,16 @@ def test_relative_dates_two_in_one_fact_both_kept() -> None:
     """Before: "Maria and others left and come home" (both dates cut, the second lost)."""
     facts = _facts("We left yesterday and come home next Friday.")
     assert ("Maria and others left on 7 May 2023 and come home on 19 May 2023", date(2023, 5, 7)) in facts
+
+
+def test_month_abbreviation_dot_ends_no_sentence() -> None:
+    """"on Sept. 9." was split after "Sept." and the fact read "... appointment on Sept"."""
+    assert split_sentences_text("I have a dentist appointment on Sept. 9. Then I rest.") == [
+        "I have a dentist appointment on Sept. 9.", "Then I rest."]
+    assert split_sentences_text("I talked to Jan. 5 people came.") == ["I talked to Jan.", "5 people came."]
+    assert split_sentences_text("See you in Aug. It will be fun.") == ["See you in Aug.", "It will be fun."]
+    assert ("Maria has a dentist appointment", date(2023, 9, 9)) in _facts("I have a dentist appointment on Sept. 9.")
+
+
+def split_sentences_text(text: str) -> list[str]:
+    return [text[a:b] for a, b in split_sentences(text)]

@@ -277,6 +277,17 @@ def _month_ok(raw: str) -> int | None:
     return _MONTHS_EN.get(low)
 
 
+_ABBREV_DAY_RE = re.compile(rf"(?<![\w'’])(?:{_alt(_ABBREVIATED)})\.\s+{_DIGIT}(?:st|nd|rd|th)?(?!\w)", _F)
+
+
+def abbreviated_month_dot(text: str, dot: int) -> bool:
+    """Whether the "." at `dot` closes a month abbreviation followed by a day ("on Sept. 9"): no
+    sentence ends there (the sentence splitter asks)."""
+    start = dot - 4 if dot >= 4 and text[dot - 4:dot].lower() == "sept" else dot - 3
+    m = _ABBREV_DAY_RE.match(text, start) if start >= 0 else None
+    return m is not None and not _follows_noun(text, m.end())  # "I talked to Jan. 5 people came"
+
+
 def _follows_noun(text: str, end: int) -> bool:
     """A content word right after the day makes it a modifier ("the second floor", "on 3rd Street")."""
     m = re.match(r"[ \t]+([A-Za-z'’]+)", text[end:end + 40])

@@ -85,6 +85,7 @@ from typing import Any
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
 from arandu_pipelines.write.language import cap_like as _cap_like
@@ -234,7 +235,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENT_BOUND_RE.finditer(text):
-        if m.group(0)[0] == "." and _abbreviation_before(text, start, m.start()):
+        if m.group(0)[0] == "." and (_abbreviation_before(text, start, m.start()) or abbreviated_month_dot(text, m.start())):
             continue
         spans.append((start, m.end()))
         start = m.end()
