@@ -115,7 +115,10 @@ _FOLLOW_OK = frozenset({
     "and", "or", "but", "so", "at", "to", "till", "until", "through", "when", "because", "then", "too", "as",
     "for", "in", "with", "from", "if", "this", "next", "last", "i", "we", "he", "she", "they", "you", "it",
     "my", "our", "his", "her", "their", "me", "us", "him", "them", "is", "was", "are", "were", "will",
-    "would", "which", "that", "where", "after", "before", "around",
+    "would", "which", "that", "where", "after", "before", "around", "again", "instead", "already", "though",
+    "now", "also", "only", "just", "either", "both", "about", "of", "on", "by", "since", "while", "once",
+    "do", "did", "can", "could", "should", "its", "your", "there", "she's", "he's", "it's", "we're",
+    "i'm", "they're", "we'll", "i'll",
 })
 
 _DAY_MONTH_EN = re.compile(
@@ -288,10 +291,21 @@ def abbreviated_month_dot(text: str, dot: int) -> bool:
     return m is not None and not _follows_noun(text, m.end())  # "I talked to Jan. 5 people came"
 
 
-def _follows_noun(text: str, end: int) -> bool:
-    """A content word right after the day makes it a modifier ("the second floor", "on 3rd Street")."""
+def _holiday_name(day: str) -> bool:
+    """A capitalised ordinal WORD is a name ("the Fourth of July", "the Fifth of November", "on the
+    Fourth"), a holiday whose year the words do not give; a day is written "the fourth of July" or
+    "the 4th". The capital counts at a sentence start too: the holiday is said "Fourth of July was
+    fun", a plain day rarely opens a sentence without "the"/"on"."""
+    return day[:1].isupper() and day.lower() in ORDINAL_DAYS
+
+
+def _follows_noun(text: str, end: int, lower: bool = False) -> bool:
+    """A content word right after the day makes it a modifier ("the second floor", "on 3rd Street");
+    `lower`: only a lowercase one (after a month, "on the 5th of May Maria flies" is a date)."""
     m = re.match(r"[ \t]+([A-Za-z'’]+)", text[end:end + 40])
-    return m is not None and m.group(1).lower() not in _FOLLOW_OK
+    if m is None or (lower and not m.group(1).islower()):
+        return False
+    return m.group(1).lower() not in _FOLLOW_OK
 
 
 def _day_month_en(text: str, d0: date, found: list[CalendarDate]) -> None:
@@ -303,6 +317,8 @@ def _day_month_en(text: str, d0: date, found: list[CalendarDate]) -> None:
             continue
         if m.group("day").lower() in ORDINAL_DAYS and " of " not in m.group(0).lower():
             continue  # "the first May we spent together": an ordinal word is a day only with "of"
+        if _holiday_name(m.group("day")) or (m.group("year") is None and _follows_noun(text, m.end(), lower=True)):
+            continue  # "the Fourth of July weekend", "the 4th of July party": a holiday's name, not this year's day
         if m.group("day").isdigit() and m.group("year") is None and not _PREP_BEFORE.search(
             text, max(0, m.start() - 12), m.start()
         ):
@@ -326,6 +342,8 @@ def _bare_en(text: str, d0: date, found: list[CalendarDate]) -> None:
     """"on the 3rd", "by the twenty-sixth", "on the 5th of next month"."""
     for m in _BARE_EN.finditer(text):
         day = _day_number(m.group("day") or m.group("word"))
+        if m.group("word") and _holiday_name(m.group("word")):
+            continue  # "fireworks on the Fourth": the holiday's name
         if day is None or (m.group("rel") is None and _follows_noun(text, m.end())):
             continue
         if m.group("rel") is None and re.match(r"\s+of\b", text[m.end():]):

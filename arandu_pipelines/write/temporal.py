@@ -48,6 +48,9 @@ class TemporalMention:
     approximate: bool = False
     qualifier: str = ""  # weekend | morning | afternoon | evening | night | vague quantity text
     anchor: date | None = None  # message date, for approximate renderings
+    # a day of a month said without a year ("the 14th of October", from `calendar_dates`), not a
+    # relative phrase: fact_quality may keep it in the fact text (a relative one moves to event_date)
+    calendar: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -430,7 +433,8 @@ def find_relative_dates(
     d0 = _local_date(occurred_at, zone)
     days = [
         TemporalMention(span=c.span, phrase=c.phrase, start=_midnight(c.start, zone), end=_midnight(c.end, zone),
-                        granularity=c.granularity, lang=c.lang, qualifier=c.qualifier, anchor=d0)
+                        granularity=c.granularity, lang=c.lang, qualifier=c.qualifier, anchor=d0,
+                        calendar=True)
         for c in find_calendar_dates(text, d0)
     ]
     if not days:
@@ -618,6 +622,8 @@ _PREP_BEFORE = re.compile(
     _F,
 )
 _PART_PREP_BEFORE = re.compile(r"\b(?:at|in|by|until|till|before|after|towards?|from|around|near|since|of)\s+$", _F)
+# "for"/"to" as words: "a club in Sacramento last month" ends in "...to " and must keep its "in"
+_FOR_TO_BEFORE = re.compile(r"\b(?:for|to)\s+$", _F)
 _PT_OWN_PREP = re.compile(r"^(?:n|d)?[ao]\s", _F)
 _SENT_END_IN_GAP = re.compile(r"[.!?]\s|\n")
 
@@ -671,7 +677,7 @@ def _replacement(text: str, m: TemporalMention) -> str:
     bare = prep_before and not own_prep
     if m.qualifier in _PARTS_OF and _PART_PREP_BEFORE.search(head):
         bare = True  # "at the end of the month" -> "at the end of May 2023"
-    elif not bare and head.lower().endswith(("for ", "to ")) and not re.match(r"['’]s\b", text[m.span[1]:]):
+    elif not bare and _FOR_TO_BEFORE.search(head) and not re.match(r"['’]s\b", text[m.span[1]:]):
         bare = True  # "a table for the 5th" -> "for 5 June 2023" ("for tomorrow's ..." is left to fact_quality)
     out = render(m, bare=bare)
     if _at_sentence_start(text, lo):
