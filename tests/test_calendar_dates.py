@@ -207,3 +207,17 @@ def test_month_abbreviation_dot_ends_no_sentence() -> None:
 
 def split_sentences_text(text: str) -> list[str]:
     return [text[a:b] for a, b in split_sentences(text)]
+
+
+def test_tense_is_read_in_the_date_s_own_clause() -> None:
+    """"got" belongs to the clause before: the 14th of October is upcoming (was 2022, and the
+    date was cut from the fact as a past one)."""
+    text = "I got back yesterday and I leave again on the 14th of October."
+    assert [c.start for c in find_calendar_dates(text, D0)] == [date(2023, 10, 14)]
+    assert ("Maria got back and Maria leaves again on 14 October 2023", date(2023, 5, 7)) in _facts(text)
+
+
+def test_until_points_forward_only_without_a_past_verb() -> None:
+    assert [c.start for c in find_calendar_dates("I stayed until the 3rd.", D0)] == [date(2023, 5, 3)]
+    assert [c.start for c in find_calendar_dates("I'm here until the 3rd.", D0)] == [date(2023, 6, 3)]
+    assert [c.start for c in find_calendar_dates("I need it done by the 20th.", D0)] == [date(2023, 5, 20)]

@@ -176,6 +176,9 @@ _PAST_PT = (r"(?!(?:sou|vou|estou|europeu|museu|chapéu|ou|meu|seu|teu|eu)\b)"
 _TENSE_EN = re.compile(rf"(?<![\w'’])(?:(?P<f>{_FUTURE_EN})|(?P<p>{_PAST_EN}))(?![\w'’])", _F)
 _TENSE_PT = re.compile(rf"(?<![\w'’])(?:(?P<f>{_FUTURE_PT})|(?P<p>{_PAST_PT}))(?![\w'’])", _F)
 _SENT_BREAK = re.compile(r"[.!?;]\s|\n")
+_WEAK_FUTURE = re.compile(r"until|till|by|até|ate", _F)
+_CLAUSE_BREAK = re.compile(
+    r"\b(?:and|but|so|then|while|because|e|mas)\s+(?=(?:i|we|he|she|they|you|eu|n[oó]s|ele|ela|eles|elas)\b|(?-i:[A-Z]))", _F)
 
 
 def _is_future(text: str, lo: int, hi: int, lang: str) -> bool:
@@ -186,9 +189,18 @@ def _is_future(text: str, lo: int, hi: int, lang: str) -> bool:
     nxt = _SENT_BREAK.search(text, hi)
     s1 = nxt.start() if nxt else len(text)
     tense = _TENSE_PT if lang == "pt" else _TENSE_EN
-    before = list(tense.finditer(text, s0, lo))
+    # the look back stops at a new clause with its own subject (a pronoun or a name, as in the
+    # rewritten fact "Maria got back and Maria leaves"): "I got back yesterday and I leave on the
+    # 14th of October" (the 14th is upcoming: "got" belongs to the clause before)
+    clauses = [m.end() for m in _CLAUSE_BREAK.finditer(text, s0, lo)]
+    before = list(tense.finditer(text, clauses[-1] if clauses else s0, lo))
+    # "until"/"by" point forward only when no verb of the clause says otherwise: "I stayed until
+    # the 3rd" is past, "I'm here until the 3rd" upcoming
+    verbs = [m for m in before if not _WEAK_FUTURE.fullmatch(m.group(0))]
+    if verbs:
+        return verbs[-1].group("f") is not None
     if before:
-        return before[-1].group("f") is not None
+        return True
     after = tense.search(text, hi, s1)
     if after:
         return after.group("f") is not None
