@@ -24,7 +24,9 @@ month, in either order, or a bare ordinal after a preposition); the calendar ari
 Left alone on purpose: "the first time", "first of all", "the second one", "on the second floor"
 (a bare ordinal must follow a preposition and must not be followed by a noun), birthdays and
 anniversaries and "born on ..." (a yearly date or one whose year is unknown, not an event of this
-year), "every 5th of the month", and lowercase "may"/"march" (verbs).
+year), "every 5th of the month", lowercase "may"/"march" (verbs), and holiday names (a
+capitalised ordinal word, "the Fourth of July", or a day of a month before a noun, "the 4th of July
+weekend").
 """
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ def _calendar_keeps(f: ExtractedFact, ctx: ExtractionContext, text: str) -> set[
     a reader of the plan needs its day), one after a copula ("the exam is on 25 May 2023": the
     date is the predicate), or two or more in the fact ("leave on 14 October 2023 and come home on
     28 October 2023": event_date holds the first). A single past one moves to event_date."""
-    if not f.source_text or _DATE_POSSESSIVE_RE.search(text):
+    if not f.source_text or _DATE_POSSESSIVE_RE.search(text) or not _RENDERED_DATE_RE.search(text):
         return None  # "for on 20 June 2023's grand opening": cut, and the possessive with it
     days = [m for m in find_relative_dates(f.source_text, ctx.occurred_at, ctx.timezone or "UTC", calendar=True)
             if m.calendar]
