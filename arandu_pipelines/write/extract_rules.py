@@ -86,6 +86,7 @@ from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import kin_antecedents
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
 from arandu_pipelines.write.language import cap_like as _cap_like
@@ -236,7 +237,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENT_BOUND_RE.finditer(text):
-        if m.group(0)[0] == "." and _abbreviation_before(text, start, m.start()):
+        if m.group(0)[0] == "." and (_abbreviation_before(text, start, m.start()) or abbreviated_month_dot(text, m.start())):
             continue
         spans.append((start, m.end()))
         start = m.end()
@@ -1846,7 +1847,7 @@ def _process_sentence(ms: _Msg, s: _Sent) -> None:
         return
     if first_word in _QUESTION_WORDS and not stripped.endswith((".", "!")) and len(stripped.split()) < 8:
         return
-    s.dates = find_relative_dates(body, ms.ctx.occurred_at, ms.ctx.timezone)
+    s.dates = find_relative_dates(body, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
     conf = _confidence(body)
     _relterms(ms, s, conf)
     _verb_rules(ms, s, conf)
@@ -2456,7 +2457,7 @@ def _dates_in_clause(
         return fact_text, None
     new = fact_text
     if inside:
-        new, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+        new, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
         if spans:
             return new, spans[0][2].start
     if not append:
@@ -2529,7 +2530,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     # dates after the person rewrite, so "Ontem fui" -> "Ontem Rafael foi" -> "Em 7 de maio de 2023 Rafael foi"
     spans: list[tuple[int, int, TemporalMention]] = []
     if s.dates:
-        fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone)
+        fact_text, spans = absolutize_with_spans(fact_text, ms.ctx.occurred_at, ms.ctx.timezone, calendar=True)
     edate = spans[0][2].start if spans else None
     abs_text = text
     fact_text = _clean(fact_text)

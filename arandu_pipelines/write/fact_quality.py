@@ -95,6 +95,7 @@ from arandu_pipelines.write import (
     small_talk,
 )
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write.temporal import find_relative_dates, render
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -229,16 +230,68 @@ def _second_person(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | 
 
 
 def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """The date lives in event_date (valid_from), not in the text."""
+    """The date lives in event_date (valid_from), not in the text; a day of the calendar said in
+    the sentence ("on the ninth of September") may stay as well (`_calendar_keeps`)."""
     text = _ISO_DATE_RE.sub("", f.fact_text)
     if f.event_date is not None:
-        text = _RENDERED_DATE_RE.sub(_unglue, text)
+        keep = _calendar_keeps(f, ctx, text)
+        kept = keep or set()
+        cut = _RENDERED_DATE_RE.sub(lambda m: m.group(0) if m.start() in kept else _unglue(m), text)
+        if keep is not None and not keep and _would_be_thin(f, ctx, cut):
+            cut = text  # "Maria starts on 1 August 2023": cut, "Maria starts" says nothing
+        text = cut
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
     # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
     text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
     return f
+
+
+_DATE_POSSESSIVE_RE = re.compile(r"\b\d{4}['’]s\b")
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "é", "foi", "era", "será"})
+
+
+def _calendar_keeps(f: ExtractedFact, ctx: ExtractionContext, text: str) -> set[int] | None:
+    """Starts of the rendered dates in `text` that stay although event_date is set; None when the
+    sentence names no day of the calendar (relative dates alone: every date moves to event_date,
+    "Maria did it along the trail", the policy before calendar days).
+
+    Only calendar days ("the 14th of October", `temporal.TemporalMention.calendar`) stay: one that
+    is upcoming ("organising a breakfast on 9 September 2023", "flying home on 20 December 2023":
+    a reader of the plan needs its day), one after a copula ("the exam is on 25 May 2023": the
+    date is the predicate), or two or more in the fact ("leave on 14 October 2023 and come home on
+    28 October 2023": event_date holds the first). A single past one moves to event_date."""
+    if not f.source_text or _DATE_POSSESSIVE_RE.search(text) or not _RENDERED_DATE_RE.search(text):
+        return None  # "for on 20 June 2023's grand opening": cut, and the possessive with it
+    days = [m for m in find_relative_dates(f.source_text, ctx.occurred_at, ctx.timezone or "UTC", calendar=True)
+            if m.calendar]
+    if not days:
+        return None
+    cores = {render(m, bare=True): m for m in days}
+    found = [(r, next((m for core, m in cores.items() if core in r.group(0)), None))
+             for r in _RENDERED_DATE_RE.finditer(text)]
+    several = sum(1 for _, m in found if m is not None) >= 2
+    keep: set[int] = set()
+    for r, m in found:
+        if m is None:
+            continue
+        before = text[:r.start()].rstrip()
+        prev = before.rsplit(" ", 1)[-1].lower() if before else ""
+        if several or prev in _COPULAS or (m.anchor is not None and m.start.date() > m.anchor):
+            keep.add(r.start())
+    return keep
+
+
+def _would_be_thin(f: ExtractedFact, ctx: ExtractionContext, cut: str) -> bool:
+    """Whether the fact, its calendar date cut, is left without content ("Maria went back", "Maria
+    had Maria's exam"): the checks `thin` / `content_free` would drop it, and the date is what it says."""
+    if not _free(f):
+        return False  # a rule's fact ("Maria moved to Paris") is checked by no content count
+    text = re.sub(r"\s{2,}", " ", cut).strip(" ,")
+    names = {w.lower() for w in _WORD_RE.findall(f.subject)}
+    rest = {w for w in _content(text) if w.removesuffix("'s") not in names} - _EMPTY_WORDS
+    return len(rest) < 2 or precision.content_free(text, f.subject)  # the `thin` and `content_free` checks
 
 
 def _unglue(m: re.Match[str]) -> str:

@@ -6,7 +6,8 @@ time (`occurred_at`, read in the user's time zone) and rewritten into absolute d
 message's own language: "on 7 May 2023" / "em 7 de maio de 2023".
 
 Public API:
-- `find_relative_dates(text, occurred_at, tz="UTC") -> list[TemporalMention]`
+- `find_relative_dates(text, occurred_at, tz="UTC", calendar=False) -> list[TemporalMention]`
+  (`calendar=True`: also days of a month said without a year, from `calendar_dates`)
 - `absolutize(text, occurred_at, tz="UTC") -> tuple[str, datetime | None]`
 - `absolutize_with_spans(text, occurred_at, tz="UTC") -> tuple[str, list[tuple[int, int, TemporalMention]]]`
 - `render(mention, bare=False) -> str`
@@ -30,6 +31,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from arandu_pipelines.write.calendar_dates import find_calendar_dates
 from arandu_pipelines.write.lexicon import MONTHS_EN, MONTHS_PT
 
 
@@ -46,6 +48,9 @@ class TemporalMention:
     approximate: bool = False
     qualifier: str = ""  # weekend | morning | afternoon | evening | night | vague quantity text
     anchor: date | None = None  # message date, for approximate renderings
+    # a day of a month said without a year ("the 14th of October", from `calendar_dates`), not a
+    # relative phrase: fact_quality may keep it in the fact text (a relative one moves to event_date)
+    calendar: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,12 +415,41 @@ _TRIGGER = re.compile(
 _FIGURATIVE_BEFORE = re.compile(r"\b(?:feels?|felt|seems?|seemed)\s+like\s+(?:it\s+was\s+)?(?:just\s+|only\s+)?$", _F)
 
 
-def find_relative_dates(text: str, occurred_at: datetime, tz: str = "UTC") -> list[TemporalMention]:
+def find_relative_dates(
+    text: str, occurred_at: datetime, tz: str = "UTC", calendar: bool = False
+) -> list[TemporalMention]:
     """All relative-date phrases in `text`, resolved against `occurred_at`, in text order.
 
     Overlapping candidates are settled by earliest start then longest span, so "last Saturday
     night" is one phrase and the output never depends on pattern order beyond that rule.
+    `calendar=True` adds days of a month said without a year ("the fourteenth of October", "on
+    the 3rd", "by the end of the month": `calendar_dates`), merged by the same rule; the write
+    path asks for them, the query parser (read/temporal.py) has its own absolute dates.
     """
+    relative = _find_relative(text, occurred_at, tz)
+    if not calendar or not text:
+        return relative
+    zone = resolve_timezone(tz)
+    d0 = _local_date(occurred_at, zone)
+    days = [
+        TemporalMention(span=c.span, phrase=c.phrase, start=_midnight(c.start, zone), end=_midnight(c.end, zone),
+                        granularity=c.granularity, lang=c.lang, qualifier=c.qualifier, anchor=d0,
+                        calendar=True)
+        for c in find_calendar_dates(text, d0)
+    ]
+    if not days:
+        return relative
+    merged: list[TemporalMention] = []
+    last_end = -1
+    for mention in sorted(relative + days, key=lambda t: (t.span[0], t.span[0] - t.span[1])):
+        if mention.span[0] >= last_end:
+            merged.append(mention)
+            last_end = mention.span[1]
+    return merged
+
+
+def _find_relative(text: str, occurred_at: datetime, tz: str) -> list[TemporalMention]:
+    """The relative phrases alone (see `find_relative_dates`)."""
     if not text or not _TRIGGER.search(text):
         return []
     zone = resolve_timezone(tz)
@@ -491,10 +525,18 @@ def render(mention: TemporalMention, bare: bool = False) -> str:
     return _render_en(mention, bare)
 
 
+_PARTS_OF = {"start": "the start of", "middle": "the middle of", "end": "the end of"}
+_PARTS_OF_PT = {"start": "o início de", "middle": "o meio de", "end": "o fim de"}
+
+
 def _render_en(m: TemporalMention, bare: bool) -> str:
     d = m.start.date()
     if m.approximate:
         return _render_vague(m, "en")
+    if m.qualifier in _PARTS_OF:  # "by the end of the month" -> "by the end of May 2023"
+        period = f"{MONTHS_EN[d.month - 1]} {d.year}" if m.granularity == "month" else str(d.year)
+        core = f"{_PARTS_OF[m.qualifier]} {period}"
+        return core if bare else f"{'in' if m.qualifier == 'middle' else 'at'} {core}"
     if m.qualifier == "weekend":
         core = f"the weekend of {_fmt_day(d, 'en')}"
         return core if bare else f"on {core}"
@@ -517,6 +559,10 @@ def _render_pt(m: TemporalMention, bare: bool) -> str:
     d = m.start.date()
     if m.approximate:
         return _render_vague(m, "pt")
+    if m.qualifier in _PARTS_OF_PT:
+        period = f"{MONTHS_PT[d.month - 1]} de {d.year}" if m.granularity == "month" else str(d.year)
+        core = f"{_PARTS_OF_PT[m.qualifier]} {period}"
+        return core if bare else f"n{core}"
     if m.qualifier == "weekend":
         core = f"fim de semana de {_fmt_day(d, 'pt')}"
         return f"o {core}" if bare else f"no {core}"
@@ -575,6 +621,9 @@ _PREP_BEFORE = re.compile(
     r"antes\s+de|depois\s+de|a\s+partir\s+de|de|em)\s+)$",
     _F,
 )
+_PART_PREP_BEFORE = re.compile(r"\b(?:at|in|by|until|till|before|after|towards?|from|around|near|since|of)\s+$", _F)
+# "for"/"to" as words: "a club in Sacramento last month" ends in "...to " and must keep its "in"
+_FOR_TO_BEFORE = re.compile(r"\b(?:for|to)\s+$", _F)
 _PT_OWN_PREP = re.compile(r"^(?:n|d)?[ao]\s", _F)
 _SENT_END_IN_GAP = re.compile(r"[.!?]\s|\n")
 
@@ -592,10 +641,11 @@ def _at_sentence_start(text: str, lo: int) -> bool:
 
 
 def absolutize_with_spans(
-    text: str, occurred_at: datetime, tz: str = "UTC"
+    text: str, occurred_at: datetime, tz: str = "UTC", calendar: bool = False
 ) -> tuple[str, list[tuple[int, int, TemporalMention]]]:
-    """Rewrite every relative phrase; also return where each replacement sits in the new text."""
-    mentions = find_relative_dates(text, occurred_at, tz)
+    """Rewrite every relative phrase (and, with `calendar`, every day of a month said without a
+    year); also return where each replacement sits in the new text."""
+    mentions = find_relative_dates(text, occurred_at, tz, calendar)
     if not mentions:
         return text, []
     parts: list[str] = []
@@ -620,21 +670,30 @@ def _replacement(text: str, m: TemporalMention) -> str:
     """Rendered phrase, with or without preposition, capitalised at a sentence start."""
     lo = m.span[0]
     head = text[max(0, lo - 24):lo]
+    prep_before = bool(_PREP_BEFORE.search(head))
     own_prep = m.lang == "pt" and bool(_PT_OWN_PREP.match(m.phrase))
-    bare = bool(_PREP_BEFORE.search(head)) and not own_prep
+    if own_prep and prep_before and m.phrase[:2].lower() in ("o ", "a "):
+        own_prep = False  # "até o dia 14": the article goes with the preposition before it
+    bare = prep_before and not own_prep
+    if m.qualifier in _PARTS_OF and _PART_PREP_BEFORE.search(head):
+        bare = True  # "at the end of the month" -> "at the end of May 2023"
+    elif not bare and _FOR_TO_BEFORE.search(head) and not re.match(r"['’]s\b", text[m.span[1]:]):
+        bare = True  # "a table for the 5th" -> "for 5 June 2023" ("for tomorrow's ..." is left to fact_quality)
     out = render(m, bare=bare)
     if _at_sentence_start(text, lo):
         out = out[:1].upper() + out[1:]
     return out
 
 
-def absolutize(text: str, occurred_at: datetime, tz: str = "UTC") -> tuple[str, datetime | None]:
+def absolutize(
+    text: str, occurred_at: datetime, tz: str = "UTC", calendar: bool = False
+) -> tuple[str, datetime | None]:
     """Rewrite relative dates into absolute ones; return the text and the first resolved start.
 
     >>> from datetime import timezone
     >>> absolutize("I went yesterday", datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc))[0]
     'I went on 7 May 2023'
     """
-    new_text, spans = absolutize_with_spans(text, occurred_at, tz)
+    new_text, spans = absolutize_with_spans(text, occurred_at, tz, calendar)
     first = spans[0][2].start if spans else None
     return new_text, first
