@@ -169,7 +169,11 @@ _SKIP_SENTENCE = re.compile(
 _FUTURE_EN = (r"will|['’]ll|shall|going\s+to|gonna|wanna|plan(?:s|ning|ned)?\s+(?:to|on)|hop(?:e|es|ing)\s+to"
               r"|wants?\s+to|can['’]?t\s+wait|looking\s+forward|next|upcoming|coming\s+up|soon|scheduled|due"
               r"|(?:am|is|are|['’]m|['’]s|['’]re)\s+(?:\w+\s+)?\w+ing(?:\s+[a-z]+ed)?|until|till|by")
-_PAST_EN = (rf"was|were|did|had|ago|last|since|used\s+to|(?:{_alt(IRREGULAR_PAST_EN)})"
+# an irregular past after "to", a modal or "don't" is a base form ("don't read it until after
+# the 18th" is upcoming): "read", "put", "set" are spelled the same in both
+_BASE_FORM_BEFORE = (r"(?<!n['’]t\s)(?<!\bnot\s)(?<!\bto\s)(?<!\bdo\s)(?<!\bwill\s)(?<!['’]ll\s)"
+                     r"(?<!\bcan\s)(?<!\bmust\s)(?<!\bshould\s)(?<!\bwould\s)(?<!\bcould\s)")
+_PAST_EN = (rf"was|were|did|had|ago|last|since|used\s+to|{_BASE_FORM_BEFORE}(?:{_alt(IRREGULAR_PAST_EN)})"
             r"|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bam\s)(?<!\bbeen\s)(?<!['’]s\s)(?<!['’]re\s)(?<!['’]m\s)"
             r"(?<!\bhave\s)(?<!\bhas\s)(?<!['’]ve\s)(?<!\bget\s)(?<!\bgets\s)(?<!\bgetting\s)[a-z]{3,}ed")
 _FUTURE_PT = r"vou|vai|vamos|vão|vao|pretend\w+|planej\w+|quero|quer|espero|próxim[oa]|proxim[oa]|até|ate|\w+r[aá]|\w+rei|\w+remos"
