@@ -142,6 +142,7 @@ def test_the_apposition_and_relative_clause_left_of_a_sentence_is_no_fragment():
     assert not any("who's" in f for f in out), out
     assert relative_fragment("Kira, twelve, who's improved so much", "Kira") == "Kira has improved so much"
     assert relative_fragment("Omar, who's really shy", "Omar") == "Omar is really shy"
+    assert relative_fragment("Jay, fifteen, who's really turned things around", "Jay") == "Jay has really turned things around"
     # a relative clause inside a sentence with its own verb is not a fragment
     assert relative_fragment("Ann's neighbor, Dee, who is ninety, still mows her own lawn", "Ann") is None
 

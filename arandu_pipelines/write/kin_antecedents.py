@@ -237,6 +237,9 @@ def apposed_to_person(before: str, nouns: frozenset[str]) -> bool:
 _RELATIVE_TAIL_RE = re.compile(r"^(?P<n>[^,]+?)(?:,\s*[^,]{1,30})?,\s*who(?P<aux>['’]s|\s+is|\s+has|\s+was)\s+(?P<rest>[^,]+)$")
 
 
+_ADVERBS = frozenset({"just", "already", "finally", "never", "always", "also", "since", "even", "still", "so"})
+
+
 def relative_fragment(text: str, subject: str) -> str | None:
     """A fact that is only its subject's apposition and relative clause ("Kira, twelve, who's
     improved so much", what is left of "There's one girl on the team, Kira, twelve, who's ...")
@@ -246,6 +249,8 @@ def relative_fragment(text: str, subject: str) -> str | None:
         return None
     aux, rest = m.group("aux").strip().lower(), m.group("rest").strip()
     if aux in ("'s", "’s"):
-        first = rest.split()[0].lower()
+        # the verb after any adverb: "who's really turned things around" is "has", not "is"
+        words = [w.lower() for w in rest.split()]
+        first = next((w for w in words if not (w.endswith("ly") or w in _ADVERBS)), words[0])
         aux = "has" if first == "been" or first == "got" or first.endswith("ed") else "is"
     return f"{subject} {aux} {rest}"
