@@ -179,3 +179,12 @@ def test_the_role_or_the_one_next_door_asked_about_is_not_the_listeners():
     assert not any("Ann's new teacher" in f for f in out), out
     out = facts("He is moving to Ohio.", [("Bob", "Is the kid next door still loud?")])
     assert not any("Ann's kid" in f for f in out), out
+
+
+def test_her_before_first_or_own_is_a_possessive():
+    # "She got her first parking ticket": "first" is no adverb here (it read "Maya got Maya first ...")
+    out = facts("Maya quit the ice cream job when school started, and she is now driving her friend Jess to school "
+                "every morning. She got her first parking ticket last week, which she paid herself.",
+                [("Walter", "And how is Maya doing?")])
+    ticket = [f for f in out if "parking ticket" in f]
+    assert ticket and all("Maya first" not in f for f in ticket), out

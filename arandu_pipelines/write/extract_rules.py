@@ -969,6 +969,9 @@ def rewrite_en(text: str, who: _Who) -> str:
     return _EnRewrite(text, who).run()
 
 
+_HER_ADJECTIVES = frozenset({"first", "last", "own", "only", "very"})
+
+
 class _EnRewrite:
     """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
 
@@ -1026,7 +1029,11 @@ class _EnRewrite:
         elif who.pron and low == "her":
             j = _next_word(self.toks, i)
             nxt = self.next_lower(i)
-            if j < self.n and _is_word(self.toks[j]) and nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN:
+            k = _next_word(self.toks, j) if j < self.n else self.n
+            if j < self.n and _is_word(self.toks[j]) and (
+                    nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN
+                    # "her first parking ticket": "first"/"last"/"own" before a word are adjectives
+                    or nxt in _HER_ADJECTIVES and k < self.n and _is_word(self.toks[k])):
                 out.append(f"{who.pron}'s")
             else:
                 out.append(who.pron)
