@@ -1434,7 +1434,7 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             from arandu_pipelines.write.fact_shape import name_reminder
 
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns,
-                           addressee=(ctx.addressee or "").strip())
+                           addressee=(ctx.addressee or "").strip(), partner=ctx.partner)
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)

@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from arandu_pipelines.write import we_events, we_partner
 from arandu_pipelines.write.chat_forms import SPELLINGS
 from arandu_pipelines.write.types import ExtractedFact
 
@@ -53,10 +54,14 @@ from arandu_pipelines.write.types import ExtractedFact
 GROUP_NOUNS = frozenset([
     "kids", "children", "family", "fam", "friends", "team", "class", "parents", "folks", "siblings",
     "brothers", "sisters", "band", "crew", "gang", "teammates", "classmates", "roommates", "cousins",
-    "grandkids", "grandchildren", "family members",
+    "grandkids", "grandchildren", "family members", "choir", "chorus", "orchestra", "troupe", "squad", "ensemble",
 ])
 # Collectives that "our" names as the group itself ("our family" is we; "our kids" is not).
-COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang"])
+COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang", "choir", "chorus", "orchestra",
+                         "troupe", "squad", "ensemble"])
+# Collectives the speaker says they belong to or lead ("I sing in a choir", "I joined a band",
+# "I coach a youth team"): that group is the speaker's (session 14)
+MEMBER_GROUPS = frozenset(["team", "band", "crew", "choir", "chorus", "orchestra", "troupe", "squad", "ensemble"])
 # One person: a group with the speaker only when coordinated with I/me ("my husband and I").
 SINGLE_NOUNS = frozenset([
     "husband", "hubby", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee", "fiancée",
@@ -84,6 +89,9 @@ _TIERS: tuple[re.Pattern[str], ...] = (
                rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)\b"),
     # "our family camping trip", "our team"
     re.compile(rf"(?i)\bour\s+(?P<n>{_alt(COLLECTIVES)})\b"),
+    # "I sing in a choir", "I'm in a band", "I joined a local choir", "I coach a youth team"
+    re.compile(rf"(?i)\bI(?:['’]m|\s+am)?\s+(?:[a-z]+\s+){{0,2}}?(?:in|with|join(?:ed)?|lead|led|run|ran|coach(?:ed)?"
+               rf"|direct(?:ed)?|started|founded)\s+(?:a|an|the|my|our)\s+(?:[a-z-]+\s+)?(?P<n>{_alt(MEMBER_GROUPS)})\b"),
     # "my kids", "the gang", "my friends and family"
     re.compile(rf"(?i)\b(?P<d>my|the)\s+(?P<n>(?:{_G})(?:\s+and\s+(?:my\s+)?(?:{_G}))?)\b"),
 )
@@ -128,7 +136,7 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
         for m in rx.finditer(text):
             d = m.groupdict()
             noun = d.get("n") or d.get("n2") or ""
-            det = (d.get("d") or d.get("d2") or ("our" if tier == 1 else "")).lower()
+            det = (d.get("d") or d.get("d2") or ("our" if tier in (1, 2) else "")).lower()
             spelled = _spell(noun, det in ("my", "our"), speaker)
             found.setdefault(spelled.lower().replace("the ", f"{speaker.lower()}'s ", 1), spelled)
         if len(found) == 1:
@@ -164,13 +172,14 @@ def name_group(text: str, speaker: str, group: str) -> str:
     rules above allow it (see the module docstring): nothing changes when `text` names the group."""
     marker = f"{speaker} and others"
     nouns = _alt(_nouns_of(group))
+    events = {a for a, _ in we_events.object_at(text, speaker)}  # "The school asked <S and others> ..."
     out, pos = [], 0
     for m in re.finditer(re.escape(marker) + r"\b", text):
         before = text[:m.start()].rstrip()
         prev = re.search(r"([\w'’]+|[^\w\s])$", before)
         prev_word = prev.group(1).lower() if prev else ""
         after = text[m.end():]
-        if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
+        if ((prev_word not in _CLAUSE_OPENERS and m.start() not in events) or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
                 or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
             continue
         out.append(text[pos:m.start()])
@@ -213,9 +222,11 @@ def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> boo
 
 
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
-          previous_turns: list[tuple[str | None, str]], addressee: str = "") -> int:
+          previous_turns: list[tuple[str | None, str]], addressee: str = "", partner: str | None = None) -> int:
     """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
-    `addressee`: the listener, for a "we both" of a message that names no group of its own."""
+    `addressee`: the listener, for a "we both" of a message that names no group of its own.
+    `partner`: the partner the speaker named earlier in the conversation (write/we_partner.py),
+    the last resort when no group is named."""
     marker = f"{speaker} and others"
     if not any(marker in f.fact_text for f in facts):
         return 0
@@ -224,13 +235,38 @@ def apply(facts: list[ExtractedFact], text: str, speaker: str,
         changed += _pair(facts, marker, f"{speaker} and {addressee}")
     group = antecedent(text, speaker, previous_turns)
     if not group:
-        return changed
+        return changed + _with_partner(facts, text, speaker, previous_turns, partner)
     for f in facts:
         if marker in f.fact_text:
             new = name_group(f.fact_text, speaker, group)
             if new != f.fact_text:
                 f.fact_text = _own_their(new, speaker, f.source_text or "")
                 changed += 1
+    return changed
+
+
+def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
+                  previous_turns: list[tuple[str | None, str]], known: str | None) -> int:
+    """"<S> and others" -> "<S> and <partner>" (write/we_partner.py) where nothing else could be
+    in the "we": not in a fact that names the partner or proposes something to the listener."""
+    if not we_partner.usable(text, previous_turns):  # kids, family, friends named: not the couple
+        return 0
+    partner = we_partner.antecedent(text, speaker, previous_turns, known)
+    if not partner:
+        return 0
+    marker = f"{speaker} and others"
+    own = re.escape(partner.removeprefix(f"{speaker}'s "))
+    nouns = _alt(we_partner.PARTNER_NOUNS)
+    changed = 0
+    for f in facts:
+        if marker not in f.fact_text or re.search(rf"(?i)\b(?:{own}|{nouns})\b", f.fact_text):
+            continue
+        if any(we_partner.is_proposal(f.fact_text[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", f.fact_text)):
+            continue
+        new = name_group(f.fact_text, speaker, partner)
+        if new != f.fact_text:
+            f.fact_text = _own_their(new, speaker, f.source_text or "")
+            changed += 1
     return changed
 
 
@@ -249,4 +285,4 @@ def _own_their(text: str, speaker: str, source: str) -> str:
     return re.sub(r"\btheir\s+([\w'’-]+)", fix, text)
 
 
-__all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
+__all__ = ["COLLECTIVES", "GROUP_NOUNS", "MEMBER_GROUPS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]

@@ -1,0 +1,170 @@
+"""The other one of "we" when the conversation gives exactly one (write/we_partner.py,
+write/we_events.py, session 14): the partner the speaker named ("my wife Ellen" -> "Tomas and
+Ellen are flying ..."), a group the speaker belongs to ("I sing in a choir" -> "The school asked
+Ana and Ana's choir ..."), and an event whose object is "us" kept instead of dropped as a generic
+"we". Guards: a family "we" (kids named), a proposal to the listener, an ex, the listener's
+partner, a generic "us". Conversations are invented; extraction through `extract_offline` (the
+real spaCy pipeline), and through the database for a partner named in an earlier write()."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+from arandu_pipelines.write import we_group
+from arandu_pipelines.write.extract_rules import extract_offline
+from arandu_pipelines.write.types import ExtractedFact, ExtractionContext
+
+WHEN = datetime(2023, 9, 14, 18, 30, tzinfo=UTC)
+
+
+def texts(text: str, speaker: str = "Tomas", previous: list[tuple[str | None, str]] | None = None,
+          partner: str | None = None) -> list[str]:
+    ctx = ExtractionContext(speaker, WHEN, addressee="Daniel", previous_turns=previous or [])
+    ctx.partner = partner  # what write/we_partner.PartnerTracker remembered (None: nothing)
+    return [f.fact_text for f in extract_offline(text, ctx).facts]
+
+
+# ---- the partner -----------------------------------------------------------------------------------
+def test_partner_named_in_the_same_message() -> None:
+    got = texts("My fiancée Lucia wants a garden wedding. We booked the venue yesterday!")
+    assert "Tomas and Lucia booked the venue" in got, got
+
+
+def test_partner_named_in_the_speakers_previous_turn() -> None:
+    previous = [("Tomas", "My wife Ellen has been dreaming of Portugal for years."), ("Daniel", "Oh nice, when?")]
+    got = texts("We're flying to Lisbon on the 12th.", previous=previous)
+    assert any(t.startswith("Tomas and Ellen are flying to Lisbon") for t in got), got
+
+
+def test_partner_remembered_from_earlier_in_the_conversation() -> None:
+    got = texts("We booked the venue yesterday!", partner="Lucia")
+    assert got == ["Tomas and Lucia booked the venue"], got
+
+
+def test_unnamed_partner_is_spelled_with_the_speakers_name() -> None:
+    previous = [("Tomas", "My husband keeps talking about the mountains."), ("Daniel", "Go for it!")]
+    got = texts("We rented a cabin near the lake for the whole of August.", previous=previous)
+    assert any(t.startswith("Tomas and Tomas's husband rented a cabin") for t in got), got
+
+
+def test_partner_tracker_remembers_across_sessions_until_children_are_named() -> None:
+    from arandu_pipelines.write import we_partner
+
+    ev = [SimpleNamespace(agent_id="a", speaker=s, text=t) for s, t in [
+        ("Tomas", "My girlfriend Mia just got a new job."),
+        ("Daniel", "My wife Rosa says congrats."),
+        ("Tomas", "Thanks!"),
+        ("Daniel", "How are things?"),
+        ("Tomas", "Great, my kids are back at school."),
+        ("Tomas", "We went hiking."),
+    ]]
+    got = we_partner.PartnerTracker().assign(ev)
+    assert got == [None, None, "Mia", "Rosa", "Mia", ""], got
+
+
+def test_partner_in_reads_the_forms_of_naming() -> None:
+    from arandu_pipelines.write import we_partner
+
+    assert we_partner.partner_in("Ellen, my wife, says hi", "Tomas") == "Ellen"
+    assert we_partner.partner_in("my hubby and the dog", "Tomas") == "Tomas's husband"
+    assert we_partner.partner_in("My wife Ellen and my wife's sister", "Tomas") == "Ellen"
+    assert we_partner.partner_in("I met my partner Sam on Saturday", "Tomas") == "Sam"
+
+
+# ---- partner guards ---------------------------------------------------------------------------------
+def test_family_we_is_not_the_couple() -> None:
+    assert texts("We took the kids to the zoo.", partner="Lucia") == ["Tomas and others took the kids to the zoo"]
+    previous = [("Tomas", "My son started swimming lessons."), ("Daniel", "Fun!")]
+    got = texts("We booked the venue yesterday!", previous=previous, partner="Lucia")
+    assert got == ["Tomas and others booked the venue"], got
+
+
+def test_crowd_in_the_listeners_turn_before_keeps_others() -> None:
+    previous = [("Daniel", "Are your friends coming along?")]
+    got = texts("We booked the venue yesterday!", previous=previous, partner="Lucia")
+    assert got == ["Tomas and others booked the venue"], got
+
+
+def test_listeners_partner_is_not_the_speakers() -> None:
+    previous = [("Daniel", "My wife Rosa loves Lisbon.")]
+    got = texts("We're flying to Lisbon on the 12th.", previous=previous)
+    assert any(t.startswith("Tomas and others are flying to Lisbon") for t in got), got
+
+
+def test_ex_and_partner_in_crime_are_not_partners() -> None:
+    from arandu_pipelines.write import we_partner
+
+    assert we_partner.partner_in("My ex-wife Jane called me.", "Tomas") is None
+    assert we_partner.partner_in("My late husband loved this song.", "Tomas") is None
+    assert we_partner.partner_in("My partner in crime Joe is here.", "Tomas") is None
+
+
+def test_proposal_to_the_listener_is_the_two_speakers() -> None:
+    fact = ExtractedFact(subject="Tomas", fact_text="Tomas and others should visit the new museum together")
+    assert we_group.apply([fact], "We should visit the new museum together", "Tomas", [], partner="Lucia") == 0
+    assert fact.fact_text == "Tomas and others should visit the new museum together"
+
+
+def test_partner_already_in_the_fact_is_not_repeated() -> None:
+    got = texts("We went to dinner with my wife last night.", partner="Lucia")
+    assert not any("Tomas and Lucia" in t for t in got), got
+
+
+def test_a_named_group_wins_over_the_partner() -> None:
+    got = texts("My friends and I booked the venue yesterday. We danced all night.", partner="Lucia")
+    assert not any("Lucia" in t for t in got), got
+
+
+# ---- groups the speaker belongs to; an event whose object is "us" ---------------------------------
+def test_group_the_speaker_belongs_to_names_an_object_us() -> None:
+    got = texts("I sing in a choir. The school asked us to sing in July.", speaker="Ana")
+    assert "The school asked Ana and Ana's choir to sing in July" in got, got
+
+
+def test_group_from_the_previous_turn_keeps_the_event_fact() -> None:
+    previous = [("Ana", "I sing in a choir downtown, it's my favourite thing."), ("Daniel", "That's cool!")]
+    got = texts("The community center already asked us to do a summer concert.", speaker="Ana", previous=previous)
+    assert any(t.startswith("The community center already asked Ana and Ana's choir to do a summer concert")
+               for t in got), got
+
+
+def test_event_with_object_us_is_kept_without_a_group() -> None:
+    got = texts("The hotel upgraded us to a suite.", speaker="Ana")
+    assert got == ["The hotel upgraded Ana and others to a suite"], got
+
+
+def test_generic_us_is_still_dropped() -> None:
+    assert texts("Music brings us together.") == []
+    assert texts("The pandemic taught us a lot about patience.") == []
+    assert texts("Art showed us who we really are, in the end.") == []
+
+
+def test_gave_an_effect_is_not_an_event() -> None:
+    from arandu_pipelines.write import we_events
+
+    assert not we_events.keeps("The concert gave Ana and others so much hope", "Ana")
+    assert we_events.keeps("The guide gave Ana and others a tour of the old town", "Ana")
+
+
+# ---- through the database: a partner named in an earlier write() ------------------------------------
+async def test_a_later_write_takes_the_partner_from_the_stored_relationship(fresh_db_url, embeddings):
+    """Each write() runs a new pipeline (nothing tracked): the partner comes from the stored
+    `partner_of` relationship of the speaker, made from the earlier message."""
+    from arandu_pipelines.client import MemoryClient
+
+    at = datetime(2023, 5, 8, 12, tzinfo=UTC)
+    client = MemoryClient(fresh_db_url, embeddings=embeddings)
+    await client.initialize()
+    try:
+        await client.write("u1", "My fiancée Lucia wants a garden wedding.", speaker_name="Marco",
+                           session_id="s1", occurred_at=at)
+        for i, line in enumerate(["Daniel: how is work?", "Marco: busy as always.", "Daniel: same here."]):
+            who, said = line.split(": ")
+            await client.write("u1", said, speaker_name=who, session_id="s1", occurred_at=at.replace(minute=i + 1))
+        r = await client.write("u1", "We booked the venue yesterday!", speaker_name="Marco",
+                               session_id="s2", occurred_at=at.replace(day=20))
+    finally:
+        await client.close()
+    got = [f.fact_text for f in r.facts_added]
+    assert any(t.startswith("Marco and Lucia booked the venue") for t in got), got
