@@ -168,3 +168,18 @@ async def test_a_later_write_takes_the_partner_from_the_stored_relationship(fres
         await client.close()
     got = [f.fact_text for f in r.facts_added]
     assert any(t.startswith("Marco and Lucia booked the venue") for t in got), got
+
+
+# ---- "It made us ..." agrees with a plural subject (write/fact_shape.name_subject) -------------------
+def test_causative_with_us_names_a_plural_subject() -> None:
+    assert texts("It made us think about life.") == ["Tomas and others thought about life"]
+    got = texts("It makes us feel so alive when we hike in the hills.")
+    assert any(t.startswith("Tomas and others feel so alive") for t in got), got
+
+
+def test_causative_with_me_and_a_later_we_is_left_as_before() -> None:
+    from arandu_pipelines.write.fact_shape import name_subject
+
+    assert texts("It made me think about life.") == ["Tomas thought about life"]
+    assert name_subject("It made Priya think how much work Priya and others still have to do", "Priya") == (
+        "Priya thought about how much work Priya and others still have to do")

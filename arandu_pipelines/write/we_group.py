@@ -11,10 +11,16 @@ The group comes from, in this order (the first source that names one wins):
 2. the speaker's own previous turn(s) in the session window (`ExtractionContext.previous_turns`,
    newest first): what "we" referred to a moment ago.
 
-Within a source, three tiers, strongest first: a coordination with the speaker ("my husband and
+Within a source, four tiers, strongest first: a coordination with the speaker ("my husband and
 I", "me and my kids", "the kids and I"; any group or single relative noun), a collective owned by
-"our" ("our family", "our team"), and a plural group noun with "my"/"the" ("my kids", "the
-gang", "my friends and family"). Two different groups in the deciding tier are ambiguous: the
+"our" ("our family", "our team"), a collective the speaker belongs to or leads ("I sing in a
+choir", "I coach a youth team": session 14, `MEMBER_GROUPS`), and a plural group noun with
+"my"/"the" ("my kids", "the gang", "my friends and family").
+
+When no source names a group, the speaker's one partner is the last resort (session 14,
+write/we_partner.py, `_with_partner`): "Marco and Lucia booked the venue", not when kids,
+family or friends are named nearby. An object "us" of an event with a definite agent ("The
+school asked us to sing", write/we_events.py) is named like a subject. Two different groups in the deciding tier are ambiguous: the
 fact keeps "and others". Image captions ("[shared a photo: ... two children ...]") are not the
 speaker's words and are ignored.
 
