@@ -183,3 +183,10 @@ def test_causative_with_me_and_a_later_we_is_left_as_before() -> None:
     assert texts("It made me think about life.") == ["Tomas thought about life"]
     assert name_subject("It made Priya think how much work Priya and others still have to do", "Priya") == (
         "Priya thought about how much work Priya and others still have to do")
+
+
+def test_coordinated_partner_noun_takes_the_name_the_conversation_gave() -> None:
+    got = texts("My fiancée and I finally chose a date. We booked the venue yesterday!", partner="Lucia")
+    assert "Tomas and Lucia booked the venue" in got, got
+    got = texts("My fiancée and I finally chose a date. We booked the venue yesterday!")
+    assert "Tomas and Tomas's fiancée booked the venue" in got, got

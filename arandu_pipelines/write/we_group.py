@@ -242,6 +242,7 @@ def apply(facts: list[ExtractedFact], text: str, speaker: str,
     group = antecedent(text, speaker, previous_turns)
     if not group:
         return changed + _with_partner(facts, text, speaker, previous_turns, partner)
+    group = _partner_name(group, text, speaker, previous_turns, partner)
     for f in facts:
         if marker in f.fact_text:
             new = name_group(f.fact_text, speaker, group)
@@ -274,6 +275,16 @@ def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
             f.fact_text = _own_their(new, speaker, f.source_text or "")
             changed += 1
     return changed
+
+
+def _partner_name(group: str, text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+                  known: str | None) -> str:
+    """A group that is the speaker's partner noun alone ("my fiancée and I" -> "S's fiancée") is
+    spelled with the partner's name when the conversation gave one ("My fiancée Lucia ...")."""
+    noun = group.removeprefix(f"{speaker}'s ")
+    if noun == group or noun.lower() not in we_partner.PARTNER_NOUNS:
+        return group
+    return we_partner.named(text, speaker, previous_turns, known) or group
 
 
 def _own_their(text: str, speaker: str, source: str) -> str:

@@ -110,6 +110,16 @@ def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, s
     return known or None
 
 
+def named(text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+          known: str | None = None) -> str | None:
+    """The partner's name, from the same sources as `antecedent` (an unnamed "my wife" skipped)."""
+    own = [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
+    for got in [*(partner_in(src, speaker) for src in [text, *own]), known]:
+        if got and not got.startswith(f"{speaker}'s "):
+            return got
+    return None
+
+
 def usable(text: str, previous_turns: list[tuple[str | None, str]]) -> bool:
     """No other people who could be in the "we" are named in the message or the turns of the window
     before it (the listener's turn and the speaker's own one before that)."""
@@ -200,4 +210,4 @@ async def fill_from_store(conn: Any, agent_id: str, events: list[Any], found: li
             found[i] = next(iter(partners[key]))
 
 
-__all__ = ["CROWD_RE", "PARTNER_NOUNS", "PartnerTracker", "antecedent", "fill_from_store", "is_proposal", "partner_in", "usable"]
+__all__ = ["CROWD_RE", "PARTNER_NOUNS", "PartnerTracker", "antecedent", "fill_from_store", "is_proposal", "named", "partner_in", "usable"]
