@@ -190,3 +190,23 @@ def test_coordinated_partner_noun_takes_the_name_the_conversation_gave() -> None
     assert "Tomas and Lucia booked the venue" in got, got
     got = texts("My fiancée and I finally chose a date. We booked the venue yesterday!")
     assert "Tomas and Tomas's fiancée booked the venue" in got, got
+
+
+# ---- a named person coordinated with the speaker ("Jake and I", "my brother Sam and I") ---------------
+def test_name_coordinated_with_the_speaker_in_the_same_message() -> None:
+    got = texts("Me and Jake went fishing on Sunday. We caught three trout!")
+    assert "Tomas and Jake caught three trout" in got, got
+
+
+def test_relative_with_a_name_in_the_speakers_previous_turn() -> None:
+    previous = [("Tomas", "Yesterday my brother Sam and I drove to Denver."), ("Daniel", "Fun!")]
+    got = texts("We stayed at a motel near the airport.", previous=previous)
+    assert any(t.startswith("Tomas and Sam stayed at a motel") for t in got), got
+
+
+def test_you_and_i_and_a_list_of_names_are_no_single_companion() -> None:
+    assert we_group.group_in("You and I should talk more often", "Tomas") is None
+    assert we_group.group_in("Sam, Joe and I went out", "Tomas") is None
+    got = texts("We went fishing with Jake last Sunday.", previous=[("Tomas", "Jake and I are old friends."),
+                                                                    ("Daniel", "Nice.")])
+    assert not any("Tomas and Jake went fishing with Jake" in t for t in got), got

@@ -89,10 +89,18 @@ def _alt(words: Iterable[str]) -> str:
 _G = _alt(GROUP_NOUNS)
 _ANY = _alt([*GROUP_NOUNS, *SINGLE_NOUNS])
 _NP = rf"(?P<n>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)"
+# A person's name in a coordination with the speaker (case-sensitive inside the (?i) patterns)
+_NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+)"
+# Capitalised words that are no name ("You and I", "Yesterday and I")
+_NOT_NAMES = frozenset(["You", "Me", "Myself", "We", "He", "She", "They", "It", "Both", "Then", "Now", "Today",
+                        "Yesterday", "Tomorrow", "Later", "Finally", "And", "But", "So", "Also", "Just", "God"])
 _TIERS: tuple[re.Pattern[str], ...] = (
-    # "my husband and I", "the kids and me", "me and my family", "I and my friends"
-    re.compile(rf"(?i)\b(?P<d>my|the)\s+{_NP}\s+(?:and|&)\s+(?:I|me)\b"
-               rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)\b"),
+    # "my husband and I", "the kids and me", "me and my family", "I and my friends"; with a name:
+    # "my brother Sam and I" (session 14: the name is the group), "Lucia and I", "me and Jake"
+    re.compile(rf"(?i)\b(?P<d>my|the)\s+{_NP}(?:,?\s+(?P<nm>{_NAME}),?)?\s+(?:and|&)\s+(?:I|me)\b"
+               rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)"
+               rf"(?:,?\s+(?P<nm2>{_NAME}))?\b"
+               rf"|(?<![\w'’])(?<!and\s)(?<!,\s)(?P<nm3>{_NAME})\s+(?:and|&)\s+(?:I|me)\b|\b(?:I|me)\s+(?:and|&)\s+(?P<nm4>{_NAME})\b"),
     # "our family camping trip", "our team"
     re.compile(rf"(?i)\bour\s+(?P<n>{_alt(COLLECTIVES)})\b"),
     # "I sing in a choir", "I'm in a band", "I joined a local choir", "I coach a youth team"
@@ -141,6 +149,13 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
         found: dict[str, str] = {}
         for m in rx.finditer(text):
             d = m.groupdict()
+            name = d.get("nm") or d.get("nm2") or d.get("nm3") or d.get("nm4")
+            if name and name not in _NOT_NAMES and name.casefold() != speaker.casefold() and (
+                    name.casefold() not in (k.casefold() for k in (*GROUP_NOUNS, *SINGLE_NOUNS))):
+                found.setdefault(name.casefold(), name)
+                continue
+            if d.get("nm3") or d.get("nm4"):
+                continue  # "You and I", "Yesterday and I": no group
             noun = d.get("n") or d.get("n2") or ""
             det = (d.get("d") or d.get("d2") or ("our" if tier in (1, 2) else "")).lower()
             spelled = _spell(noun, det in ("my", "our"), speaker)
@@ -186,7 +201,8 @@ def name_group(text: str, speaker: str, group: str) -> str:
         prev_word = prev.group(1).lower() if prev else ""
         after = text[m.end():]
         if ((prev_word not in _CLAUSE_OPENERS and m.start() not in events) or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
-                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
+                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))
+                or (group[:1].isupper() and re.search(rf"\b{re.escape(group)}\b", text))):  # "... with Jake"
             continue
         out.append(text[pos:m.start()])
         out.append(f"{speaker} and {group}")
