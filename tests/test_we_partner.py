@@ -145,6 +145,8 @@ def test_gave_an_effect_is_not_an_event() -> None:
 
     assert not we_events.keeps("The concert gave Ana and others so much hope", "Ana")
     assert we_events.keeps("The guide gave Ana and others a tour of the old town", "Ana")
+    assert not we_events.keeps("People told Ana and others they were crazy", "Ana")
+    assert not we_events.keeps("Everyone asked Ana and others to stay", "Ana")
 
 
 # ---- through the database: a partner named in an earlier write() ------------------------------------

@@ -41,6 +41,12 @@ _ADVERBS = r"(?:(?:already|just|also|even|finally|recently|then|kindly|personall
 _AGENT = r"(?:The|[A-Z][\w'’-]*['’]s|[A-Z][a-zà-ÿ'’-]+)(?:\s+[\w'’-]+){0,3}?"
 
 
+# First words of an agent that is no definite, specific one
+_NOT_AGENTS = frozenset(["it", "this", "that", "these", "those", "they", "he", "she", "life", "music", "art", "nature",
+                         "god", "people", "everyone", "everybody", "someone", "somebody", "nobody", "anyone",
+                         "folks", "society", "time", "experience", "experiences"])
+
+
 def _clause_re(speaker: str) -> re.Pattern[str]:
     marker = re.escape(f"{speaker} and others")
     verbs = "|".join(sorted(EVENT_VERBS, key=len, reverse=True))
@@ -53,8 +59,8 @@ def object_at(text: str, speaker: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for m in _clause_re(speaker).finditer(text):
         agent = m.group("agent")
-        if agent.split()[0].casefold() in ("it", "this", "that", "life", "music", "art", "nature", "god"):
-            continue  # a pronoun or a generic mass noun as the agent: a judgement, not an event
+        if agent.split()[0].casefold() in _NOT_AGENTS:
+            continue  # a pronoun, an indefinite or a generic mass noun as the agent: not one event
         if agent == speaker or agent.startswith(f"{speaker} and"):
             continue
         if m.group("verb") == "gave" and _GAVE_ABSTRACT_RE.match(text[m.end("m"):]):
