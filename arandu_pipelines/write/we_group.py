@@ -49,10 +49,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
+from arandu_pipelines.write import parses as _parses
 from arandu_pipelines.write import we_events, we_partner
-from arandu_pipelines.write.chat_forms import SPELLINGS
+from arandu_pipelines.write.chat_forms import PROPER, SPELLINGS
+from arandu_pipelines.write.rules_extra import _KNOWN_DEMONYMS
 from arandu_pipelines.write.types import ExtractedFact
 
 # Plural or collective nouns that name a group the speaker belongs to (a chat form such as "fam" is
@@ -131,6 +133,9 @@ def has_we(text: str) -> bool:
     return bool(_WE_RE.search(text))
 
 
+_FRESH: Any = object()  # group_in's default: parse with a fresh ChunkParses
+
+
 def _spell(noun: str, owned: bool, speaker: str) -> str:
     words = [w for w in re.split(r"\s+and\s+", noun.strip(), flags=re.IGNORECASE)]
     names = []
@@ -141,9 +146,66 @@ def _spell(noun: str, owned: bool, speaker: str) -> str:
     return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
 
 
-def group_in(text: str, speaker: str) -> str | None | Literal[False]:
+_PERSON_LABELS = ("PERSON",)
+
+
+def _bare_name_ok(text: str, m: re.Match[str], name: str, people: frozenset[str], parses: Any) -> bool:
+    """A bare name coordinated with the speaker ("Lucia and I booked ...", "me and Jake went ...")
+    is a companion only when (session 14, we14b) it is not a language or demonym ("He answered
+    me in Italian and I understood" is no "Italian and I"), it is a person (spaCy NER says PERSON,
+    or the conversation knows the name as a person: `people`), and the parse makes "X and I" a
+    coordinated subject: one is the `conj` of the other, the head is `nsubj`/`nsubjpass` of a
+    verb after both. Without a parser only a known person counts, and a preposition before the
+    name still rules it out."""
+    low = name.casefold()
+    if low in PROPER or low in _KNOWN_DEMONYMS:
+        return False
+    nlp_docs = parses.docs([text], _parses.NER, "we_group")[0] if parses is not None else None
+    doc = parses.docs([text], _parses.PARSE, "we_group")[0] if nlp_docs is not None else None
+    if doc is None:
+        before = re.search(r"([A-Za-z]+)\W*$", text[:m.start("nm3" if m.group("nm3") else "nm4")])
+        return low in people and not (before and before.group(1).lower() in _PREPOSITIONS)
+    start = m.start("nm3") if m.group("nm3") else m.start("nm4")
+    x = next((t for t in doc if t.idx == start), None)
+    pron = next((t for t in doc if m.start() <= t.idx < m.end() and t.lower_ in ("i", "me")), None)
+    if x is None or pron is None:
+        return False
+    if pron.head == x and pron.dep_ == "conj":
+        head = x
+    elif x.head == pron and x.dep_ == "conj":
+        head = pron
+    else:
+        return False
+    verb = head.head
+    if head.dep_ not in ("nsubj", "nsubjpass") or verb.pos_ not in ("VERB", "AUX") or verb.i < max(x.i, pron.i):
+        return False
+    return low in people or any(e.label_ in _PERSON_LABELS and e.start <= x.i < e.end for e in doc.ents)
+
+
+_PREPOSITIONS = frozenset(["in", "with", "to", "for", "from", "at", "on", "by", "about", "of", "like", "than",
+                           "into", "onto", "without", "after", "before", "between", "among", "toward", "towards"])
+
+
+def known_people(ctx: Any) -> frozenset[str]:
+    """Names (casefolded) the conversation knows as persons, for `group_in`: entities of type
+    person the extractor was told about (and their aliases), the listener, the speakers of the
+    window's turns, the remembered partner."""
+    types = getattr(ctx, "known_types", None) or {}
+    names = {n for n, t in types.items() if t == "person"}
+    names |= {a for a, n in (getattr(ctx, "known_aliases", None) or {}).items() if types.get(n) == "person"}
+    names |= {s for s, _ in getattr(ctx, "previous_turns", None) or [] if s}
+    for extra in (getattr(ctx, "addressee", None), getattr(ctx, "partner", None)):
+        if extra and "'" not in extra:
+            names.add(extra)
+    return frozenset(n.strip().casefold() for n in names if n and n.strip())
+
+
+def group_in(text: str, speaker: str, people: frozenset[str] = frozenset(),
+             parses: Any = _FRESH) -> str | None | Literal[False]:
     """The group `text` names for its speaker's "we" (spelled for a fact), None when it names
-    none, False when its deciding tier names two different groups (ambiguous)."""
+    none, False when its deciding tier names two different groups (ambiguous). `people`: names
+    (casefolded) the conversation knows as persons; `parses`: the chunk's write/parses.ChunkParses
+    (default: a fresh one on the default model; None: no parser)."""
     text = _CAPTION_RE.sub(" ", text)
     for tier, rx in enumerate(_TIERS):
         found: dict[str, str] = {}
@@ -152,6 +214,11 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
             name = d.get("nm") or d.get("nm2") or d.get("nm3") or d.get("nm4")
             if name and name not in _NOT_NAMES and name.casefold() != speaker.casefold() and (
                     name.casefold() not in (k.casefold() for k in (*GROUP_NOUNS, *SINGLE_NOUNS))):
+                if d.get("nm3") or d.get("nm4"):
+                    if parses is _FRESH:
+                        parses = _parses.ChunkParses(None)
+                    if not _bare_name_ok(text, m, name, people, parses):
+                        continue
                 found.setdefault(name.casefold(), name)
                 continue
             if d.get("nm3") or d.get("nm4"):
@@ -167,12 +234,13 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
     return None
 
 
-def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]]) -> str | None:
+def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+               people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> str | None:
     """Who the speaker's "we" is besides the speaker: from the message, else from the speaker's
     previous turns in the window (newest first); None when nothing (unambiguous) says it."""
     sources = [text] + [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
     for src in sources:
-        got = group_in(src, speaker)
+        got = group_in(src, speaker, people, parses)
         if got is False:
             return None
         if got:
@@ -244,28 +312,51 @@ def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> boo
 
 
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
-          previous_turns: list[tuple[str | None, str]], addressee: str = "", partner: str | None = None) -> int:
+          previous_turns: list[tuple[str | None, str]], addressee: str = "", partner: str | None = None,
+          people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> int:
     """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
     `addressee`: the listener, for a "we both" of a message that names no group of its own.
     `partner`: the partner the speaker named earlier in the conversation (write/we_partner.py),
-    the last resort when no group is named."""
+    the last resort when no group is named. `people` / `parses`: see `group_in`."""
     marker = f"{speaker} and others"
     if not any(marker in f.fact_text for f in facts):
         return 0
     changed = 0
-    if addressee and addressee != speaker and group_in(text, speaker) is None and _shared(previous_turns, addressee):
+    if addressee and addressee != speaker and group_in(text, speaker, people, parses) is None and _shared(
+            previous_turns, addressee):
         changed += _pair(facts, marker, f"{speaker} and {addressee}")
-    group = antecedent(text, speaker, previous_turns)
+    group = antecedent(text, speaker, previous_turns, people, parses)
     if not group:
         return changed + _with_partner(facts, text, speaker, previous_turns, partner)
     group = _partner_name(group, text, speaker, previous_turns, partner)
     for f in facts:
         if marker in f.fact_text:
-            new = name_group(f.fact_text, speaker, group)
+            new = _collective_named(name_group(f.fact_text, speaker, group), speaker, group)
             if new != f.fact_text:
                 f.fact_text = _own_their(new, speaker, f.source_text or "")
                 changed += 1
     return changed
+
+
+_NAMED_RE = r"(?P<v>are|were|have\s+been|had\s+been)(?P<rest>\s+(?:also\s+|now\s+|officially\s+)?(?:called|named|nicknamed|known\s+as)\b)"
+_SINGULAR = {"are": "is", "were": "was", "have been": "has been", "had been": "had been"}
+
+
+def _collective_named(text: str, speaker: str, group: str) -> str:
+    """A name belongs to the collective, not to the speaker with it (session 14, we14b): "We're
+    called the Null Pointers" of a speaker whose group is "our team" is "Jamal's team is called
+    the Null Pointers", not "Jamal and Jamal's team are called ...". Only for a collective the
+    speaker owns (`COLLECTIVES`: team, band, family, choir ...) and a naming verb (called, named,
+    nicknamed, known as); any other predicate keeps "S and S's team" ("... won the hackathon")."""
+    noun = group.removeprefix(f"{speaker}'s ")
+    if noun == group or noun.lower() not in COLLECTIVES:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        verb = re.sub(r"\s+", " ", m.group("v").lower())
+        return f"{group} {_SINGULAR[verb]}{m.group('rest')}"
+
+    return re.sub(rf"{re.escape(f'{speaker} and {group}')}\s+{_NAMED_RE}", fix, text)
 
 
 def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
@@ -318,4 +409,4 @@ def _own_their(text: str, speaker: str, source: str) -> str:
     return re.sub(r"\btheir\s+([\w'’-]+)", fix, text)
 
 
-__all__ = ["COLLECTIVES", "GROUP_NOUNS", "MEMBER_GROUPS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
+__all__ = ["COLLECTIVES", "GROUP_NOUNS", "MEMBER_GROUPS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "known_people", "name_group"]
