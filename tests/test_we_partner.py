@@ -271,3 +271,28 @@ def test_other_predicates_and_non_collectives_keep_the_speaker_and_the_group() -
     assert got == ["Jamal's team is called the Null Pointers"], got
     got = texts("My kids love nicknames. We're called the Three Musketeers at school.", speaker="Jamal")
     assert "Jamal and Jamal's kids are called the Three Musketeers at school" in got, got  # not a collective
+
+
+# ---- session 14 (we14b): a companion from another turn does not carry into a work/school "we" ----------
+def test_remembered_partner_is_not_the_we_of_work_or_school() -> None:
+    got = texts("My boss was thrilled. We hit our quarterly target.", partner="Ellen")
+    assert not any("Ellen" in t for t in got), got
+    previous = [("Tomas", "Work has been crazy lately."), ("Daniel", "Oh no, why?")]
+    got = texts("We shipped the new release on Friday.", previous=previous, partner="Ellen")
+    assert got == ["Tomas and others shipped the new release on Friday"], got
+    got = texts("We won the match 3-1!", partner="Ellen")
+    assert got == ["Tomas and others won the match 3-1"], got
+
+
+def test_a_group_from_an_earlier_turn_does_not_carry_into_a_work_we() -> None:
+    kids = [("Tomas", "My kids are driving me nuts."), ("Daniel", "Haha")]
+    got = texts("We shipped the new release at work today.", previous=kids)
+    assert not any("kids" in t for t in got), got
+    # guards: a setting-free "we" still takes the kids; a team carries into a match
+    got = texts("We went camping last weekend.", previous=kids)
+    assert any(t.startswith("Tomas and Tomas's kids went camping") for t in got), got
+    team = [("Tomas", "I coach a soccer team."), ("Daniel", "Fun!")]
+    got = texts("We won the match 3-1!", previous=team)
+    assert got == ["Tomas and Tomas's team won the match 3-1"], got
+    got = texts("We went to Lisbon on the 12th.", partner="Ellen")
+    assert any(t.startswith("Tomas and Ellen went to Lisbon") for t in got), got

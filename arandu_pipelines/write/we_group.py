@@ -239,13 +239,27 @@ def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, s
     """Who the speaker's "we" is besides the speaker: from the message, else from the speaker's
     previous turns in the window (newest first); None when nothing (unambiguous) says it."""
     sources = [text] + [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
-    for src in sources:
+    for n, src in enumerate(sources):
         got = group_in(src, speaker, people, parses)
         if got is False:
             return None
         if got:
+            if n and not _carries(got, text, speaker):
+                return None
             return got
     return None
+
+
+def _carries(group: str, text: str, speaker: str) -> bool:
+    """A group named in an earlier turn carries over to this message's "we" unless the message is
+    set at work, school, a performance or a match (write/we_partner.SETTING_RE) and the group is
+    people (kids, a sister, a husband) rather than a collective that has such settings (a team,
+    a band, a choir): "My kids are driving me nuts" ... "We shipped the release at work" is not
+    the kids (session 14, we14b)."""
+    if not we_partner.SETTING_RE.search(_CAPTION_RE.sub(" ", text)):
+        return True
+    noun = group.removeprefix(f"{speaker}'s ").removeprefix("the ").lower()
+    return noun in COLLECTIVES or noun in MEMBER_GROUPS
 
 
 def _nouns_of(group: str) -> list[str]:

@@ -58,6 +58,14 @@ CROWD_RE = re.compile(
     r"|mum|mother|father|brothers?|sisters?|siblings|cousins?|grandkids|grandchildren|team|class|band|choir|crew"
     r"|gang|group|club|guys|everyone|everybody|all\s+of\s+us|we\s+all|(?:three|four|five|six|few)\s+of\s+us"
     r"|coworkers|colleagues|neighbou?rs|roommates?|classmates|teammates)\b")
+# A setting whose "we" is the people there, not the couple (session 14, we14b): work, school, a
+# performance or a match. A partner named sessions ago is no companion of "we shipped the release".
+SETTING_RE = re.compile(
+    r"(?i)\b(?:(?:at|from|to|after|before|for)\s+work|work\s+(?:has|had|is|was|been|today|trip|party|event|meeting|stuff)|workplace|job"
+    r"|office|boss|manager|coworkers?|co-workers?|colleagues?|clients?|customers?|company|startup|deadlines?"
+    r"|meetings?|shift|conference|presentation|hackathon|quarterly|budget|sales"
+    r"|school|lecture|professor|teachers?|students?|semester|exams?|homework"
+    r"|rehearsals?|gigs?|match|tournament|league|competition|coach)\b")
 # "we should ...", "we could ...", "let's": a proposal to the listener, the two speakers
 _PROPOSAL_RE = re.compile(r"^\s*(?:should|could|can|must|might|gotta|need\s+to|have\s+to|ought)\b", re.IGNORECASE)
 _CAPTION_RE = re.compile(r"\[[^\]]*\]")
@@ -122,9 +130,10 @@ def named(text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
 
 def usable(text: str, previous_turns: list[tuple[str | None, str]]) -> bool:
     """No other people who could be in the "we" are named in the message or the turns of the window
-    before it (the listener's turn and the speaker's own one before that)."""
-    near = [text] + [t for _, t in previous_turns]
-    return not any(CROWD_RE.search(_CAPTION_RE.sub(" ", t or "")) for t in near)
+    before it (the listener's turn and the speaker's own one before that), and none of them is set
+    at work, school, a performance or a match (`SETTING_RE`: that "we" is the people there)."""
+    near = [_CAPTION_RE.sub(" ", t or "") for t in [text] + [t for _, t in previous_turns]]
+    return not any(CROWD_RE.search(t) or SETTING_RE.search(t) for t in near)
 
 
 def is_proposal(after: str) -> bool:
@@ -210,4 +219,4 @@ async def fill_from_store(conn: Any, agent_id: str, events: list[Any], found: li
             found[i] = next(iter(partners[key]))
 
 
-__all__ = ["CROWD_RE", "PARTNER_NOUNS", "PartnerTracker", "antecedent", "fill_from_store", "is_proposal", "named", "partner_in", "usable"]
+__all__ = ["CROWD_RE", "PARTNER_NOUNS", "SETTING_RE", "PartnerTracker", "antecedent", "fill_from_store", "is_proposal", "named", "partner_in", "usable"]
