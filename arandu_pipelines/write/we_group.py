@@ -24,6 +24,13 @@ school asked us to sing", write/we_events.py) is named like a subject. Two diffe
 fact keeps "and others". Image captions ("[shared a photo: ... two children ...]") are not the
 speaker's words and are ignored.
 
+A bare name coordinated with the speaker ("Lucia and I booked ...") counts only as a coordinated
+subject in the spaCy parse and when the name is a person, never a language ("He answered me in
+Italian and I understood", `_bare_name_ok`). A group of an earlier turn does not carry into a
+message set at work, school or a match unless it is a collective (`_carries`). A naming verb of
+the speaker's collective is the collective's: "Jamal's team is called ..." (`_collective_named`).
+(Session 14, we14b.)
+
 "<S> and others" stays when:
 - nothing names the group (a generic "we": "Art's awesome for showing us who we really are");
 - it is not a clause subject: an object "us" ("reminding us", "give us strength", "root for us")

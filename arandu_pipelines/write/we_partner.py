@@ -19,6 +19,8 @@ The partner is used only when (`usable`):
 - neither the message nor the window's turns before it name other people who could be in the "we": kids,
   family, friends, a son or daughter, "all of us", "everyone" (`CROWD_RE`): a family "we" is not
   the couple;
+- neither is set at work, school, a rehearsal or a match (`SETTING_RE`, session 14 we14b): that
+  "we" is the people there, not the couple;
 - the "we" is not a proposal to the listener ("we should ...", "we could ...", "let's"): that
   "we" is the two speakers.
 
