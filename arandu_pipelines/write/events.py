@@ -36,6 +36,8 @@ class EventInput:
     # The session's previous turns (speaker, text), filled by the write pipeline for extraction
     # (write/antecedents.py); never stored.
     previous_turns: list[tuple[str | None, str]] = field(default_factory=list, kw_only=True)
+    # The partner the speaker named in an earlier message (write/we_partner.PartnerTracker); never stored.
+    partner: str | None = field(default=None, kw_only=True)
 
     @property
     def content_hash(self) -> str:

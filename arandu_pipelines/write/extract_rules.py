@@ -1460,10 +1460,13 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
         if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
             from arandu_pipelines.write import object_them, qa_pairs, we_group
+            from arandu_pipelines.write import parses as chunk_parses
             from arandu_pipelines.write.fact_shape import name_reminder
 
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns,
-                           addressee=(ctx.addressee or "").strip())
+                           addressee=(ctx.addressee or "").strip(), partner=ctx.partner,
+                           people=we_group.known_people(ctx),
+                           parses=chunk_parses.for_context(ctx, ctx.spacy_model))
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)

@@ -93,6 +93,7 @@ from arandu_pipelines.write import (
     reply_forms,
     second_person,
     small_talk,
+    we_events,
 )
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.temporal import find_relative_dates, render
@@ -536,7 +537,8 @@ def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     in general, not about the speaker; so is a present "we all are/have ..." ("We all have
     different paths"; a past "we all made our own pots" is an event and stays)."""
     if (_free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text
-            and not drop_repair.causative(f.fact_text, f.subject)):  # "It made Caroline think ... others"
+            and not drop_repair.causative(f.fact_text, f.subject)  # "It made Caroline think ... others"
+            and not we_events.keeps(f.fact_text, f.subject)):  # "The school asked S and others to sing"
         return None
     if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
         return None  # "We all have different paths", "We're all imperfect": people in general

@@ -86,9 +86,17 @@ def name_subject(text: str, subject: str) -> str | None:
     Jon out of ..." -> "Jon grows"), no fact."""
     if not subject or not text:
         return text
+    group = f"{subject} and others"
+    m = _CAUSATIVE_RE.match(text) or _FRAGMENT_VERB_RE.match(text)
+    if m and text[m.end():].startswith(group + " "):
+        subject = group  # "It made us think ..." is "S and others": a plural subject (session 14, we14)
     out = _causative(text, subject)
+    if subject == group:
+        out = _plural(out, group)
     if out == text:
         out = _fragment(text, subject)
+        if subject == group:
+            out = _plural(out, group)
         return text if out == text else _thick(out, subject)
     return out if len(out[len(subject):].split()) >= 2 and _thick(out, subject) else None
 
@@ -123,6 +131,20 @@ def _causative(text: str, subject: str) -> str:
             head += " about"  # "made me think how much ..." -> "thought about how much ..."
         return f"{subject} {head} {tail}".rstrip()
     return f"{subject} {'becomes' if present else 'became'} {rest}"
+
+
+_PLURAL_FORMS = {"becomes": "become", "learns": "learn", "is": "are", "was": "were"}
+
+
+def _plural(text: str, group: str) -> str:
+    """The verb the rewrite wrote after "<S> and others" agrees with a plural subject: "S and
+    others become", "S and others feel" (not "S and others feels")."""
+    if not text.startswith(group + " "):
+        return text
+    first, _, tail = text[len(group) + 1:].partition(" ")
+    low = first.lower()
+    bare = _PLURAL_FORMS.get(low) or next((b for b in _BARE_AFTER_MAKE if conj_en(b) == low), None)
+    return f"{group} {bare} {tail}".rstrip() if bare else text
 
 
 def _fragment(text: str, subject: str) -> str:

@@ -42,6 +42,7 @@ from arandu_pipelines.write import (
     restatements,
     text_collapse,
     thing_antecedents,
+    we_partner,
 )
 from arandu_pipelines.write import upsert as db
 from arandu_pipelines.write.addressee import AddresseeTracker, fill_from_history
@@ -195,6 +196,7 @@ class WritePipeline:
         self.on_outcome = on_outcome
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
         self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
+        self.partners = we_partner.PartnerTracker()  # the partner a speaker named: the other one of "we"
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -303,11 +305,14 @@ class WritePipeline:
         the LLM calls of up to 4 messages run concurrently; results keep the chunk's order."""
         addressees = self.addressees.assign(events)
         turns = self.previous_turns.assign(events)
+        partners = self.partners.assign(events)
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
             await antecedents.fill_from_history(conn, events[0].agent_id, events, turns)
-        for e, t in zip(events, turns, strict=True):
+            await we_partner.fill_from_store(conn, events[0].agent_id, events, partners)
+        for e, t, partner in zip(events, turns, partners, strict=True):
             e.previous_turns = t
+            e.partner = partner
         if self.load_knowledge is None and self.tag_emotion is None:
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
             sync = getattr(self.extractor, "sync", None)
@@ -409,6 +414,7 @@ class WritePipeline:
             agent_id=event.agent_id,
             addressee=addressee,
             previous_turns=list(event.previous_turns),
+            partner=event.partner,
             spacy_model=config.spacy_model,
         )
 

@@ -104,6 +104,9 @@ class ExtractionContext:
     # The session's previous turns as (speaker, text), oldest first (write/antecedents.py: what
     # "it"/"this" of this message stands for); the pipeline fills it, empty when unknown.
     previous_turns: list[tuple[str | None, str]] = field(default_factory=list)
+    # The partner the speaker named earlier in the conversation ("Ellen" after "my wife Ellen",
+    # else "Marco's wife"), the last-resort other one of "we" (write/we_partner.py); None: unknown.
+    partner: str | None = None
     # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
     # (write/speech_acts.py, write/antecedents.py); None: nlp.DEFAULT_MODEL, "none": no parse.
     spacy_model: str | None = None

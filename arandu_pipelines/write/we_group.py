@@ -11,12 +11,25 @@ The group comes from, in this order (the first source that names one wins):
 2. the speaker's own previous turn(s) in the session window (`ExtractionContext.previous_turns`,
    newest first): what "we" referred to a moment ago.
 
-Within a source, three tiers, strongest first: a coordination with the speaker ("my husband and
+Within a source, four tiers, strongest first: a coordination with the speaker ("my husband and
 I", "me and my kids", "the kids and I"; any group or single relative noun), a collective owned by
-"our" ("our family", "our team"), and a plural group noun with "my"/"the" ("my kids", "the
-gang", "my friends and family"). Two different groups in the deciding tier are ambiguous: the
+"our" ("our family", "our team"), a collective the speaker belongs to or leads ("I sing in a
+choir", "I coach a youth team": session 14, `MEMBER_GROUPS`), and a plural group noun with
+"my"/"the" ("my kids", "the gang", "my friends and family").
+
+When no source names a group, the speaker's one partner is the last resort (session 14,
+write/we_partner.py, `_with_partner`): "Marco and Lucia booked the venue", not when kids,
+family or friends are named nearby. An object "us" of an event with a definite agent ("The
+school asked us to sing", write/we_events.py) is named like a subject. Two different groups in the deciding tier are ambiguous: the
 fact keeps "and others". Image captions ("[shared a photo: ... two children ...]") are not the
 speaker's words and are ignored.
+
+A bare name coordinated with the speaker ("Lucia and I booked ...") counts only as a coordinated
+subject in the spaCy parse and when the name is a person, never a language ("He answered me in
+Italian and I understood", `_bare_name_ok`). A group of an earlier turn does not carry into a
+message set at work, school or a match unless it is a collective (`_carries`). A naming verb of
+the speaker's collective is the collective's: "Jamal's team is called ..." (`_collective_named`).
+(Session 14, we14b.)
 
 "<S> and others" stays when:
 - nothing names the group (a generic "we": "Art's awesome for showing us who we really are");
@@ -43,9 +56,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from arandu_pipelines.write.chat_forms import SPELLINGS
+from arandu_pipelines.write import parses as _parses
+from arandu_pipelines.write import we_events, we_partner
+from arandu_pipelines.write.chat_forms import PROPER, SPELLINGS
+from arandu_pipelines.write.rules_extra import _KNOWN_DEMONYMS
 from arandu_pipelines.write.types import ExtractedFact
 
 # Plural or collective nouns that name a group the speaker belongs to (a chat form such as "fam" is
@@ -53,10 +69,14 @@ from arandu_pipelines.write.types import ExtractedFact
 GROUP_NOUNS = frozenset([
     "kids", "children", "family", "fam", "friends", "team", "class", "parents", "folks", "siblings",
     "brothers", "sisters", "band", "crew", "gang", "teammates", "classmates", "roommates", "cousins",
-    "grandkids", "grandchildren", "family members",
+    "grandkids", "grandchildren", "family members", "choir", "chorus", "orchestra", "troupe", "squad", "ensemble",
 ])
 # Collectives that "our" names as the group itself ("our family" is we; "our kids" is not).
-COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang"])
+COLLECTIVES = frozenset(["family", "fam", "team", "class", "band", "crew", "gang", "choir", "chorus", "orchestra",
+                         "troupe", "squad", "ensemble"])
+# Collectives the speaker says they belong to or lead ("I sing in a choir", "I joined a band",
+# "I coach a youth team"): that group is the speaker's (session 14)
+MEMBER_GROUPS = frozenset(["team", "band", "crew", "choir", "chorus", "orchestra", "troupe", "squad", "ensemble"])
 # One person: a group with the speaker only when coordinated with I/me ("my husband and I").
 SINGLE_NOUNS = frozenset([
     "husband", "hubby", "wife", "partner", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee", "fiancée",
@@ -78,12 +98,23 @@ def _alt(words: Iterable[str]) -> str:
 _G = _alt(GROUP_NOUNS)
 _ANY = _alt([*GROUP_NOUNS, *SINGLE_NOUNS])
 _NP = rf"(?P<n>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)"
+# A person's name in a coordination with the speaker (case-sensitive inside the (?i) patterns)
+_NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+)"
+# Capitalised words that are no name ("You and I", "Yesterday and I")
+_NOT_NAMES = frozenset(["You", "Me", "Myself", "We", "He", "She", "They", "It", "Both", "Then", "Now", "Today",
+                        "Yesterday", "Tomorrow", "Later", "Finally", "And", "But", "So", "Also", "Just", "God"])
 _TIERS: tuple[re.Pattern[str], ...] = (
-    # "my husband and I", "the kids and me", "me and my family", "I and my friends"
-    re.compile(rf"(?i)\b(?P<d>my|the)\s+{_NP}\s+(?:and|&)\s+(?:I|me)\b"
-               rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)\b"),
+    # "my husband and I", "the kids and me", "me and my family", "I and my friends"; with a name:
+    # "my brother Sam and I" (session 14: the name is the group), "Lucia and I", "me and Jake"
+    re.compile(rf"(?i)\b(?P<d>my|the)\s+{_NP}(?:,?\s+(?P<nm>{_NAME}),?)?\s+(?:and|&)\s+(?:I|me)\b"
+               rf"|\b(?:I|me)\s+(?:and|&)\s+(?P<d2>my|the)\s+(?P<n2>(?:{_ANY})(?:\s+and\s+(?:my\s+)?(?:{_ANY}))?)"
+               rf"(?:,?\s+(?P<nm2>{_NAME}))?\b"
+               rf"|(?<![\w'’])(?<!and\s)(?<!,\s)(?P<nm3>{_NAME})\s+(?:and|&)\s+(?:I|me)\b|\b(?:I|me)\s+(?:and|&)\s+(?P<nm4>{_NAME})\b"),
     # "our family camping trip", "our team"
     re.compile(rf"(?i)\bour\s+(?P<n>{_alt(COLLECTIVES)})\b"),
+    # "I sing in a choir", "I'm in a band", "I joined a local choir", "I coach a youth team"
+    re.compile(rf"(?i)\bI(?:['’]m|\s+am)?\s+(?:[a-z]+\s+){{0,2}}?(?:in|with|join(?:ed)?|lead|led|run|ran|coach(?:ed)?"
+               rf"|direct(?:ed)?|started|founded)\s+(?:a|an|the|my|our)\s+(?:[a-z-]+\s+)?(?P<n>{_alt(MEMBER_GROUPS)})\b"),
     # "my kids", "the gang", "my friends and family"
     re.compile(rf"(?i)\b(?P<d>my|the)\s+(?P<n>(?:{_G})(?:\s+and\s+(?:my\s+)?(?:{_G}))?)\b"),
 )
@@ -109,6 +140,9 @@ def has_we(text: str) -> bool:
     return bool(_WE_RE.search(text))
 
 
+_FRESH: Any = object()  # group_in's default: parse with a fresh ChunkParses
+
+
 def _spell(noun: str, owned: bool, speaker: str) -> str:
     words = [w for w in re.split(r"\s+and\s+", noun.strip(), flags=re.IGNORECASE)]
     names = []
@@ -119,16 +153,85 @@ def _spell(noun: str, owned: bool, speaker: str) -> str:
     return f"{speaker}'s {phrase}" if owned else f"the {phrase}"
 
 
-def group_in(text: str, speaker: str) -> str | None | Literal[False]:
+_PERSON_LABELS = ("PERSON",)
+
+
+def _bare_name_ok(text: str, m: re.Match[str], name: str, people: frozenset[str], parses: Any) -> bool:
+    """A bare name coordinated with the speaker ("Lucia and I booked ...", "me and Jake went ...")
+    is a companion only when (session 14, we14b) it is not a language or demonym ("He answered
+    me in Italian and I understood" is no "Italian and I"), it is a person (spaCy NER says PERSON,
+    or the conversation knows the name as a person: `people`), and the parse makes "X and I" a
+    coordinated subject: one is the `conj` of the other, the head is `nsubj`/`nsubjpass` of a
+    verb after both. Without a parser only a known person counts, and a preposition before the
+    name still rules it out."""
+    low = name.casefold()
+    if low in PROPER or low in _KNOWN_DEMONYMS:
+        return False
+    nlp_docs = parses.docs([text], _parses.NER, "we_group")[0] if parses is not None else None
+    doc = parses.docs([text], _parses.PARSE, "we_group")[0] if nlp_docs is not None else None
+    if doc is None:
+        before = re.search(r"([A-Za-z]+)\W*$", text[:m.start("nm3" if m.group("nm3") else "nm4")])
+        return low in people and not (before and before.group(1).lower() in _PREPOSITIONS)
+    start = m.start("nm3") if m.group("nm3") else m.start("nm4")
+    x = next((t for t in doc if t.idx == start), None)
+    pron = next((t for t in doc if m.start() <= t.idx < m.end() and t.lower_ in ("i", "me")), None)
+    if x is None or pron is None:
+        return False
+    if pron.head == x and pron.dep_ == "conj":
+        head = x
+    elif x.head == pron and x.dep_ == "conj":
+        head = pron
+    else:
+        return False
+    verb = head.head
+    if head.dep_ not in ("nsubj", "nsubjpass") or verb.pos_ not in ("VERB", "AUX") or verb.i < max(x.i, pron.i):
+        return False
+    return low in people or any(e.label_ in _PERSON_LABELS and e.start <= x.i < e.end for e in doc.ents)
+
+
+_PREPOSITIONS = frozenset(["in", "with", "to", "for", "from", "at", "on", "by", "about", "of", "like", "than",
+                           "into", "onto", "without", "after", "before", "between", "among", "toward", "towards"])
+
+
+def known_people(ctx: Any) -> frozenset[str]:
+    """Names (casefolded) the conversation knows as persons, for `group_in`: entities of type
+    person the extractor was told about (and their aliases), the listener, the speakers of the
+    window's turns, the remembered partner."""
+    types = getattr(ctx, "known_types", None) or {}
+    names = {n for n, t in types.items() if t == "person"}
+    names |= {a for a, n in (getattr(ctx, "known_aliases", None) or {}).items() if types.get(n) == "person"}
+    names |= {s for s, _ in getattr(ctx, "previous_turns", None) or [] if s}
+    for extra in (getattr(ctx, "addressee", None), getattr(ctx, "partner", None)):
+        if extra and "'" not in extra:
+            names.add(extra)
+    return frozenset(n.strip().casefold() for n in names if n and n.strip())
+
+
+def group_in(text: str, speaker: str, people: frozenset[str] = frozenset(),
+             parses: Any = _FRESH) -> str | None | Literal[False]:
     """The group `text` names for its speaker's "we" (spelled for a fact), None when it names
-    none, False when its deciding tier names two different groups (ambiguous)."""
+    none, False when its deciding tier names two different groups (ambiguous). `people`: names
+    (casefolded) the conversation knows as persons; `parses`: the chunk's write/parses.ChunkParses
+    (default: a fresh one on the default model; None: no parser)."""
     text = _CAPTION_RE.sub(" ", text)
     for tier, rx in enumerate(_TIERS):
         found: dict[str, str] = {}
         for m in rx.finditer(text):
             d = m.groupdict()
+            name = d.get("nm") or d.get("nm2") or d.get("nm3") or d.get("nm4")
+            if name and name not in _NOT_NAMES and name.casefold() != speaker.casefold() and (
+                    name.casefold() not in (k.casefold() for k in (*GROUP_NOUNS, *SINGLE_NOUNS))):
+                if d.get("nm3") or d.get("nm4"):
+                    if parses is _FRESH:
+                        parses = _parses.ChunkParses(None)
+                    if not _bare_name_ok(text, m, name, people, parses):
+                        continue
+                found.setdefault(name.casefold(), name)
+                continue
+            if d.get("nm3") or d.get("nm4"):
+                continue  # "You and I", "Yesterday and I": no group
             noun = d.get("n") or d.get("n2") or ""
-            det = (d.get("d") or d.get("d2") or ("our" if tier == 1 else "")).lower()
+            det = (d.get("d") or d.get("d2") or ("our" if tier in (1, 2) else "")).lower()
             spelled = _spell(noun, det in ("my", "our"), speaker)
             found.setdefault(spelled.lower().replace("the ", f"{speaker.lower()}'s ", 1), spelled)
         if len(found) == 1:
@@ -138,17 +241,32 @@ def group_in(text: str, speaker: str) -> str | None | Literal[False]:
     return None
 
 
-def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]]) -> str | None:
+def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+               people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> str | None:
     """Who the speaker's "we" is besides the speaker: from the message, else from the speaker's
     previous turns in the window (newest first); None when nothing (unambiguous) says it."""
     sources = [text] + [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
-    for src in sources:
-        got = group_in(src, speaker)
+    for n, src in enumerate(sources):
+        got = group_in(src, speaker, people, parses)
         if got is False:
             return None
         if got:
+            if n and not _carries(got, text, speaker):
+                return None
             return got
     return None
+
+
+def _carries(group: str, text: str, speaker: str) -> bool:
+    """A group named in an earlier turn carries over to this message's "we" unless the message is
+    set at work, school, a performance or a match (write/we_partner.SETTING_RE) and the group is
+    people (kids, a sister, a husband) rather than a collective that has such settings (a team,
+    a band, a choir): "My kids are driving me nuts" ... "We shipped the release at work" is not
+    the kids (session 14, we14b)."""
+    if not we_partner.SETTING_RE.search(_CAPTION_RE.sub(" ", text)):
+        return True
+    noun = group.removeprefix(f"{speaker}'s ").removeprefix("the ").lower()
+    return noun in COLLECTIVES or noun in MEMBER_GROUPS
 
 
 def _nouns_of(group: str) -> list[str]:
@@ -164,14 +282,16 @@ def name_group(text: str, speaker: str, group: str) -> str:
     rules above allow it (see the module docstring): nothing changes when `text` names the group."""
     marker = f"{speaker} and others"
     nouns = _alt(_nouns_of(group))
+    events = {a for a, _ in we_events.object_at(text, speaker)}  # "The school asked <S and others> ..."
     out, pos = [], 0
     for m in re.finditer(re.escape(marker) + r"\b", text):
         before = text[:m.start()].rstrip()
         prev = re.search(r"([\w'’]+|[^\w\s])$", before)
         prev_word = prev.group(1).lower() if prev else ""
         after = text[m.end():]
-        if (prev_word not in _CLAUSE_OPENERS or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
-                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))):
+        if ((prev_word not in _CLAUSE_OPENERS and m.start() not in events) or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
+                or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))
+                or (group[:1].isupper() and re.search(rf"\b{re.escape(group)}\b", text))):  # "... with Jake"
             continue
         out.append(text[pos:m.start()])
         out.append(f"{speaker} and {group}")
@@ -213,25 +333,86 @@ def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> boo
 
 
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
-          previous_turns: list[tuple[str | None, str]], addressee: str = "") -> int:
+          previous_turns: list[tuple[str | None, str]], addressee: str = "", partner: str | None = None,
+          people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> int:
     """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
-    `addressee`: the listener, for a "we both" of a message that names no group of its own."""
+    `addressee`: the listener, for a "we both" of a message that names no group of its own.
+    `partner`: the partner the speaker named earlier in the conversation (write/we_partner.py),
+    the last resort when no group is named. `people` / `parses`: see `group_in`."""
     marker = f"{speaker} and others"
     if not any(marker in f.fact_text for f in facts):
         return 0
     changed = 0
-    if addressee and addressee != speaker and group_in(text, speaker) is None and _shared(previous_turns, addressee):
+    if addressee and addressee != speaker and group_in(text, speaker, people, parses) is None and _shared(
+            previous_turns, addressee):
         changed += _pair(facts, marker, f"{speaker} and {addressee}")
-    group = antecedent(text, speaker, previous_turns)
+    group = antecedent(text, speaker, previous_turns, people, parses)
     if not group:
-        return changed
+        return changed + _with_partner(facts, text, speaker, previous_turns, partner)
+    group = _partner_name(group, text, speaker, previous_turns, partner)
     for f in facts:
         if marker in f.fact_text:
-            new = name_group(f.fact_text, speaker, group)
+            new = _collective_named(name_group(f.fact_text, speaker, group), speaker, group)
             if new != f.fact_text:
                 f.fact_text = _own_their(new, speaker, f.source_text or "")
                 changed += 1
     return changed
+
+
+_NAMED_RE = r"(?P<v>are|were|have\s+been|had\s+been)(?P<rest>\s+(?:also\s+|now\s+|officially\s+)?(?:called|named|nicknamed|known\s+as)\b)"
+_SINGULAR = {"are": "is", "were": "was", "have been": "has been", "had been": "had been"}
+
+
+def _collective_named(text: str, speaker: str, group: str) -> str:
+    """A name belongs to the collective, not to the speaker with it (session 14, we14b): "We're
+    called the Null Pointers" of a speaker whose group is "our team" is "Jamal's team is called
+    the Null Pointers", not "Jamal and Jamal's team are called ...". Only for a collective the
+    speaker owns (`COLLECTIVES`: team, band, family, choir ...) and a naming verb (called, named,
+    nicknamed, known as); any other predicate keeps "S and S's team" ("... won the hackathon")."""
+    noun = group.removeprefix(f"{speaker}'s ")
+    if noun == group or noun.lower() not in COLLECTIVES:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        verb = re.sub(r"\s+", " ", m.group("v").lower())
+        return f"{group} {_SINGULAR[verb]}{m.group('rest')}"
+
+    return re.sub(rf"{re.escape(f'{speaker} and {group}')}\s+{_NAMED_RE}", fix, text)
+
+
+def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
+                  previous_turns: list[tuple[str | None, str]], known: str | None) -> int:
+    """"<S> and others" -> "<S> and <partner>" (write/we_partner.py) where nothing else could be
+    in the "we": not in a fact that names the partner or proposes something to the listener."""
+    if not we_partner.usable(text, previous_turns):  # kids, family, friends named: not the couple
+        return 0
+    partner = we_partner.antecedent(text, speaker, previous_turns, known)
+    if not partner:
+        return 0
+    marker = f"{speaker} and others"
+    own = re.escape(partner.removeprefix(f"{speaker}'s "))
+    nouns = _alt(we_partner.PARTNER_NOUNS)
+    changed = 0
+    for f in facts:
+        if marker not in f.fact_text or re.search(rf"(?i)\b(?:{own}|{nouns})\b", f.fact_text):
+            continue
+        if any(we_partner.is_proposal(f.fact_text[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", f.fact_text)):
+            continue
+        new = name_group(f.fact_text, speaker, partner)
+        if new != f.fact_text:
+            f.fact_text = _own_their(new, speaker, f.source_text or "")
+            changed += 1
+    return changed
+
+
+def _partner_name(group: str, text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+                  known: str | None) -> str:
+    """A group that is the speaker's partner noun alone ("my fiancée and I" -> "S's fiancée") is
+    spelled with the partner's name when the conversation gave one ("My fiancée Lucia ...")."""
+    noun = group.removeprefix(f"{speaker}'s ")
+    if noun == group or noun.lower() not in we_partner.PARTNER_NOUNS:
+        return group
+    return we_partner.named(text, speaker, previous_turns, known) or group
 
 
 def _own_their(text: str, speaker: str, source: str) -> str:
@@ -249,4 +430,4 @@ def _own_their(text: str, speaker: str, source: str) -> str:
     return re.sub(r"\btheir\s+([\w'’-]+)", fix, text)
 
 
-__all__ = ["COLLECTIVES", "GROUP_NOUNS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "name_group"]
+__all__ = ["COLLECTIVES", "GROUP_NOUNS", "MEMBER_GROUPS", "SINGLE_NOUNS", "antecedent", "apply", "group_in", "has_we", "known_people", "name_group"]

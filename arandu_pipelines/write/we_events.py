@@ -1,0 +1,78 @@
+"""An object "us" that is an event of the speaker's group, not people in general (issue 19, session 14).
+
+`fact_quality._generic_we` drops a free-text fact whose "<S> and others" is not its subject:
+"Music brings S and others together", "Art showed S and others who they are" are about people in
+general. But "The community center asked S and others to do a summer concert" and "S's guide
+drove S and others to the village" are events that happened to the speaker's group, and a
+held-out reader keeps them. What separates them is grammar, not topic:
+
+- the clause opens with a definite, specific agent: "The X", "S's X" (the rewrite of "our/my X")
+  or a capitalised name, at most four words long;
+- its verb is a past action from `EVENT_VERBS` (asking, inviting, hiring, driving, taking,
+  hosting, visiting, calling, sending, paying, offering ...) and "<S> and others" is its object.
+
+Lessons and effects ("taught", "showed", "reminded", "made", "helped", "gave ... strength",
+"brought ... together") are not in the table: a definite agent that "taught us" something is
+still a judgement about people. A present tense is not an event ("The school asks us ...").
+
+`keeps` tells `_generic_we` not to drop such a fact; `object_at` lets write/we_group.py name the
+object "us" too when it knows the group ("The school asked Ana and Ana's choir to sing").
+English only; regex only.
+"""
+
+from __future__ import annotations
+
+import re
+
+EVENT_VERBS = frozenset([
+    "asked", "invited", "hired", "booked", "drove", "took", "picked", "dropped", "hosted", "welcomed",
+    "visited", "called", "contacted", "emailed", "texted", "sent", "paid", "offered", "chose", "selected",
+    "approached", "told", "guided", "led", "met", "joined", "recruited", "upgraded", "charged", "served",
+    "fed", "accepted", "rejected", "featured", "interviewed", "awarded", "flew", "walked", "toured",
+    "greeted", "treated", "gave", "sponsored", "signed", "paired", "seated", "evacuated", "rescued",
+    "stopped", "fined", "warned", "kicked", "matched", "scheduled", "assigned", "nominated", "housed",
+])
+# After "gave" only a concrete object is an event ("gave us a tour", "gave us the keys"); "gave us
+# strength/hope/perspective" is an effect
+_GAVE_ABSTRACT_RE = re.compile(
+    r"(?i)^\s+(?:so\s+much\s+|a\s+lot\s+of\s+|some\s+|the\s+|a\s+|new\s+)?(?:strength|hope|courage|joy|peace|comfort"
+    r"|perspective|confidence|purpose|meaning|motivation|inspiration|love|support|happiness|energy|faith|sense)\b")
+_ADVERBS = r"(?:(?:already|just|also|even|finally|recently|then|kindly|personally|actually)\s+)?"
+_AGENT = r"(?:The|[A-Z][\w'’-]*['’]s|[A-Z][a-zà-ÿ'’-]+)(?:\s+[\w'’-]+){0,3}?"
+
+
+# First words of an agent that is no definite, specific one
+_NOT_AGENTS = frozenset(["it", "this", "that", "these", "those", "they", "he", "she", "life", "music", "art", "nature",
+                         "god", "people", "everyone", "everybody", "someone", "somebody", "nobody", "anyone",
+                         "folks", "society", "time", "experience", "experiences"])
+
+
+def _clause_re(speaker: str) -> re.Pattern[str]:
+    marker = re.escape(f"{speaker} and others")
+    verbs = "|".join(sorted(EVENT_VERBS, key=len, reverse=True))
+    return re.compile(rf"(?:^|[.;:!]\s+|,\s+(?:and|but|so|then)\s+)(?P<agent>{_AGENT})\s+{_ADVERBS}(?P<verb>{verbs})"
+                      rf"(?:\s+(?:up|over|out|in|along|around|back))?\s+(?P<m>{marker})\b")
+
+
+def object_at(text: str, speaker: str) -> list[tuple[int, int]]:
+    """Spans of each "<speaker> and others" of `text` that is the object of an event clause."""
+    out: list[tuple[int, int]] = []
+    for m in _clause_re(speaker).finditer(text):
+        agent = m.group("agent")
+        if agent.split()[0].casefold() in _NOT_AGENTS:
+            continue  # a pronoun, an indefinite or a generic mass noun as the agent: not one event
+        if agent == speaker or agent.startswith(f"{speaker} and"):
+            continue
+        if m.group("verb") == "gave" and _GAVE_ABSTRACT_RE.match(text[m.end("m"):]):
+            continue
+        out.append(m.span("m"))
+    return out
+
+
+def keeps(text: str, speaker: str) -> bool:
+    """Whether a fact holding "<speaker> and others" as an object is an event of the speaker's
+    group (kept by `fact_quality._generic_we`)."""
+    return bool(object_at(text, speaker))
+
+
+__all__ = ["EVENT_VERBS", "keeps", "object_at"]
