@@ -85,6 +85,7 @@ from typing import Any
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import own_possessive
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
 from arandu_pipelines.write.language import cap_like as _cap_like
@@ -975,6 +976,7 @@ class _EnRewrite:
         self.out: list[str] = []
         self.who = who
         self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
+        self.own = own_possessive.ClauseSubject()  # "He passed his exam" keeps "his" (write/own_possessive.py)
 
     def run(self) -> str:
         toks, n, out = self.toks, self.n, self.out
@@ -995,6 +997,7 @@ class _EnRewrite:
                     continue
             if not _is_word(t) or (i > 0 and toks[i - 1] in ("-", "/")) or (
                     i + 1 < n and toks[i + 1] in ("-", "/")):
+                self.own.punct(t)
                 out.append(t)  # punctuation, "me-time", "and/or"
                 i += 1
                 continue
@@ -1014,9 +1017,13 @@ class _EnRewrite:
             out.append(f"{who.speaker} has")
         elif low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
             out.append(_EN_FIRST_PERSON[low].format(S=who.speaker))
+        elif who.pron and low == "his" and self.own.keeps(low):
+            out.append(t)  # "Tom passed his exam": the subject's own, as the writer gendered it
         elif who.pron and low in _EN_THIRD_PERSON:
+            self.own.subject(low)
             out.append(_EN_THIRD_PERSON[low].format(P=who.pron))
         elif who.pron and low in ("he's", "she's"):
+            self.own.subject(low)
             nxt = self.next_lower(i)
             aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
             out.append(f"{who.pron} {aux}")
@@ -1024,7 +1031,7 @@ class _EnRewrite:
             j = _next_word(self.toks, i)
             nxt = self.next_lower(i)
             if j < self.n and _is_word(self.toks[j]) and nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN:
-                out.append(f"{who.pron}'s")
+                out.append(t if self.own.keeps("her") else f"{who.pron}'s")
             else:
                 out.append(who.pron)
         elif who.addr and low in ("you", "u"):
@@ -1446,6 +1453,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                 f.fact_text = name_reminder(f.fact_text, f.subject, text, f.source_text)
                 # the speech acts and held-back facts added after refine: "chase those dreams" (plain_forms)
                 f.fact_text = polish(f.fact_text, (ctx.speaker_name or "").strip(), ctx.addressee)
+                # "Lena's dad bruised Lena's dad's hip" -> "... his hip" (write/own_possessive.py)
+                f.fact_text = own_possessive.apply(f.fact_text)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters
