@@ -53,11 +53,11 @@ def test_fact_text_net_by_the_kin_noun():
         "Lena's dad still insists on shoveling his own driveway"
 
 
-def test_speaker_and_family_reads_as_the_idiom():
+def test_speaker_and_own_group_takes_their():
     out = facts("We had a blast!", [("Lena", "Me and my family went camping last weekend."),
                                      ("Sam", "Wow, how was it?")])
-    assert apply("Lena and Lena's family went camping") == "Lena and family went camping"
-    assert apply("when Lena and Lena's family saw the meteor shower") == "when Lena and family saw the meteor shower"
+    assert apply("Lena and Lena's family went camping") == "Lena and their family went camping"
+    assert apply("when Lena and Lena's kids saw the meteor shower") == "when Lena and their kids saw the meteor shower"
     assert not any("Lena and Lena's family" in f for f in out), out
 
 
@@ -77,8 +77,8 @@ def test_unknown_gender_or_someone_between_keeps_the_name():
         "Lena's dad told Lena's brother about Lena's dad's surgery"
     assert apply("Lena's dad said Ana took Lena's dad's car") == "Lena's dad said Ana took Lena's dad's car"
     assert apply("Lena's mom and dad sold Lena's mom's car") == "Lena's mom and dad sold Lena's mom's car"
-    # other groups than the family: "Lena and kids" is not English
-    assert apply("Lena and Lena's kids made pots") == "Lena and Lena's kids made pots"
+    # not a person or a group: "Lena and Lena's house" is not about people
+    assert apply("Lena and Lena's house were on the news") == "Lena and Lena's house were on the news"
 
 
 def test_a_split_never_gives_the_owner_the_relatives_action():
