@@ -59,6 +59,9 @@ def test_speaker_and_own_group_takes_their():
     assert apply("Lena and Lena's family went camping") == "Lena and their family went camping"
     assert apply("when Lena and Lena's kids saw the meteor shower") == "when Lena and their kids saw the meteor shower"
     assert not any("Lena and Lena's family" in f for f in out), out
+    out = facts("Me and my family!", [("Sam", "Who did you go camping with?")])
+    assert "Lena went camping with their family" in out, out
+    assert apply("Lena went hiking with Ana and their dog") == "Lena went hiking with Ana and their dog"
 
 
 # --- guards: someone else's possessive, unknown gender, another person between ------------------
