@@ -86,6 +86,7 @@ from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import kin_antecedents
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import own_possessive
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
@@ -981,6 +982,7 @@ class _EnRewrite:
         self.out: list[str] = []
         self.who = who
         self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
+        self.own = own_possessive.ClauseSubject()  # "He passed his exam" keeps "his" (write/own_possessive.py)
 
     def run(self) -> str:
         toks, n, out = self.toks, self.n, self.out
@@ -1001,6 +1003,7 @@ class _EnRewrite:
                     continue
             if not _is_word(t) or (i > 0 and toks[i - 1] in ("-", "/")) or (
                     i + 1 < n and toks[i + 1] in ("-", "/")):
+                self.own.punct(t)
                 out.append(t)  # punctuation, "me-time", "and/or"
                 i += 1
                 continue
@@ -1020,9 +1023,13 @@ class _EnRewrite:
             out.append(f"{who.speaker} has")
         elif low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
             out.append(_EN_FIRST_PERSON[low].format(S=who.speaker))
+        elif who.pron and low == "his" and self.own.keeps(low):
+            out.append(t)  # "Tom passed his exam": the subject's own, as the writer gendered it
         elif who.pron and low in _EN_THIRD_PERSON:
+            self.own.subject(low)
             out.append(_EN_THIRD_PERSON[low].format(P=who.pron))
         elif who.pron and low in ("he's", "she's"):
+            self.own.subject(low)
             nxt = self.next_lower(i)
             aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
             out.append(f"{who.pron} {aux}")
@@ -1034,7 +1041,7 @@ class _EnRewrite:
                     nxt not in L.STOPWORDS_EN and nxt not in L.ADVERBS_EN
                     # "her first parking ticket": "first"/"last"/"own" before a word are adjectives
                     or nxt in _HER_ADJECTIVES and k < self.n and _is_word(self.toks[k])):
-                out.append(f"{who.pron}'s")
+                out.append(t if self.own.keeps("her") else f"{who.pron}'s")
             else:
                 out.append(who.pron)
         elif who.addr and low in ("you", "u"):
@@ -1478,6 +1485,8 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                 f.fact_text = name_reminder(f.fact_text, f.subject, text, f.source_text)
                 # the speech acts and held-back facts added after refine: "chase those dreams" (plain_forms)
                 f.fact_text = polish(f.fact_text, (ctx.speaker_name or "").strip(), ctx.addressee)
+                # "Lena's dad bruised Lena's dad's hip" -> "... his hip" (write/own_possessive.py)
+                f.fact_text = own_possessive.apply(f.fact_text)
 
     if lang == "en":  # rule-kind precision filters: "let's" pep talk, advice (write/kind_filters.py)
         from arandu_pipelines.write import kind_filters

@@ -818,7 +818,10 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     verb is a base form a "wants/hopes/plans to" of the first part governs (`_GOVERNED_RE`)."""
     out: list[ExtractedFact] = []
     for f in facts:
-        m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) else None
+        # the subject must be the name itself: "Lena's dad fell and bruised his hip" is the dad's,
+        # and a split made it "Lena bruised his hip" (session 14, possessive14)
+        m = _AND_PAST_RE.search(f.fact_text) if _free(f) and f.fact_text.startswith(f.subject) \
+            and not f.fact_text[len(f.subject):].startswith(("'s", "’s")) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
         if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
                 or _COPULA_NEXT_RE.match(tail)

@@ -126,6 +126,26 @@ def _pronoun_slot(tok: Any) -> str | None:
     return None
 
 
+def own_subject_pronoun(tok: Any) -> bool:
+    """Whether the possessive `tok` ("his"/"her") belongs to the subject of its own clause, that
+    subject being "he"/"she" of the same gender: "He passed his exam", "She and her wife moved",
+    "He fell and bruised his hip" (a conjoined verb shares its subject). The subject is the first
+    nsubj found walking up from the possessive's head, so a clause with its own subject ("She
+    said his hip hurts") stops there. Such a possessive stays a pronoun when the subject is
+    resolved: "Lena's nephew passed his exam", never "... passed Lena's nephew's exam"; the
+    gender is the one the writer chose."""
+    cur = tok.head
+    for _ in range(len(tok.doc)):
+        subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != tok.i]
+        if subj:
+            s = subj[0]
+            return s.lower_ in ("he", "she") and _pron_gender(s) == _pron_gender(tok)
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+    return False
+
+
 def _names(ctx: ExtractionContext, turns: list[tuple[str | None, str]]) -> set[str]:
     """The chat's speakers (never an antecedent of he/she: they are "I" and "you")."""
     out: set[str] = set()
@@ -318,6 +338,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         if slot == "subj" and _bare_reaction(tok):
             continue  # "He's so cute!": a reaction to what was just shown, which may not be named
         gender = _pron_gender(tok)
+        if slot == "poss" and own_subject_pronoun(tok):
+            continue  # "He passed his exam": "his" is the clause's own subject's, and stays a pronoun
         if slot == "poss" and _candidates(doc[tok.sent.start: tok.i], speaker, speaker, names):
             continue  # "My brother's doing great at his new job": its own sentence says whose
         if slot == "poss" and said_subj.get(tok.sent.start) == gender and not _names_after(doc, tok):

@@ -3,7 +3,8 @@
 The person rewrite (`extract_rules.rewrite_en`) turns the speaker's "we/us" into "<S> and
 others": true, but a careful note-taker writes who "we" is when the conversation names it. "My
 kids are so excited about summer break! We're thinking about going camping" is about Melanie
-and her kids, so the fact becomes "Melanie and Melanie's kids are thinking about going camping".
+and her kids, so the fact becomes "Melanie and Melanie's kids are thinking about going camping"
+(which write/own_possessive.py, last, writes "Melanie and their kids ...").
 
 The group comes from, in this order (the first source that names one wins):
 
