@@ -84,9 +84,8 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
-from arandu_pipelines.write import kin_antecedents
+from arandu_pipelines.write import kin_antecedents, own_possessive
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import own_possessive
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
