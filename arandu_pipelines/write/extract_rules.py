@@ -1451,6 +1451,11 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import kind_filters
 
         kind_filters.apply(result, text)
+    # a fact another fact of the message states in full: "Dev is S's brother" beside "S's brother
+    # Dev gave S his old bike" (write/subsumed.py; the relation itself stays an edge)
+    from arandu_pipelines.write import subsumed
+
+    subsumed.apply(result)
     if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
         person_antecedents.restore(result, text, spans, *formed)
     if owners is not None:
