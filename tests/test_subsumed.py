@@ -66,6 +66,21 @@ def test_a_short_restatement_inside_a_longer_one_of_the_same_subject():
     assert out == ["Anita adopted a puppy from the shelter near their house"], out
 
 
+def test_a_fact_of_the_named_person_inside_the_speakers_sentence():
+    out = facts("My coworker Dev started a band last month. Dev started a band.")
+    assert out == ["Anita's coworker Dev started a band"], out
+
+
+def test_contains_when_the_bigger_fact_names_the_subject():
+    small = ExtractedFact("Dev", "Dev started a band")
+    assert subsumed.contains(ExtractedFact("Anita", "Anita's coworker Dev started a band"), small)
+    # the words in another order say another thing; a possessive name is another subject
+    assert not subsumed.contains(ExtractedFact("Anita", "Anita loves Leah"), ExtractedFact("Leah", "Leah loves Anita"))
+    assert not subsumed.contains(ExtractedFact("Anita", "Anita met Leah's mom, a nurse"),
+                                 ExtractedFact("Leah", "Leah is a nurse"))
+    assert not subsumed.contains(ExtractedFact("Anita", "Anita thinks Dev never started a band"), small)
+
+
 def test_contains_on_free_text_facts():
     big = ExtractedFact("Anita", "Anita painted a sunrise over the lake with their kids")
     assert subsumed.contains(big, ExtractedFact("Anita", "Anita painted a sunrise"))
@@ -118,6 +133,7 @@ def test_a_partner_or_pet_slot_stays():
 def test_facts_that_share_words_but_differ_stay():
     assert len(facts("Leah is a nurse. Leah's mom is a nurse too.")) == 2
     assert len(facts("I visited my sister. I will visit my sister in Paris.")) == 2
+    assert len(facts("I love Leah. Leah loves me.")) == 2
 
 
 # ---- the real write path: the edge is stored, the redundant fact is not ---------------------------

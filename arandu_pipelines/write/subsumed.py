@@ -25,7 +25,10 @@ dropped when another kept fact B of the message contains it:
 |                           | stems as in write/fact_words.py; a possessive "Leah's" is its own   |
 |                           | word, so "Leah is a nurse" is not inside "Leah's mom is a nurse")  |
 |                           | is in B, with the same negation and modality ("will", "can",       |
-|                           | "not" ...) and A's numbers                                          |
+|                           | "not" ...) and A's numbers; or B has another subject and names A's |
+|                           | (A opens with it), and A's content words stand in B in A's order   |
+|                           | ("Anita's coworker Dev started a band" / "Dev started a band"; not  |
+|                           | "Anita loves Leah" / "Leah loves Anita")                            |
 
 Guards for both: a fact with a structured slot (an attribute other than event / plan /
 preference: "lives in" -> location, "my wife" -> partner, "my dog" -> pet) is dropped only for a
@@ -188,15 +191,27 @@ def contains(big: ExtractedFact, small: ExtractedFact) -> bool:
     rel = _relation(small)
     if small.rule_kind in RELATION_KINDS:
         return rel is not None and _states_relation(big, *rel)
-    if fold(small.subject) != fold(big.subject):
-        return False
     sw, bw = _words(small.fact_text), _words(big.fact_text)
     if _marks(sw) != _marks(bw):
         return False
     if not set(_NUMBER_RE.findall(small.fact_text)) <= set(_NUMBER_RE.findall(big.fact_text)):
         return False
-    sc = content(small.fact_text)
-    return bool(sc) and sc <= content(big.fact_text)
+    if fold(small.subject) == fold(big.subject):
+        sc = content(small.fact_text)
+        return bool(sc) and sc <= content(big.fact_text)
+    # another subject that names this one ("Anita's coworker Dev started a band" / "Dev started a
+    # band"): the words in the same order, so "Anita loves Leah" never contains "Leah loves Anita"
+    seq = [s for s in (_stem(w) for w in sw) if s is not None]
+    name = [s for s in (_stem(w) for w in _words(small.subject)) if s is not None]
+    return bool(name) and seq[:len(name)] == name and len(seq) > len(name) and _in_order(
+        seq, [s for s in (_stem(w) for w in bw) if s is not None])
+
+
+def _in_order(part: list[str], seq: list[str]) -> bool:
+    """`part` is a subsequence of `seq` ("leah" is not "leah's": "Anita met Leah's mom, a nurse"
+    does not contain "Leah is a nurse")."""
+    it = iter(seq)
+    return all(any(x == y for y in it) for x in part)
 
 
 def _lift(keep: ExtractedFact, drop: ExtractedFact) -> None:
