@@ -53,6 +53,14 @@ def test_a_sister_who_lives_somewhere_and_a_different_fact_about_her():
     assert set(out) == {"Anita's sister Leah lives in Austin", "Leah is a nurse"}, out
 
 
+def test_each_of_coordinated_names_with_a_plural_relation_word():
+    res = extract_offline("My kids Maya and Leo started swim lessons last week.", ctx())
+    assert [f.fact_text for f in res.facts] == ["Anita's kids Maya and Leo started swim lessons"], res.facts
+    assert {r.target for r in res.relations if r.rel_type == "family_of"} == {"Maya", "Leo"}
+    out = facts("Meus filhos Maya e Leo começaram aulas de natação.")
+    assert not any(f.endswith("é filho de Anita") for f in out), out
+
+
 def test_portuguese_relationship_inside_the_event():
     out = facts("Meu irmão Dev me deu a bicicleta dele.")
     assert "Dev é irmão de Anita" not in out, out

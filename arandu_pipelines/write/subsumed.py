@@ -58,6 +58,8 @@ from arandu_pipelines.write.types import ExtractedFact, ExtractionResult
 RELATION_KINDS = frozenset({"relterm"})
 EXTRA = 1  # words allowed between the owner's name and the relation word ("Anita's little brother")
 _OF = frozenset({"de", "do", "da", "of"})
+_AND = frozenset({"and", "e"})
+LISTED = 3  # words of the names listed before "and"
 
 # negation and modality: two facts that differ in them say different things ("S can swim" /
 # "S can't swim", "S will visit Paris" / "S visited Paris" share every content stem)
@@ -173,8 +175,14 @@ def _states_relation(big: ExtractedFact, name: str, owner: str, term: list[str])
     def term_of_owner(i: int) -> bool:  # "irmão de Anita" starting at index i
         return term_at(i) and i + t < len(words) and words[i + t] in _OF and owner_at(i + t + 1, False)
 
+    def before(i: int) -> bool:  # "Anita's brother Dev", "o irmão de Anita, Dev"
+        return owner_then_term(i) or (i - o - t - 1 >= 0 and term_of_owner(i - o - t - 1))
+
     for at in _find(words, name_w):
-        if owner_then_term(at) or (at - o - t - 1 >= 0 and term_of_owner(at - o - t - 1)):
+        if before(at):
+            return True
+        # the last of coordinated names: "Anita's kids Maya and Leo" (at most `LISTED` words before "and")
+        if at > 0 and words[at - 1] in _AND and any(before(j) for j in range(max(0, at - 1 - LISTED), at - 1)):
             return True
         after = at + n
         if any(owner_at(after, True) and term_at(after + o + extra) for extra in range(EXTRA + 1)):
