@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from arandu_pipelines.keys import fold, normalize_attribute_key
 from arandu_pipelines.write.fact_words import GENERIC_ATTRIBUTES, STEM
@@ -76,9 +77,11 @@ _RANK = ("conversational", "routine_activity", "specific_event", "stable_prefere
          "relationship_change", "biographical_milestone")
 
 
-def _words(text: str) -> list[str]:
-    """Folded words, apostrophes normalised ("Anita’s" -> "anita's")."""
-    return [w.replace("’", "'") for w in _WORD_RE.findall(fold(text))]
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[str, ...]:
+    """Folded words, apostrophes normalised ("Anita’s" -> "anita's"); cached: a message's n facts
+    are compared pairwise."""
+    return tuple(w.replace("’", "'") for w in _WORD_RE.findall(fold(text)))
 
 
 def _marks(words: Iterable[str]) -> frozenset[str]:
@@ -108,6 +111,7 @@ def _stem(word: str) -> str | None:
     return base[:STEM] + ("'s" if tail == "s" else "")
 
 
+@lru_cache(maxsize=4096)
 def content(text: str) -> frozenset[str]:
     """The content stems of a fact's text (stopwords, negation and modal words aside)."""
     return frozenset(s for s in (_stem(w) for w in _words(text)) if s is not None)
