@@ -1494,6 +1494,11 @@ def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import moments
 
         moments.apply(result, ctx)  # a reaction of the moment beside the turn's news (write/moments.py)
+    # a fact another fact of the message states in full: "Dev is S's brother" beside "S's brother
+    # Dev gave S his old bike" (write/subsumed.py; the relation itself stays an edge)
+    from arandu_pipelines.write import subsumed
+
+    subsumed.apply(result)
     if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
         person_antecedents.restore(result, text, spans, *formed)
     if owners is not None:
