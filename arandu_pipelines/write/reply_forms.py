@@ -73,10 +73,13 @@ def _base_verb(word: str) -> bool:
     return w.isalpha() and not w.endswith(("s", "ing", "ed")) and conj_en(w) != w
 
 
+_NEGATIVE_RE = re.compile(r"(?i)^(?:don['’]t|do\s+not)\s+")
+
+
 def imperative_to(text: str, subject: str) -> bool:
     """An imperative whose object is `subject` (the speaker, from "me"), after any lead words:
     "Then come visit Bob in Porto", "Now help Bob with the move", "Join Bob at the gym"."""
-    words = strip_lead(text).split()
+    words = _NEGATIVE_RE.sub("", strip_lead(text), count=1).split()  # "Please don't tell Bob ..."
     if len(words) < 2 or not subject or not _base_verb(words[0]):
         return False
     rest = words[2:] if _base_verb(words[1]) else words[1:]
