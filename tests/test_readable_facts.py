@@ -115,3 +115,13 @@ def test_bench_markers_flag_each_class_and_not_the_clean_forms():
              "Ana and others all made pots", "Ana made a painting"]
     for text in clean:
         assert not set(bench.defects_of(text)) & set(flagged), text
+
+
+def test_is_with_adverbs_before_been_is_has():
+    # "He's always been ..." was written "Tyler is always been ..." (seen at the session-14 merge)
+    from arandu_pipelines.write.plain_forms import polish
+
+    assert polish("Tyler is always been the one patching up his friends", "Dale") == \
+        "Tyler has always been the one patching up his friends"
+    assert polish("Tyler is already had two interviews", "Dale") == "Tyler has already had two interviews"
+    assert polish("The cake is already gone", "Dale") == "The cake is already gone"  # English as it is

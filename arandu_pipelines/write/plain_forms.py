@@ -184,8 +184,14 @@ def fragment(text: str) -> bool:
     return bool(_FRAGMENT_RE.match(text))
 
 
+# "He's always been the one ..." read with "is": "is" + adverbs + "been"/"had" is never English
+_IS_BEEN_RE = re.compile(r"\bis((?:\s+(?:always|never|just|already|really|ever|also|still|finally|only|recently"
+                         r"|mostly|even|basically|honestly|literally))+)\s+(been|had)\b")
+
+
 def polish(text: str, speaker: str, addressee: str | None = None) -> str:
-    """The three rewrites above, for a kept fact (end of `fact_quality.refine`). `speaker`: the
+    """The rewrites above, for a kept fact (end of `fact_quality.refine`). `speaker`: the
     message's speaker, whose "us" the rules wrote "<speaker> and others" (any fact subject)."""
     out = group_objects(contractions(demonstratives(text)), speaker, addressee)
+    out = _IS_BEEN_RE.sub(r"has\1 \2", out)
     return out[:1].upper() + out[1:] if out else out
