@@ -154,7 +154,8 @@ def test_fragments_that_are_reactions_or_not_after_a_paint_verb_are_left_alone()
 def test_a_mood_conjoined_after_the_news_keeps_the_news():
     # fact_quality's `unanchored` dropped the whole fact for its content-free tail ("and S is nervous")
     out = facts("Next step is the building inspection. It's on October 3rd, and I'm nervous.")
-    assert "Nadia's building inspection is on October 3rd" in out, out
+    # the day is resolved by calendar_dates (merge): the news is kept, with or without the mood
+    assert any(f.startswith("Nadia's building inspection is on 3 October 2024") for f in out), out
     out = facts("My exam is on Friday and I'm nervous.")
     assert "Nadia's exam is on Friday" in out, out
     out = facts("My bakery is on shaky ground right now, but I'm staying positive.")
@@ -185,3 +186,11 @@ async def test_write_resolves_it_for_the_thing_the_other_speaker_asked_about(mem
     r = await memory.write("u1", "It ended last Friday. They threw me a little party.", speaker_name="Nadia",
                            session_id="s1", occurred_at=at.replace(minute=1))
     assert any(f.fact_text.startswith("Nadia's internship ended") for f in r.facts_added), r.facts_added
+
+
+def test_a_relative_date_after_a_copula_stays_the_predicate():
+    # "It's next Friday" resolved to the inspection read "Nadia's building inspection is and Nadia
+    # is nervous" (the relative date was cut after "is"; seen at the session-14 merge)
+    out = facts("Next step is the building inspection. It's next Friday, and I'm nervous.")
+    assert not any(" is and " in f for f in out), out
+    assert any(f.startswith("Nadia's building inspection is on ") for f in out), out

@@ -304,6 +304,8 @@ def _unglue(m: re.Match[str]) -> str:
     ends = not after.strip() or after.lstrip()[:1] in ";,.!"
     if ends and prev and (prev in L.IRREGULAR_PAST_EN or (prev.endswith("ed") and len(prev) > 4)):
         return m.group(0)
+    if prev in _COPULAS:  # "Maria's inspection is on 12 May 2023": the date is the predicate
+        return m.group(0)
     return " "
 
 
