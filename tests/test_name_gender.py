@@ -75,3 +75,12 @@ def test_guards_unknown_and_unisex_names_keep_todays_behaviour():
     # the wife herself is still "she"
     out = facts("Earl", "Gina", "She wants to be a nurse.", [("Gina", "How is Patty doing?")])
     assert any(f.startswith("Patty wants to be a nurse") for f in out), out
+
+
+def test_an_apposed_kin_noun_beats_the_table_in_the_message():
+    # "Andrea" is a woman's name in the lists, but "my husband Andrea" is a he: his "he" is Andrea
+    out = facts("Nan", "Gina", "My husband Andrea retired in May. He is building a boat because he loves sailing.")
+    assert any(f.startswith("Andrea is building a boat") for f in out), out
+    # and "my son Tom ... she" is not Tom
+    out = facts("Nan", "Gina", "My son Tom moved out. She is painting his old room.")
+    assert not any(f.startswith("Tom is painting") for f in out), out

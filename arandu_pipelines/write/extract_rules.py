@@ -683,6 +683,7 @@ class _Msg:
         self.rank: dict[str, int] = {}
         self.alias_of: dict[str, str] = {}
         self.mention_pos: list[tuple[int, str]] = []  # (message offset, entity key) in order
+        self.noun_gender: dict[str, str] = {}  # entity key -> "m" / "f" from an apposed kin noun
         self.facts: list[ExtractedFact] = []
         self.fact_keys: set[tuple[str, str]] = set()
         self.relations: list[ExtractedRelation] = []
@@ -777,6 +778,21 @@ class _Msg:
         e = self.ents.get(self.key(name))
         return e.entity_type if e else "other"
 
+    def note_gender(self, name: str, noun: str) -> None:
+        """Record the gender a kin noun apposed to `name` shows ("my wife Patty", "my son Tom"):
+        conversation evidence, which `person_gender` prefers to the name table."""
+        from arandu_pipelines.write.person_antecedents import FEMALE, MALE
+
+        low = noun.lower()
+        if low in MALE or low in FEMALE:
+            self.noun_gender[self.key(name)] = "m" if low in MALE else "f"
+
+    def person_gender(self, name: str | None) -> str | None:
+        """"m" / "f" / None for a person of this message: a kin noun's evidence, else the name."""
+        if not name:
+            return None
+        return self.noun_gender.get(self.key(name)) or name_gender.gender_of(name)
+
     def last_person(self, before: int, pronoun: str | None = None) -> str | None:
         """The last person named before `before`; with `pronoun` ("he", "ela" ...), the last one
         whose first name's known gender does not conflict with it (write/name_gender.py: "he"
@@ -786,7 +802,8 @@ class _Msg:
             if pos < before and k != self.sp_fold and k in self.ents and self.ents[k].entity_type == "person":
                 if self.addressee and k == self.key(self.addressee):
                     continue
-                if name_gender.conflicts(self.ents[k].name, gender):
+                known = self.person_gender(self.ents[k].name)
+                if gender and known and known != gender:
                     continue
                 return self.ents[k].name
         return None
@@ -897,6 +914,7 @@ def _conj_pt(word: str) -> str:
 class _Who:
     speaker: str
     pron: str | None = None  # he/she/ele/ela ->
+    pron_gender: str | None = None  # the referent's known gender ("m" / "f"; write/name_gender.py)
     addr: str | None = None  # you ->
 
 
@@ -1078,7 +1096,7 @@ class _EnRewrite:
         gender = name_gender.pronoun_gender(low)
         if gender is None:
             return False
-        if name_gender.conflicts(self.who.pron, gender):
+        if self.who.pron_gender not in (None, gender):
             return True
         own = {w.casefold() for n in (self.who.pron, self.who.speaker, self.who.addr) if n for w in n.split()}
         for j in range(self.last_third, i):
@@ -2016,6 +2034,7 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 if fold(nm) == fold(owner_surface):
                     continue
                 ms.add_entity(nm, "pet" if is_pet else "person", _RANK_PATTERN, base + m.start("name"))
+                ms.note_gender(nm, term)  # "my wife Andrea": the noun's gender beats the name table
                 if rel and not is_ex:
                     if rel == "reports_to":
                         ms.add_relation(owner_surface, "reports_to", nm, c)
@@ -2416,8 +2435,8 @@ def _rule_fact_text(ms: _Msg, s: _Sent, h: _Hit) -> tuple[int, str, datetime | N
     subj, pt = h.subj, ms.lang == "pt"
     span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else h.m.start("verb"))
     clause = s.body[span_start:h.m.end()]
-    who = _Who(ms.speaker, pron=subj.name if subj.kind == "pron" else None,
-               addr=ms.addressee or ms.default_addressee)
+    pron = subj.name if subj.kind == "pron" else None
+    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
     if subj.kind == "dropped":
         # [recon] "Still working at Acme" -> "I am still working at Acme" (a progressive needs its "am")
         am = "am " if not pt and h.vlow.endswith("ing") else ""
@@ -2566,7 +2585,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     min_content = 1 if kind != "none" else 2
     if _content_words(text) < min_content and not (_BELIEF_PT_RE if pt else _BELIEF_EN_RE).match(text):
         return
-    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
+    pron = subj if kind == "pron" else None
+    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
