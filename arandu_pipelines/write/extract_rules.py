@@ -84,7 +84,7 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
-from arandu_pipelines.write import kin_antecedents, own_possessive
+from arandu_pipelines.write import kin_antecedents, name_gender, own_possessive
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
@@ -683,6 +683,7 @@ class _Msg:
         self.rank: dict[str, int] = {}
         self.alias_of: dict[str, str] = {}
         self.mention_pos: list[tuple[int, str]] = []  # (message offset, entity key) in order
+        self.noun_gender: dict[str, str] = {}  # entity key -> "m" / "f" from an apposed kin noun
         self.facts: list[ExtractedFact] = []
         self.fact_keys: set[tuple[str, str]] = set()
         self.relations: list[ExtractedRelation] = []
@@ -777,10 +778,32 @@ class _Msg:
         e = self.ents.get(self.key(name))
         return e.entity_type if e else "other"
 
-    def last_person(self, before: int) -> str | None:
+    def note_gender(self, name: str, noun: str) -> None:
+        """Record the gender a kin noun apposed to `name` shows ("my wife Patty", "my son Tom"):
+        conversation evidence, which `person_gender` prefers to the name table."""
+        from arandu_pipelines.write.person_antecedents import FEMALE, MALE
+
+        low = noun.lower()
+        if low in MALE or low in FEMALE:
+            self.noun_gender[self.key(name)] = "m" if low in MALE else "f"
+
+    def person_gender(self, name: str | None) -> str | None:
+        """"m" / "f" / None for a person of this message: a kin noun's evidence, else the name."""
+        if not name:
+            return None
+        return self.noun_gender.get(self.key(name)) or name_gender.gender_of(name)
+
+    def last_person(self, before: int, pronoun: str | None = None) -> str | None:
+        """The last person named before `before`; with `pronoun` ("he", "ela" ...), the last one
+        whose first name's known gender does not conflict with it (write/name_gender.py: "he"
+        after "Patty" is not Patty)."""
+        gender = name_gender.pronoun_gender(pronoun)
         for pos, k in reversed(self.mention_pos):
             if pos < before and k != self.sp_fold and k in self.ents and self.ents[k].entity_type == "person":
                 if self.addressee and k == self.key(self.addressee):
+                    continue
+                known = self.person_gender(self.ents[k].name)
+                if gender and known and known != gender:
                     continue
                 return self.ents[k].name
         return None
@@ -891,6 +914,7 @@ def _conj_pt(word: str) -> str:
 class _Who:
     speaker: str
     pron: str | None = None  # he/she/ele/ela ->
+    pron_gender: str | None = None  # the referent's known gender ("m" / "f"; write/name_gender.py)
     addr: str | None = None  # you ->
 
 
@@ -970,6 +994,9 @@ def rewrite_en(text: str, who: _Who) -> str:
 
 
 _HER_ADJECTIVES = frozenset({"first", "last", "own", "only", "very"})
+# every third-person singular word `_EnRewrite` may replace by the subject's referent
+_EN_THIRD_WORDS = frozenset(_EN_THIRD_PERSON) | {"he's", "she's", "her"}
+_EN_PLACE_PREPS = frozenset({"in", "at", "from", "to", "near", "into", "around", "across", "via"})
 
 
 class _EnRewrite:
@@ -982,6 +1009,7 @@ class _EnRewrite:
         self.who = who
         self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
         self.own = own_possessive.ClauseSubject()  # "He passed his exam" keeps "his" (write/own_possessive.py)
+        self.last_third = 0  # after the last third-person word rewritten (write/name_gender.py)
 
     def run(self) -> str:
         toks, n, out = self.toks, self.n, self.out
@@ -1007,6 +1035,8 @@ class _EnRewrite:
                 i += 1
                 continue
             i = self.word(i, t)
+            if t.lower().replace("’", "'") in _EN_THIRD_WORDS:
+                self.last_third = i  # a name before a later pronoun is read from here on
         return "".join(out)
 
     def word(self, i: int, t: str) -> int:
@@ -1022,6 +1052,8 @@ class _EnRewrite:
             out.append(f"{who.speaker} has")
         elif low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
             out.append(_EN_FIRST_PERSON[low].format(S=who.speaker))
+        elif who.pron and low in _EN_THIRD_WORDS and self.not_referent(i, low):
+            out.append(t)  # "... to give Tom when he graduates": "he" is not the subject's referent
         elif who.pron and low == "his" and self.own.keeps(low):
             out.append(t)  # "Tom passed his exam": the subject's own, as the writer gendered it
         elif who.pron and low in _EN_THIRD_PERSON:
@@ -1053,6 +1085,29 @@ class _EnRewrite:
         else:
             out.append(t)
         return i + 1
+
+    def not_referent(self, i: int, low: str) -> bool:
+        """Whether the third-person word at `i` is not (clearly) the subject's referent `who.pron`:
+        the referent's first name has the other gender ("Meera ... his godmother"), or a person of
+        the pronoun's gender is named after the last pronoun (or the start) and before this one
+        ("He is carving an eagle to give Tom when he graduates": the nearer Tom may be "he"; the
+        pronoun stays as written, never the older referent). Names by write/name_gender.py only
+        (a capitalised word of unknown gender, "Paris", is not taken for a person)."""
+        gender = name_gender.pronoun_gender(low)
+        if gender is None:
+            return False
+        if self.who.pron_gender not in (None, gender):
+            return True
+        own = {w.casefold() for n in (self.who.pron, self.who.speaker, self.who.addr) if n for w in n.split()}
+        for j in range(self.last_third, i):
+            t = self.toks[j]
+            if not (t[:1].isupper() and t[1:].islower()) or t.casefold() in own or j == 0:
+                continue
+            if _prev_word(self.toks, j).lower() in _EN_PLACE_PREPS:
+                continue  # "in Jordan", "from Florence": a place
+            if name_gender.gender_of(t) == gender:
+                return True
+        return False
 
     def im_is_have(self, i: int) -> bool:
         """"I'm sunk tons of time": "I'm" typed for "I've" (see `_EN_IM_HAVE_PARTICIPLES`)."""
@@ -1979,6 +2034,7 @@ def _relterms(ms: _Msg, s: _Sent, conf: float) -> None:
                 if fold(nm) == fold(owner_surface):
                     continue
                 ms.add_entity(nm, "pet" if is_pet else "person", _RANK_PATTERN, base + m.start("name"))
+                ms.note_gender(nm, term)  # "my wife Andrea": the noun's gender beats the name table
                 if rel and not is_ex:
                     if rel == "reports_to":
                         ms.add_relation(owner_surface, "reports_to", nm, c)
@@ -2099,7 +2155,7 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
             return _Subj(ms.speaker, "speaker", st, aux)
         if p in ("we", "nós"):
             return _Subj(ms.speaker, "we", st, aux)
-        who = ms.last_person(base + st)
+        who = ms.last_person(base + st, p)
         return _Subj(who, "pron", st, aux, inferred=True) if who else None
     if m.group("poss"):
         tname = m.group("tname")
@@ -2111,7 +2167,7 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
             if not _is_name(owner):
                 return None
         elif pw in ("his", "her", "their"):
-            owner = ms.last_person(base + st)
+            owner = ms.last_person(base + st, pw)
             if not owner:
                 return None
         else:
@@ -2379,8 +2435,8 @@ def _rule_fact_text(ms: _Msg, s: _Sent, h: _Hit) -> tuple[int, str, datetime | N
     subj, pt = h.subj, ms.lang == "pt"
     span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else h.m.start("verb"))
     clause = s.body[span_start:h.m.end()]
-    who = _Who(ms.speaker, pron=subj.name if subj.kind == "pron" else None,
-               addr=ms.addressee or ms.default_addressee)
+    pron = subj.name if subj.kind == "pron" else None
+    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
     if subj.kind == "dropped":
         # [recon] "Still working at Acme" -> "I am still working at Acme" (a progressive needs its "am")
         am = "am " if not pt and h.vlow.endswith("ing") else ""
@@ -2529,7 +2585,8 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     min_content = 1 if kind != "none" else 2
     if _content_words(text) < min_content and not (_BELIEF_PT_RE if pt else _BELIEF_EN_RE).match(text):
         return
-    who = _Who(ms.speaker, pron=subj if kind == "pron" else None, addr=ms.addressee or ms.default_addressee)
+    pron = subj if kind == "pron" else None
+    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""
@@ -2709,7 +2766,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
             ):
                 return ms.speaker, "speaker"
             if low in ("ele", "ela", "dele", "dela"):
-                who = ms.last_person(base + w.start())
+                who = ms.last_person(base + w.start(), low)
                 if who:
                     return who, "pron"
                 continue
@@ -2721,7 +2778,7 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
                     continue
                 return ms.speaker, "speaker"
             if low in ("he", "she", "him", "his", "he's", "she's", "he'd", "she'd", "he'll", "she'll") or (low == "her"):
-                who = ms.last_person(base + w.start())
+                who = ms.last_person(base + w.start(), low)
                 if who:
                     return who, "pron"
                 continue

@@ -41,6 +41,7 @@ from typing import Any
 
 from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import name_gender
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _QUESTION_RE,
@@ -233,7 +234,9 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         covered |= {t.i for t in chunk}
         if name:
             covered |= {t.i for t in span.doc if t.text == name.split()[0]}
-        out.append((chunk.start, _Cand(key, phrase, _gender_of(root), bool(name), _is_subject(root),
+        # the noun's gender first ("my wife Patty"), else the name's (write/name_gender.py)
+        gender = _gender_of(root) or (name_gender.gender_of(name) if name and low not in PET_NOUNS else None)
+        out.append((chunk.start, _Cand(key, phrase, gender, bool(name), _is_subject(root),
                                        "" if name else low, bool(name) and K.read_here(low))))
     for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
         if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
@@ -242,7 +245,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
-        out.append((ent.start, _Cand(ent.text.casefold(), ent.text, None, True, _is_subject(ent.root))))
+        out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
+                                     _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
 
 

@@ -1,0 +1,79 @@
+"""The gender a first name usually has, as data: who "he" / "she" can stand for.
+
+Without it every named person is "compatible" with any pronoun, so "Patty cried for a day ... Did
+he say what he wants to do?" resolved "he" to Patty, the one person in the window (the son was
+named three turns back). The lists are Faker's (MIT, maintained per locale): each locale's person
+provider has `first_names_female` and `first_names_male`. Only those provider modules are read (no
+Faker() instance); the union over `LOCALES` is built once, on first use (~0.07 CPU s, ~5,000
+names).
+
+- a name only in the female lists is "f", only in the male lists "m";
+- a name in both (Alex, Jordan, Jean, Taylor) or in neither (a nickname, a pet's name) is unknown
+  (None), and unknown takes either pronoun, as before;
+- `UNISEX`: short forms that Faker files under one gender but people use for either ("Sam" is
+  male-only in Faker; Samantha is Sam too): unknown.
+
+Conversation evidence beats this table: a kin noun in apposition ("my wife Patty") gives the noun's
+gender in person_antecedents, before the table is asked. Only the first word of a name is looked
+up. English and Portuguese names are covered (plus es, it, fr, de); other scripts give None.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+# locales whose lists are read (English, Portuguese, and the European languages names in
+# English and Brazilian chats most often come from)
+LOCALES = ("en_US", "en_GB", "en_IE", "en_IN", "en_NZ", "pt_BR", "pt_PT", "es_ES", "es_MX", "it_IT", "fr_FR",
+           "de_DE")
+# short forms used for either gender that a list files under one (kept small, documented)
+UNISEX = frozenset({
+    "sam", "alex", "jordan", "chris", "pat", "jamie", "robin", "taylor", "casey", "morgan", "riley", "jesse",
+    "charlie", "frankie", "billie", "bobbie", "jo", "max", "nicky", "toni", "terry", "kim", "lee", "dana",
+    "drew", "quinn", "avery", "cameron", "rowan", "sky", "ash", "kai", "noa", "andy", "mel", "val", "ray"})
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[frozenset[str], frozenset[str]]:
+    """(female names, male names), casefolded, over `LOCALES`; empty when Faker is missing."""
+    female: set[str] = set()
+    male: set[str] = set()
+    for loc in LOCALES:
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{loc}").Provider
+        except ImportError:
+            continue
+        female |= {n.casefold() for n in getattr(provider, "first_names_female", ())}
+        male |= {n.casefold() for n in getattr(provider, "first_names_male", ())}
+    return frozenset(female), frozenset(male)
+
+
+def gender_of(name: str | None) -> str | None:
+    """"f" / "m" for a name whose first word the lists give one gender, else None."""
+    if not name:
+        return None
+    first = name.split()[0].strip(".,'’").casefold()
+    if not first or first in UNISEX:
+        return None
+    female, male = _tables()
+    f, m = first in female, first in male
+    return "f" if f and not m else "m" if m and not f else None
+
+
+_MALE_WORDS = frozenset({"he", "him", "his", "himself", "he's", "he'd", "he'll", "ele", "dele", "nele"})
+_FEMALE_WORDS = frozenset({"she", "her", "hers", "herself", "she's", "she'd", "she'll", "ela", "dela", "nela"})
+
+
+def pronoun_gender(word: str | None) -> str | None:
+    """"m" for he / him / his / ele ..., "f" for she / her / ela ..., else None ("they", "I")."""
+    low = (word or "").lower().replace("’", "'")
+    return "m" if low in _MALE_WORDS else "f" if low in _FEMALE_WORDS else None
+
+
+def conflicts(name: str | None, pronoun_gender: str | None) -> bool:
+    """Whether `name`'s known gender is not `pronoun_gender` ("m" / "f"): Patty is not "he"."""
+    if pronoun_gender not in ("m", "f"):
+        return False
+    g = gender_of(name)
+    return g is not None and g != pronoun_gender
