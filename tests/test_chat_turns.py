@@ -32,6 +32,9 @@ DROPS = [
     ("I have to go. I've got a team meeting to run.", "meeting"),
     ("I'm heading there right after this chat. Gotta run!", "heading"),
     ("I have game film to watch before practice. Talk soon!", "film"),
+    ("I should get going, I have a presentation to prepare for my boss. Talk later!", "presentation"),
+    ("Take care! I have a big exam to study for.", "exam"),
+    ("Oh my, I adopted a puppy last week!", "Maria's,"),
 ]
 
 
@@ -49,6 +52,7 @@ KEEPS = [
     ("Oh my goodness, I finished my first marathon!", "Maria finished"),
     ("I have game film to watch before practice.", "game film"),  # no goodbye in the turn
     ("I've got a team meeting to run and I'm nervous about it.", "team meeting"),
+    ("Oh my, I adopted a puppy last week!", "Maria adopted a puppy"),
 ]
 
 
@@ -91,6 +95,10 @@ def test_news_teasers(fact):
     assert small_talk.drop_reason(fact, "Maria", "John") == "news_teaser"
 
 
+def test_news_teaser_without_an_addressee():
+    assert small_talk.drop_reason("Maria has big news to share with everyone", "Maria", None) == "news_teaser"
+
+
 @pytest.mark.parametrize("fact", ["Maria has news about Maria's job: Maria got promoted",
                                   "Maria's news is that Maria got promoted", "Maria reads the news every morning"])
 def test_news_that_names_itself_stays(fact):
@@ -104,3 +112,11 @@ def test_turn_taking(fact):
 
 def test_enough_about_someone_else_stays():
     assert small_talk.drop_reason("Maria has had enough of Maria's boss", "Maria", "John") is None
+
+
+def test_my_word_as_the_subject_is_not_stripped():
+    """"My word is my bond" is a sentence about the speaker's word, not the interjection "My word!"."""
+    from arandu_pipelines.write.extract_rules import _LEAD_RE
+
+    assert not _LEAD_RE.match("My word is my bond")
+    assert _LEAD_RE.match("My word, that was close").end() == len("My word, ")

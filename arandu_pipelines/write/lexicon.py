@@ -293,11 +293,11 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
 )
 
 # Interjections with "my" (a regex alternation, stripped at a sentence's start like a discourse
-# marker; session 14): "Oh my gosh, that's movie stuff" is no "S's gosh". "my word" and a bare "oh
+# marker; session 14): "Oh my gosh, that's movie stuff" is no "S's gosh". "my word" and a bare "(oh)
 # my" only before punctuation ("My word is final" stays a sentence about the speaker's word).
 INTERJECTIONS_EN: str = (
     r"(?:oh\s+)?my\s+(?:gosh|god|gawd|goodness|lord|heavens|stars|days)(?=[\s,!.…?]|$)"
-    r"|(?:oh\s+)?my\s+word(?=\s*[,!.…?]|$)|oh\s+my(?=\s*[,!.…?]|$)"
+    r"|(?:oh\s+)?my\s+word(?=\s*[,!.…?]|$)|(?:oh\s+)?my(?=\s*[,!…]|$)"
 )
 
 GREETING_PATTERNS: tuple[str, ...] = (

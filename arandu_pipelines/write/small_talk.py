@@ -162,14 +162,14 @@ ROWS: tuple[Row, ...] = (
     Row("news_teaser",
         r"^{S}\s+(?:has|had|['’]s\s+got|has\s+got|got|have)\s+(?:(?:some|a\s+bit\s+of|a\s+little|so\s+much|more|exciting|big|huge"
         r"|great|good|amazing|wild|crazy|interesting|fun|important|major|awesome|little|real|bad|sad|other)\s+)*"
-        r"(?:news|update|updates|announcement)(?:\s+(?:to\s+(?:share|tell)(?:\s+(?:with\s+)?{L})?|for\s+{L}))?{TAIL}"
+        r"(?:news|update|updates|announcement)(?:\s+(?:to\s+(?:share|tell)(?:\s+(?:with\s+)?[\w'’]+)?|for\s+[\w'’]+))?{TAIL}"
         r"|^{S}['’]s\s+(?:(?:big|huge|great|good|little|own|other)\s+)*(?:news|update)\s+(?:is|was)\s+(?!that\b|about\b)"
         r"(?:(?:a\s+bit|a\s+little|way|much|even|so|pretty|really)\s+)*\w+(?:\s+than\s+{S}\s+(?:expected|thought|planned))?\W*$"),
     # leaving the chat, with the reason, in a turn that says goodbye ("I have to go, I've got a team
     # meeting to run. Talk soon!"): an obligation "S has (got) <what> to <verb>" or "S is heading
     # there/out right after (the) chat". Undated only: "... tomorrow" is a plan.
     Row("leave_reason",
-        r"^{S}\s+(?:has|['’]s\s+got|has\s+got|have)\s+(?!to\b)(?:[\w'’-]+\s+){1,5}?to\s+[a-z]+\b(?:\s+(?-i:[a-z]+)){0,4}\W*$"
+        r"^{S}\s+(?:has|['’]s\s+got|has\s+got|have)\s+(?!to\b)(?:[\w'’-]+\s+){1,5}?to\s+[a-z]+\b(?:\s+(?:(?-i:[a-z]+)|{S}['’]s)){0,4}\W*$"
         r"|^{S}\s+(?:is|['’]s|am)\s+(?:(?:just|now|about\s+to|going\s+to)\s+)?(?:heading|head|going|off|running|rushing)\b"
         r"(?:\s+(?:there|out|off|over|back|home))?(?:\s+(?:right|straight|just))?\s+(?:after|once)\s+(?:the|this|our)\s+(?:chat|call|talk)\b",
         undated=True, closing=True),
@@ -185,7 +185,7 @@ ENABLED: set[str] = {r.name for r in ROWS}
 # to go", "Bye!", "Catch you later"), as a sentence of its own or a clause before a comma
 _CLOSING_RE = re.compile(
     r"(?i)(?:^|[.!?…]\s+|,\s*)(?:(?:ok|okay|anyway|anyways|well|alright|but|so|oh|welp)\b[,\s]+)*"
-    r"(?:talk\s+(?:to\s+you\s+)?(?:soon|later|tomorrow)|ttyl|bye|goodbye|bye\s+for\s+now|catch\s+(?:you|ya)\s+later"
+    r"(?:talk\s+(?:to\s+you\s+)?(?:soon|later|tomorrow)|ttyl|take\s+care|bye|goodbye|bye\s+for\s+now|catch\s+(?:you|ya)\s+later"
     r"|see\s+(?:you|ya)(?:\s+(?:soon|later|around))?|gotta\s+(?:run|go|jet|dash|bounce)|(?:i\s+)?(?:have|need|got)\s+to\s+(?:run|go|jet|dash)"
     r"|i['’]?m\s+off|i\s+(?:should|must)\s+(?:go|run|get\s+going)|signing\s+off|later)(?:\s+(?:now|for\s+now|guys|everyone))?(?=\s*(?:[,.!…;:)\-–—]|$))")
 _TURN: ContextVar[str | None] = ContextVar("arandu_small_talk_turn", default=None)
