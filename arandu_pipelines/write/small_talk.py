@@ -40,6 +40,14 @@ check, so a row's drop count is what it adds.
 |              | writing from the parking lot"                                 | for work", "S has to run a race"|
 | ellipsis     | VP ellipsis, an auxiliary with no complement: "S has too",    | "S and others did it in under   |
 |              | "S is, honestly", "S and others did, on S's fourth day"       | two hours", "S is, honestly, X" |
+| turn_taking  | "Enough about S" / "But enough about S and others" (session 14)| "S has had enough of S's boss"  |
+| news_teaser  | news announced, not told: "S has some big news", "S's news is | "S has big news about S's job:  |
+|              | a bit bigger than S expected" (session 14)                    | S got promoted"                 |
+| leave_reason | in a CLOSING turn only (`closing_turn`: "Talk soon!", "Gotta  | the same fact in a turn with no |
+|              | run", "I have to go, ..."), undated: "S has game film to watch| goodbye, or dated ("... to run  |
+|              | before practice", "S is heading there right after the chat"   | tomorrow"): a plan              |
+
+Closing rows read the message through `turn()` (a ContextVar set by extract_offline around refine).
 
 What each row dropped on the dev pair, and how much of it matched gold: docs/facts.md
 ("Conversational filler by its form"). English only: a Portuguese fact matches no row.
