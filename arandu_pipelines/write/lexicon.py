@@ -292,6 +292,14 @@ DISCOURSE_MARKERS: tuple[str, ...] = (
     "absolutely", "definitely", "totally", "exactly", "true", "agreed", "no doubt",
 )
 
+# Interjections with "my" (a regex alternation, stripped at a sentence's start like a discourse
+# marker; session 14): "Oh my gosh, that's movie stuff" is no "S's gosh". "my word" and a bare "(oh)
+# my" only before punctuation ("My word is final" stays a sentence about the speaker's word).
+INTERJECTIONS_EN: str = (
+    r"(?:oh\s+)?my\s+(?:gosh|god|gawd|goodness|lord|heavens|stars|days)(?=[\s,!.…?]|$)"
+    r"|(?:oh\s+)?my\s+word(?=\s*[,!.…?]|$)|(?:oh\s+)?my(?=\s*[,!…]|$)"
+)
+
 GREETING_PATTERNS: tuple[str, ...] = (
     r"(?:hey|hi|hello|heya|hiya|yo|howdy|oi|olá|ola|e aí|eae|fala)\b",
     r"good (?:morning|afternoon|evening|night|to see you|to hear from you|luck)\b",

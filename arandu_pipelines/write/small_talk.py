@@ -40,6 +40,14 @@ check, so a row's drop count is what it adds.
 |              | writing from the parking lot"                                 | for work", "S has to run a race"|
 | ellipsis     | VP ellipsis, an auxiliary with no complement: "S has too",    | "S and others did it in under   |
 |              | "S is, honestly", "S and others did, on S's fourth day"       | two hours", "S is, honestly, X" |
+| turn_taking  | "Enough about S" / "But enough about S and others" (session 14)| "S has had enough of S's boss"  |
+| news_teaser  | news announced, not told: "S has some big news", "S's news is | "S has big news about S's job:  |
+|              | a bit bigger than S expected" (session 14)                    | S got promoted"                 |
+| leave_reason | in a CLOSING turn only (`closing_turn`: "Talk soon!", "Gotta  | the same fact in a turn with no |
+|              | run", "I have to go, ..."), undated: "S has game film to watch| goodbye, or dated ("... to run  |
+|              | before practice", "S is heading there right after the chat"   | tomorrow"): a plan              |
+
+Closing rows read the message through `turn()` (a ContextVar set by extract_offline around refine).
 
 What each row dropped on the dev pair, and how much of it matched gold: docs/facts.md
 ("Conversational filler by its form"). English only: a Portuguese fact matches no row.
@@ -48,6 +56,9 @@ What each row dropped on the dev pair, and how much of it matched gold: docs/fac
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,6 +82,7 @@ class Row:
     name: str
     pattern: str
     undated: bool = False  # the row drops only facts without a resolved date (a dated one is a plan)
+    closing: bool = False  # the row drops only in a turn that closes the chat (`closing_turn`)
 
 
 ROWS: tuple[Row, ...] = (
@@ -147,6 +159,28 @@ ROWS: tuple[Row, ...] = (
         r"(?:\s*,\s*(?:(?:honestly|really|definitely|totally|though|too|actually|(?:many|several|a\s+few)\s+times|once|twice"
         r"|yesterday|today|last\s+\w+|this\s+\w+)\b"
         r"|(?:on|in|at|for|after|before|during|with|last|this|back\s+in)\s+[^,]{1,40}))*\W*$"),
+    # turn-taking: "Enough about me, how's the clinic?" -> "Enough about S" (the speaker hands the
+    # turn over; nothing is said about them). Only the speaker (or "us": "S and others") after it.
+    Row("turn_taking",
+        r"^(?:{S}\s*:\s*)?(?:(?:but|anyway|anyways|ok|okay|well|so|alright|ha|haha|oh|and)\b[,\s]+)*"
+        r"enough\s+(?:about|of|talk\s+about)\s+{S}(?:\s+and\s+others)?\b(?!['’])"),
+    # an announcement of news whose content is not in the fact: "S has (some) big news", "S has got
+    # news to share", "S's news is a bit bigger than S expected" (the news itself is another fact of
+    # the turn, or of the next one). "S has big news about S's job: S got promoted" names it: stays.
+    Row("news_teaser",
+        r"^{S}\s+(?:has|had|['’]s\s+got|has\s+got|got|have)\s+(?:(?:some|a\s+bit\s+of|a\s+little|so\s+much|more|exciting|big|huge"
+        r"|great|good|amazing|wild|crazy|interesting|fun|important|major|awesome|little|real|bad|sad|other)\s+)*"
+        r"(?:news|update|updates|announcement)(?:\s+(?:to\s+(?:share|tell)(?:\s+(?:with\s+)?[\w'’]+)?|for\s+[\w'’]+))?{TAIL}"
+        r"|^{S}['’]s\s+(?:(?:big|huge|great|good|little|own|other)\s+)*(?:news|update)\s+(?:is|was)\s+(?!that\b|about\b)"
+        r"(?:(?:a\s+bit|a\s+little|way|much|even|so|pretty|really)\s+)*\w+(?:\s+than\s+{S}\s+(?:expected|thought|planned))?\W*$"),
+    # leaving the chat, with the reason, in a turn that says goodbye ("I have to go, I've got a team
+    # meeting to run. Talk soon!"): an obligation "S has (got) <what> to <verb>" or "S is heading
+    # there/out right after (the) chat". Undated only: "... tomorrow" is a plan.
+    Row("leave_reason",
+        r"^{S}\s+(?:has|['’]s\s+got|has\s+got|have)\s+(?!to\b)(?:[\w'’-]+\s+){1,5}?to\s+[a-z]+\b(?:\s+(?:(?-i:[a-z]+)|{S}['’]s)){0,4}\W*$"
+        r"|^{S}\s+(?:is|['’]s|am)\s+(?:(?:just|now|about\s+to|going\s+to)\s+)?(?:heading|head|going|off|running|rushing)\b"
+        r"(?:\s+(?:there|out|off|over|back|home))?(?:\s+(?:right|straight|just))?\s+(?:after|once)\s+(?:the|this|our)\s+(?:chat|call|talk)\b",
+        undated=True, closing=True),
     Row("comparative",
         r"^(?:(?:way|much|so\s+much|even|a\s+lot|far|definitely|honestly)\s+)?"
         r"(?:(?:better|worse|easier|harder|nicer|cooler|bigger|smaller|faster|slower)\b(?:\s+\w+)?|(?:more|less)\s+\w+)\s+than\b"),
@@ -155,26 +189,58 @@ ROWS: tuple[Row, ...] = (
 ENABLED: set[str] = {r.name for r in ROWS}
 
 
+# a turn that closes the chat: a goodbye formula or leaving now ("Talk soon!", "Gotta run", "I have
+# to go", "Bye!", "Catch you later"), as a sentence of its own or a clause before a comma
+_CLOSING_RE = re.compile(
+    r"(?i)(?:^|[.!?…]\s+|,\s*)(?:(?:ok|okay|anyway|anyways|well|alright|but|so|oh|welp)\b[,\s]+)*"
+    r"(?:talk\s+(?:to\s+you\s+)?(?:soon|later|tomorrow)|ttyl|take\s+care|bye|goodbye|bye\s+for\s+now|catch\s+(?:you|ya)\s+later"
+    r"|see\s+(?:you|ya)(?:\s+(?:soon|later|around))?|gotta\s+(?:run|go|jet|dash|bounce)|(?:i\s+)?(?:have|need|got)\s+to\s+(?:run|go|jet|dash)"
+    r"|i['’]?m\s+off|i\s+(?:should|must)\s+(?:go|run|get\s+going)|signing\s+off|later)(?:\s+(?:now|for\s+now|guys|everyone))?(?=\s*(?:[,.!…;:)\-–—]|$))")
+_TURN: ContextVar[str | None] = ContextVar("arandu_small_talk_turn", default=None)
+
+
+@contextmanager
+def turn(text: str) -> Iterator[None]:
+    """Within it, the rows marked `closing` see the message `text` (write/extract_rules.py sets
+    it around `fact_quality.refine`; outside it no turn closes and those rows drop nothing)."""
+    token = _TURN.set(text)
+    try:
+        yield
+    finally:
+        _TURN.reset(token)
+
+
+def closing_turn(text: str | None = None) -> bool:
+    """Whether the message (`text`, else the one set by `turn`) says goodbye: "Talk soon!",
+    "Gotta run", "I have to go, ...", "Bye!"."""
+    msg = _TURN.get() if text is None else text
+    return bool(msg and _CLOSING_RE.search(msg.strip()))
+
+
 @lru_cache(maxsize=4096)
 def _compiled(row: Row, subject: str, addressee: str) -> re.Pattern[str] | None:
     if "{L}" in row.pattern and not addressee:
         return None
-    text = row.pattern.replace("{S}", re.escape(subject)).replace("{L}", re.escape(addressee))
+    text = row.pattern.replace("{TAIL}", _TAIL).replace("{S}", re.escape(subject)).replace("{L}", re.escape(addressee))
     return re.compile(text, re.IGNORECASE)
 
 
-def drops(row: Row, text: str, subject: str, addressee: str | None, dated: bool = False) -> bool:
+def drops(row: Row, text: str, subject: str, addressee: str | None, dated: bool = False,
+          closing: bool | None = None) -> bool:
     """True when `text` (a free-text fact about `subject`; `dated` when it has a resolved date)
-    has this row's form."""
+    has this row's form. `closing`: whether the turn closes the chat (None: `closing_turn()`)."""
     if dated and row.undated:
+        return False
+    if row.closing and not (closing_turn() if closing is None else closing):
         return False
     pat = _compiled(row, subject, addressee or "")
     return bool(pat and pat.search(text.strip()))
 
 
-def drop_reason(text: str, subject: str, addressee: str | None = None, dated: bool = False) -> str | None:
+def drop_reason(text: str, subject: str, addressee: str | None = None, dated: bool = False,
+                closing: bool | None = None) -> str | None:
     """The name of the first enabled row whose form `text` has, or None to keep it."""
     for row in ROWS:
-        if row.name in ENABLED and drops(row, text, subject, addressee, dated):
+        if row.name in ENABLED and drops(row, text, subject, addressee, dated, closing):
             return row.name
     return None

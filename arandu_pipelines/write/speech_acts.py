@@ -245,6 +245,19 @@ def _believes_in(t: _Turn, s: str, doc: Any) -> str | None:
     return f"{t.speaker} believes in {t.addressee}" if _BELIEVE_RE.match(s) else None
 
 
+# "Go team!", "Go Bulldogs!", "Go Mom go!": a cheer names who is cheered and nothing else
+_CHEERED = frozenset(["team", "teams", "girl", "girls", "boys", "guys", "you", "mom", "dad", "go"])
+
+
+def _cheer(after: list[Any]) -> bool:
+    """Whether the words after an imperative "go" are only a cheer's object: capitalised names
+    or "team" ("Go Bulldogs!", "Go team!", "Go Blue Devils go!"); "go ahead and apply", "go for
+    it", "go to the gym" have a particle, preposition or verb and are not cheers."""
+    words = [w for w in after if not w.is_punct and not w.is_space]
+    return bool(words) and all(w.lower_ in _CHEERED or (w.text[:1].isupper() and w.pos_ in ("PROPN", "NOUN"))
+                               for w in words)
+
+
 def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
     """An imperative addressed to the listener: the sentence's root is a verb in base form (VB)
     with no subject, first in the sentence (after "don't"/"never"/"just"/"always")."""
@@ -265,6 +278,8 @@ def _encourages(t: _Turn, s: str, doc: Any) -> str | None:
     if verb not in (_NEG_PERSIST if neg else _PERSIST):
         return None  # advice or talk: "Create those memories!", "Don't tell anyone"
     nxt = doc[root.i + 1].lower_ if root.i + 1 < len(doc) else ""
+    if verb == "go" and _cheer(toks[toks.index(root) + 1:]):
+        return None  # "Go Bulldogs!", "Go team!": a cheer, not advice to go somewhere
     if verb == "keep" and nxt in ("me", "us", "you", "ya"):
         return None  # "Keep me posted", "(I'll) keep you posted": talk
     if any(w.dep_ in ("nsubj", "nsubjpass") and w.lower_ in ("i", "we") for w in root.subtree):
