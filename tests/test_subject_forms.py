@@ -81,3 +81,15 @@ def test_new_name_guards():
     ex = extract_offline("Paris was amazing.", ExtractionContext(
         speaker_name="Ann", occurred_at=datetime(2024, 3, 4, 12, tzinfo=UTC), addressee="Bob"))
     assert not any(f.rule_kind.startswith("generic.name") for f in ex.facts), ex.facts  # NER: GPE
+
+
+# ---- "with us" after a specific subject (write/we_events.py) ----------------------------------
+
+def test_staying_with_us_after_a_specific_subject_is_kept():
+    out = facts("Maya's dad flew in from Denver and is staying with us until New Year.")
+    assert any(f.startswith("Maya's dad flew in from Denver") for f in out), out
+
+
+def test_generic_subject_with_us_still_dropped():
+    out = facts("Life is staying with us.")
+    assert not out, out
