@@ -1799,7 +1799,9 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             continue
         follows_verb = _looks_verb_follow(body, b)
         if not follows_verb and (a == first or (a < first + 2 and body[:a].strip(" \"'“(") == "")):
-            continue
+            if not _first_name_person(ms, body, a, b, name):
+                continue
+            follows_verb = True  # "Nora arrived on the 9th": NER says PERSON (write/subject_forms.py)
         if not follows_verb and (
             _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
             or (ms.lang == "en" and kin_antecedents.apposed_to_person(body[:a], _PERSON_NOUNS))
@@ -1808,6 +1810,22 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
         etype = "person" if follows_verb else None
         ms.add_entity(name, etype, _RANK_PERSONVERB if etype else _RANK_OTHER, base + a)
         taken.add((a, b))
+
+
+_NEXT_LOWER_RE = re.compile(r"\s+(?!(?:and|or|but|nor|of|in|on|at|to|for|with|from|the|a|an|as|than|so|too|&)\b)[a-z][a-z'’]*\b")
+
+
+def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> bool:
+    """A sentence-initial name followed by a lower-case word that spaCy NER types PERSON: the
+    subject of third-party news ("Nora arrived on the 9th"), typed a person (write/subject_forms.py)."""
+    if ms.lang != "en" or not _NEXT_LOWER_RE.match(body, b) or ms.key(name) == ms.sp_fold:
+        return False
+    if ms.key(name) in ms.ents:
+        return False
+    from arandu_pipelines.write import parses as chunk_parses
+    from arandu_pipelines.write import subject_forms
+
+    return subject_forms.person_subject(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
 
 
 _NGRAM_STOP_RE = re.compile(r"[.!?,;]")

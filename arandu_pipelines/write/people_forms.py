@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arandu_pipelines.write import subject_forms
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "people_forms"
@@ -216,7 +217,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     """`text` with each sentence put in the rules' form (module docstring), its new spans, and the
     original sentence index of each new span; (text, spans, None) when nothing changes."""
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
-            or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text)))
+            or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
+            or subject_forms.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -237,7 +239,9 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
         s = text[a:b]
         pieces: list[str] = []
         may_parse = parses if (len(s) <= MAX_PARSE_CHARS and budget > 0) else None
-        for part in _split_role(_intro(_kin_names(s)), may_parse):
+        # "The baby is due ...", "It was the first time X ..." (write/subject_forms.py)
+        s2 = subject_forms.rewrite_sentence(text, a, s, ctx)
+        for part in _split_role(_intro(_kin_names(s2)), may_parse):
             pieces.extend(_split_splices(part, may_parse))
         if may_parse is not None and (_ROLE_RE.match(s) or _SPLICE_RE.search(s)):
             budget -= 1

@@ -54,9 +54,26 @@ def _clause_re(speaker: str) -> re.Pattern[str]:
                       rf"(?:\s+(?:up|over|out|in|along|around|back))?\s+(?P<m>{marker})\b")
 
 
+_STAY_VERBS = (r"(?:staying|stayed|stays|stay|living|lived|lives|moving\s+in|moved\s+in|visiting|visited|spending"
+               r"|spent|having\s+dinner|had\s+dinner|came\s+over|coming\s+over)")
+
+
+def _stay_re(speaker: str) -> re.Pattern[str]:
+    marker = re.escape(f"{speaker} and others")
+    return re.compile(rf"(?:^|[.;:!]\s+)(?P<agent>[A-Z][\w'’-]*['’]s\s+[a-z][\w-]*|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s"
+                      rf"[^.;:!?]{{0,80}}?\b{_STAY_VERBS}\b(?:\s+[\w'’-]+){{0,3}}?\s+(?:with|for|at)\s+(?P<m>{marker})\b")
+
+
 def object_at(text: str, speaker: str) -> list[tuple[int, int]]:
-    """Spans of each "<speaker> and others" of `text` that is the object of an event clause."""
+    """Spans of each "<speaker> and others" of `text` that is the object of an event clause;
+    also (session 14, subjects14) the object of "with/for/at" after a stay or visit verb whose
+    subject is specific: "Priya's mom ... is staying with S and others until Christmas"."""
     out: list[tuple[int, int]] = []
+    for m in _stay_re(speaker).finditer(text):
+        agent = m.group("agent")
+        if agent.split()[0].casefold() in _NOT_AGENTS or agent == speaker or agent.startswith(speaker):
+            continue
+        out.append(m.span("m"))
     for m in _clause_re(speaker).finditer(text):
         agent = m.group("agent")
         if agent.split()[0].casefold() in _NOT_AGENTS:
