@@ -211,3 +211,108 @@ def test_heldout_8_blind_set_loads_and_keeps_locomo_register() -> None:
         for items in data[f"{key}_observation"].values():
             order = [ids.index(dia_id) for _text, dia_id in items]
             assert order == sorted(order), key
+
+
+HELDOUT_9 = HELDOUT / "heldout-9.json"
+
+
+def test_heldout_9_blind_set_loads_and_keeps_locomo_register() -> None:
+    """heldout-9 (session 14, branch heldout14c) is a blind probe: it must load and match LoCoMo.
+
+    Held to every check of the third set (importer reads every turn, observations and evidence
+    point at real turns of the right speaker, gold_observations() returns them all, turn length,
+    session size, per-session density, photo fields, qa categories), to the dev files' numbering
+    (dia_ids D<s>:1..n, observations in turn order, sessions dated in increasing order), and to
+    LoCoMo's habits: turn length varies, speakers alternate, observations name their speaker in
+    the third person, multi-hop questions cite two or more turns, temporal answers carry a date.
+    """
+    from datetime import datetime
+
+    assert HELDOUT_9 in FILES
+    test_importer_reads_every_turn(HELDOUT_9)
+    test_observations_and_evidence_point_at_real_turns(HELDOUT_9)
+    test_bench_reads_every_observation(HELDOUT_9)
+    test_second_and_third_sets_keep_locomo_register(HELDOUT_9)
+    test_third_set_observations_stay_per_turn(HELDOUT_9)
+    data = json.loads(HELDOUT_9.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    lengths: list[int] = []
+    for n, key in enumerate(keys, 1):
+        turns = data[key]
+        ids = [t["dia_id"] for t in turns]
+        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
+        lengths += [len(t["text"].split()) for t in turns]
+        for speaker, items in data[f"{key}_observation"].items():
+            positions = [ids.index(dia_id) for _text, dia_id in items]
+            assert positions == sorted(positions), key
+            for text, _dia_id in items:
+                assert speaker in text, (speaker, text)
+                assert not re.search(r"\b(I|I'm|my|me|we|our)\b", text), text
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    assert spread >= 8, spread
+    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
+    for qa in data["qa"]:
+        if qa["category"] == 1:
+            assert len(qa["evidence"]) >= 2, qa
+        if qa["category"] == 2:
+            assert re.search(r"\b2023\b", str(qa["answer"])), qa
+    photos = [t for key in keys for t in data[key] if "img_url" in t]
+    assert all(u.startswith("https://example.invalid/") for t in photos for u in t["img_url"])
+
+
+# heldout-10 (session 14, branch heldout14d): one blind conversation in LoCoMo's register.
+HELDOUT_10 = HELDOUT / "heldout-10.json"
+
+
+def test_heldout_10_blind_set_loads_and_keeps_locomo_register() -> None:
+    """heldout-10 is a blind probe: it must load, point at real turns and read like LoCoMo.
+
+    Held to every check of the third set (the importer reads every turn, observations and evidence
+    point at real turns of the right speaker, gold_observations() returns them all, turn length,
+    session size, density per session, photo fields, qa categories) and to LoCoMo's habits: dia_ids
+    D<s>:1..n in order, sessions dated in increasing order, speakers alternating, turn length that
+    varies as in the dev pair (not uniform), every observation naming the speaker it is filed under
+    in the third person, multi-hop questions citing two or more turns, temporal answers with a date.
+    """
+    from datetime import datetime
+
+    assert HELDOUT_10 in FILES
+    test_importer_reads_every_turn(HELDOUT_10)
+    test_observations_and_evidence_point_at_real_turns(HELDOUT_10)
+    test_bench_reads_every_observation(HELDOUT_10)
+    test_second_and_third_sets_keep_locomo_register(HELDOUT_10)
+    test_third_set_observations_stay_per_turn(HELDOUT_10)
+    data = json.loads(HELDOUT_10.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    lengths = []
+    for n, key in enumerate(keys, 1):
+        turns = data[key]
+        assert [t["dia_id"] for t in turns] == [f"D{n}:{i}" for i in range(1, len(turns) + 1)]
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
+        lengths += [len(t["text"].split()) for t in turns]
+        for speaker, items in data[f"{key}_observation"].items():
+            for text, _dia_id in items:
+                assert speaker in text or any(
+                    name in text for name in ("Captain", "Jada", "Jordan", "Static Bloom", "Dev")
+                ), (speaker, text)
+                assert not re.search(r"\b(I|I'm|my|me|we|our)\b", text), text
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    assert spread >= 6, spread
+    for qa in data["qa"]:
+        if qa["category"] == 1:
+            assert len(qa["evidence"]) >= 2, qa
+        if qa["category"] == 2:
+            assert re.search(r"\b2023\b", str(qa["answer"])), qa
+    photos = [t for k in keys for t in data[k] if "img_url" in t]
+    assert all(u.startswith("https://example.invalid/") for t in photos for u in t["img_url"])
