@@ -379,3 +379,58 @@ def test_heldout_11_blind_set_loads_and_keeps_locomo_register() -> None:
     photos = [t for k in keys for t in data[k] if "img_url" in t]
     urls = [u for t in photos for u in t["img_url"]]
     assert all(u.startswith("https://example.invalid/heldout-11/") for u in urls), urls
+
+
+# heldout-12 (session 15, branch heldout15b): one blind conversation in LoCoMo's register.
+HELDOUT_12 = HELDOUT / "heldout-12.json"
+
+
+def test_heldout_12_blind_set_loads_and_keeps_locomo_register() -> None:
+    """heldout-12 is a blind probe: it must load, point at real turns and read like LoCoMo.
+
+    Held to every check of the third set (the importer reads every turn, observations and evidence
+    point at real turns of the right speaker, gold_observations() returns them all, turn length,
+    session size, density per session, photo fields, qa categories) and to LoCoMo's habits: dia_ids
+    D<s>:1..n in order, sessions dated in increasing order, speakers alternating, observations in
+    turn order naming the speaker they are filed under in the third person, turn length that varies
+    as in the dev pair, multi-hop questions citing two or more turns, temporal answers with a date.
+    """
+    from datetime import datetime
+
+    assert HELDOUT_12 in FILES
+    test_importer_reads_every_turn(HELDOUT_12)
+    test_observations_and_evidence_point_at_real_turns(HELDOUT_12)
+    test_bench_reads_every_observation(HELDOUT_12)
+    test_second_and_third_sets_keep_locomo_register(HELDOUT_12)
+    test_third_set_observations_stay_per_turn(HELDOUT_12)
+    data = json.loads(HELDOUT_12.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    lengths: list[int] = []
+    for n, key in enumerate(keys, 1):
+        turns = data[key]
+        ids = [t["dia_id"] for t in turns]
+        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
+        lengths += [len(t["text"].split()) for t in turns]
+        for speaker, items in data[f"{key}_observation"].items():
+            positions = [ids.index(dia_id) for _text, dia_id in items]
+            assert positions == sorted(positions), key
+            for text, _dia_id in items:
+                assert speaker in text, (speaker, text)
+                assert not re.search(r"\b(I|I'm|my|me|we|our)\b", text), text
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    assert spread >= 8, spread
+    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
+    for qa in data["qa"]:
+        if qa["category"] == 1:
+            assert len(qa["evidence"]) >= 2, qa
+        if qa["category"] == 2:
+            assert re.search(r"\b2023\b", str(qa["answer"])), qa
+    photos = [t for key in keys for t in data[key] if "img_url" in t]
+    prefix = "https://example.invalid/heldout-12/"
+    assert all(u.startswith(prefix) for t in photos for u in t["img_url"])
