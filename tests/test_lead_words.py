@@ -25,28 +25,22 @@ def test_table_keys_have_classes_and_markers_stay_literal() -> None:
     assert "by the way" in L.DISCOURSE_MARKERS and "please" not in L.DISCOURSE_MARKERS
 
 
-@pytest.mark.parametrize("text,rest", [
-    ("Oh my gosh, do you paint?", "do you paint?"),   # the "my" interjection (was extract_rules' only)
-    ("Whoa, did you paint that?", "did you paint that?"),
-    ("Haha yep, do you still paint?", "do you still paint?"),
-    ("Yup, like 3 hours", "like 3 hours"),
+@pytest.mark.parametrize("strip,text,rest", [
+    (grammar_defects.strip_openers, "Oh my gosh, do you paint?", "do you paint?"),  # "my" was extract_rules' only
+    (grammar_defects.strip_openers, "Whoa, did you paint that?", "did you paint that?"),
+    (grammar_defects.strip_openers, "Haha yep, do you still paint?", "do you still paint?"),
+    (grammar_defects.strip_openers, "Yup, like 3 hours", "like 3 hours"),
+    (reply_forms.strip_lead, "Yeah so tell Bob about it", "tell Bob about it"),
+    (reply_forms.strip_lead, "Hmm, now tell Bob", "tell Bob"),
+    (reply_forms.strip_lead, "Dude, come visit Bob", "come visit Bob"),
 ])
-def test_grammar_defects_openers(text: str, rest: str) -> None:
-    assert grammar_defects.strip_openers(text) == rest
+def test_openers_known_to_every_module(strip, text: str, rest: str) -> None:
+    assert strip(text) == rest
 
 
 def test_grammar_defects_checks_see_past_new_openers() -> None:
     assert grammar_defects.inverted_question("Whoa, did you paint that?")
     assert grammar_defects.is_shoutout("Yay, shoutout to my coach!")
-
-
-@pytest.mark.parametrize("text,rest", [
-    ("Yeah so tell Bob about it", "tell Bob about it"),
-    ("Hmm, now tell Bob", "tell Bob"),
-    ("Dude, come visit Bob", "come visit Bob"),
-])
-def test_reply_forms_lead(text: str, rest: str) -> None:
-    assert reply_forms.strip_lead(text) == rest
 
 
 def test_reply_forms_imperative_after_vocative_lead() -> None:
