@@ -45,7 +45,11 @@ check, so a row's drop count is what it adds.
 |              | a bit bigger than S expected" (session 14)                    | S got promoted"                 |
 | leave_reason | in a CLOSING turn only (`closing_turn`: "Talk soon!", "Gotta  | the same fact in a turn with no |
 |              | run", "I have to go, ..."), undated: "S has game film to watch| goodbye, or dated ("... to run  |
-|              | before practice", "S is heading there right after the chat"   | tomorrow"): a plan              |
+|              | before practice", "S is heading there right after the chat",  | tomorrow"): a plan; a LASTING   |
+|              | a momentary state of S's things: "S's dinner is burning"      | reason is cut to what S has     |
+|              | (session 15)                                                  | ("S has two kids to take care   |
+|              |                                                               | of" -> "S has two kids",        |
+|              |                                                               | `lasting_reason`, session 15)   |
 
 Closing rows read the message through `turn()` (a ContextVar set by extract_offline around refine).
 
