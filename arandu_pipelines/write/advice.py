@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import detect_language, third_singular
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -59,9 +60,9 @@ _ASK_RE = re.compile(r"(?i)\b(?:advice|tips?|suggestions?|recommendations?|point
 # "My advice? X", "My tip: X", "My advice is to X", "One tip: X"
 _MARK_RE = re.compile(r"(?i)^(?:my|one|a|the|best)\s+(?:best\s+|biggest\s+|top\s+)?(?:advice|tip|suggestion)s?"
                       r"(?:\s*[:?!\-–—]+\s*(?P<x>\w.*)?|\s+(?:is|would\s+be)\s+(?:to\s+)?(?P<y>\w.*)|\s*)$")
-_LEAD_RE = re.compile(
-    r"(?i)^(?:(?:yes|yeah|yep|sure|definitely|totally|ok|okay|well|so|and|but|also|plus|first|then|oh|hmm|absolutely"
-    r"|of\s+course|for\s+sure|honestly|just|finally|lastly)\b[\s,!.…:-]*)+")
+# lead words before the advice (lexicon.LEAD_WORDS): answers, connectives, steps, stance, cries
+_LEAD_CLASSES = ("answer", "connective", "sequencer", "stance", "interjection", "laughter", "filler")
+_LEAD_RE = re.compile(rf"(?i)^(?:(?:{L.lead_alternation(*_LEAD_CLASSES)})\b[\s,!.…:-]*)+")
 # what a listener is told to do before the advice itself: "Don't forget to X", "Make sure to X"
 _WRAP_RE = re.compile(r"(?i)^(?:(?:do\s+not|don['’]t)\s+forget\s+to|remember\s+to|make\s+sure\s+to|be\s+sure\s+to"
                       r"|try\s+to|always)\s+")

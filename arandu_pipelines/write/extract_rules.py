@@ -303,7 +303,7 @@ _GREET_STRIP = (
     r"|long\s+time\s+no\s+(?:see|talk|chat)|how\s+are\s+you|how'?s\s+it\s+going|what'?s\s+up"
     r"|oi|olá|ola|e\s+aí|eae|bom\s+dia|boa\s+tarde|boa\s+noite|tudo\s+bem|tudo\s+bom|beleza"
 )
-_DISC = _alt([m for m in L.DISCOURSE_MARKERS]) + "|" + _GREET_STRIP + "|" + L.INTERJECTIONS_EN
+_DISC = L.lead_alternation("marker") + "|" + _GREET_STRIP
 _LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.IGNORECASE)
 _AND_I_RE = re.compile(r"(?<!\s)(?:\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w]))")  # run starts: linear
 _PERSON_CTX_RE = re.compile(

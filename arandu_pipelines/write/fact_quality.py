@@ -119,7 +119,7 @@ _RENDERED_DATE_RE = re.compile(
 )
 _TALK_RE = re.compile(
     r"(?i)(?<!\bin\s)\b(?:hopes?(?!\s+to\s)|wish(?:es)?|thanks?|thank(?:s|ed)?|sorry|apologi[sz]es?|congratulat\w*|glad\s+to\s+hear"
-    r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care"
+    r"|appreciates?|can't\s+wait\s+to\s+(?:see|hear)|bets?|agrees?|means\s+a\s+lot|good\s+luck|take\s+care(?!\s+of\b)"
     r"|(?:is|was)\s+right\b|no\s+problem|(?:has|have|got)\s+to\s+(?:go|run)\b|"
     r"espera\s+que|obrigad[oa]|desculp\w*|parabéns|valeu)\b"
 )
@@ -439,10 +439,19 @@ def _echo(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     return None if reply_forms.echoes_listener(f.source_text, ctx.speaker_name or "", ctx.previous_turns) else f
 
 
+# leaving first, then a clause of the speaker's own (session 15): "S has to go, S has a dog to walk"
+_LEAVE_FIRST_RE = re.compile(r"(?i)^(?P<s>.+?)\s+(?:has|have|has\s+got|got)\s+to\s+(?:go|run)(?:\s+now)?\s*[,;]\s+(?P<rest>.+)$")
+
+
 def _talk(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """Greetings, thanks, apologies, wishes are not knowledge."""
+    """Greetings, thanks, apologies, wishes are not knowledge. "S has to go, S has a dog to walk":
+    the leaving is cut and the clause after it, with its own subject, is judged on its own (the
+    small_talk rows then drop a mere reason to leave)."""
     if not _free(f):
         return f
+    m = _LEAVE_FIRST_RE.match(f.fact_text)
+    if m and m.group("s") == f.subject and m.group("rest").startswith(f"{f.subject} "):
+        f.fact_text = m.group("rest")
     if _GREETING_START_RE.match(f.fact_text) or (_TALK_RE.search(f.fact_text)
                                                  and not drop_repair.causative(f.fact_text, f.subject)):
         return None  # "It's made Caroline appreciate ..." is what happened to her, not thanks
@@ -713,7 +722,10 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
     def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
         dated = f.event_date is not None
         if _free(f) and row.name in small_talk.ENABLED and small_talk.drops(row, f.fact_text, f.subject, ctx.addressee, dated):
-            return None
+            plain = small_talk.lasting_reason(f.fact_text, f.subject) if row.closing else None
+            if plain is None:
+                return None
+            f.fact_text = plain  # "S has two kids to take care of" (the reason to leave) -> "S has two kids"
         return f
     check.__name__ = f"small_talk_{row.name}"
     return check

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import re
 
+from arandu_pipelines.write import lexicon as L
+
 # laughter written out: ha, hah, haha, hahah, ahaha, heh, hehe, hihi(hi), lol, lmao, lmfao, rofl
 LAUGH_WORD_RE = re.compile(
     r"(?i)^(?:a?(?:ha)+h?|(?:he){2,}h?|heh|(?:hi){2,}|lo+l|lmf?ao+|rofl)$")
 # interjections and laughter that may open a sentence before its real first word
-_OPENER = (r"(?:a?(?:ha)+h?|(?:he){2,}h?|heh|lo+l|lmf?ao+|rofl|oh+|ah+|um+|uh+|hmm*|well|wow|ooh+|aww*|omg"
-           r"|yeah|yes|nah|ok(?:ay)?)")
+_OPENER = f"(?:{L.lead_alternation('laughter', 'interjection', 'answer', 'filler', exclude=('pt',), elongate=True)})"
 _OPENERS_RE = re.compile(rf"(?i)^(?:{_OPENER}\b[\s,!.…-]*)+")
 # auxiliary + personal pronoun at the start: the inverted (yes/no) question form
 _INVERTED_RE = re.compile(

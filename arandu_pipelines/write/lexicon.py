@@ -281,24 +281,81 @@ CONF_SPECULATIVE = 0.40
 # Greetings, thanks, fillers, evaluatives
 # --------------------------------------------------------------------------------------------
 
-DISCOURSE_MARKERS: tuple[str, ...] = (
-    "wow", "oh", "ooh", "yeah", "yea", "yes", "yep", "yup", "well", "so", "ok", "okay", "hey",
-    "hi", "hello", "hmm", "hm", "haha", "hahaha", "lol", "ah", "aw", "aww", "awww", "omg",
-    "woah", "whoa", "cool", "nice", "sure", "right", "actually", "anyway", "anyways", "also",
-    "plus", "and", "but", "honestly", "btw", "by the way", "oh man", "man", "dude", "gosh", "guys",
-    "nossa", "olha", "então", "entao", "bom", "ei", "oi", "olá", "ola", "cara", "sim",
-    "pois é", "enfim", "aliás", "alias", "ah", "né", "tipo", "kkk", "kkkk", "rs", "opa",
-    "uau", "caramba", "poxa", "ufa", "e aí", "é", "pois", "bem", "aí", "ai", "indeed",
-    "absolutely", "definitely", "totally", "exactly", "true", "agreed", "no doubt",
-)
+# Discourse lead words (session 15): what a sentence may open with before its first clause, each
+# with its classes. ONE table for every module that strips lead words (extract_rules' lead strip,
+# advice, reply_forms, grammar_defects); each module picks the classes its own job needs through
+# `lead_alternation`. A key is a phrase (a space matches any white space) or, marked by regex
+# characters, a pattern of written-out forms (laughter). Classes:
+#   interjection - a cry with no content ("oh", "wow", "aw", "hmm", "omg")
+#   laughter     - laughter written out ("haha", "lol"; the pattern covers "ahaha", "hehe", "lmao")
+#   answer       - a yes/no answer or agreement particle ("yes", "yeah", "okay", "sure", "totally")
+#   connective   - a discourse connective ("and", "but", "so", "also", "anyway", "well")
+#   sequencer    - a step or time word that orders what follows ("first", "then", "now", "finally")
+#   stance       - a speaker's stance adverb ("honestly", "actually", "seriously")
+#   urging       - pushes the listener on ("please", "come on", "go on")
+#   vocative     - calls or greets the listener ("hey", "hi", "man", "guys")
+#   filler       - a hesitation before the words come ("well", "um", "hmm")
+#   marker       - stripped by the rule engine's lead strip (extract_rules) and non-content there
+#   pt           - Portuguese
+_I, _LA, _AN, _CO, _SE, _ST, _UR, _VO, _FI, _MK, _PT = (
+    "interjection", "laughter", "answer", "connective", "sequencer", "stance", "urging", "vocative", "filler",
+    "marker", "pt")
+LEAD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
+    # interjections
+    "oh": (_I, _MK), "ooh": (_I, _MK), "ah": (_I, _MK), "aw": (_I, _MK), "aww": (_I, _MK), "awww": (_I, _MK),
+    "wow": (_I, _MK), "woah": (_I, _MK), "whoa": (_I, _MK), "omg": (_I, _MK), "gosh": (_I, _MK),
+    "hmm": (_I, _FI, _MK), "hm": (_I, _FI, _MK), "um": (_I, _FI), "uh": (_I, _FI), "yay": (_I,),
+    "oh man": (_I, _MK),
+    # interjections with "my" (session 14): "Oh my gosh, that's movie stuff" is no "S's gosh". "my word"
+    # and a bare "(oh) my" only before punctuation ("My word is final" is about the speaker's word).
+    r"(?:oh\s+)?my\s+(?:gosh|god|gawd|goodness|lord|heavens|stars|days)(?=[\s,!.…?]|$)": (_I, _MK),
+    r"(?:oh\s+)?my\s+word(?=\s*[,!.…?]|$)": (_I, _MK), r"(?:oh\s+)?my(?=\s*[,!…]|$)": (_I, _MK),
+    # laughter
+    "haha": (_LA, _MK), "hahaha": (_LA, _MK), "lol": (_LA, _MK),
+    r"a?(?:ha)+h?": (_LA,), r"(?:he){2,}h?": (_LA,), "heh": (_LA,), r"lo+l": (_LA,), r"lmf?ao+": (_LA,),
+    "rofl": (_LA,),
+    # answers and agreement
+    "yes": (_AN, _MK), "yeah": (_AN, _MK), "yea": (_AN, _MK), "yep": (_AN, _MK), "yup": (_AN, _MK),
+    "nah": (_AN,), "ok": (_AN, _MK), "okay": (_AN, _MK), "alright": (_AN,), "all right": (_AN,),
+    "sure": (_AN, _MK), "right": (_AN, _MK), "true": (_AN, _MK), "agreed": (_AN, _MK), "exactly": (_AN, _MK),
+    "absolutely": (_AN, _MK), "definitely": (_AN, _MK), "totally": (_AN, _MK), "indeed": (_AN, _MK),
+    "no doubt": (_AN, _MK), "of course": (_AN,), "for sure": (_AN,), "cool": (_AN, _MK), "nice": (_AN, _MK),
+    # connectives and sequencers
+    "and": (_CO, _MK), "but": (_CO, _MK), "so": (_CO, _MK), "also": (_CO, _MK), "plus": (_CO, _MK),
+    "well": (_CO, _FI, _MK), "anyway": (_CO, _MK), "anyways": (_CO, _MK), "btw": (_CO, _MK), "by the way": (_CO, _MK),
+    "now": (_SE,), "then": (_SE,), "first": (_SE,), "finally": (_SE,), "lastly": (_SE,), "just": (_SE,),
+    # stance, urging, vocatives
+    "honestly": (_ST, _MK), "actually": (_ST, _MK), "seriously": (_ST,),
+    "please": (_UR,), "come on": (_UR,), "go on": (_UR,), "c['’]mon": (_UR,),
+    "hey": (_VO, _MK), "hi": (_VO, _MK), "hello": (_VO, _MK), "man": (_VO, _MK), "dude": (_VO, _MK),
+    "guys": (_VO, _MK),
+    # Portuguese (the rule engine's lead strip only)
+    **{w: (_PT, _MK) for w in (
+        "nossa", "olha", "então", "entao", "bom", "ei", "oi", "olá", "ola", "cara", "sim", "pois é", "enfim",
+        "aliás", "alias", "né", "tipo", "kkk", "kkkk", "rs", "opa", "uau", "caramba", "poxa", "ufa", "e aí",
+        "é", "pois", "bem", "aí", "ai")},
+}.items()}
+_REGEX_CHARS_RE = re.compile(r"[\\()?*+\[\]{}|]")
 
-# Interjections with "my" (a regex alternation, stripped at a sentence's start like a discourse
-# marker; session 14): "Oh my gosh, that's movie stuff" is no "S's gosh". "my word" and a bare "(oh)
-# my" only before punctuation ("My word is final" stays a sentence about the speaker's word).
-INTERJECTIONS_EN: str = (
-    r"(?:oh\s+)?my\s+(?:gosh|god|gawd|goodness|lord|heavens|stars|days)(?=[\s,!.…?]|$)"
-    r"|(?:oh\s+)?my\s+word(?=\s*[,!.…?]|$)|(?:oh\s+)?my(?=\s*[,!…]|$)"
-)
+
+def lead_alternation(*classes: str, exclude: tuple[str, ...] = (), elongate: bool = False) -> str:
+    """Regex alternation (longest first) of the lead words in any of `classes` and none of
+    `exclude`; a phrase's space matches any white space, a pattern key stands as written.
+    `elongate`: a word's last letter may be repeated ("ohh", "hmmm", "awww"), for modules that
+    read chat spelling."""
+    out = []
+    for k, cls in LEAD_WORDS.items():
+        if not cls & set(classes) or cls & set(exclude):
+            continue
+        if _REGEX_CHARS_RE.search(k):
+            out.append(k)
+        else:
+            out.append(re.escape(k).replace(r"\ ", r"\s+") + ("+" if elongate and k.isalpha() else ""))
+    return "|".join(sorted(dict.fromkeys(out), key=lambda w: (-len(w), w)))
+
+
+# the rule engine's discourse markers: literal phrases (their words are non-content there too)
+DISCOURSE_MARKERS: tuple[str, ...] = tuple(k for k, c in LEAD_WORDS.items() if _MK in c and not _REGEX_CHARS_RE.search(k))
 
 GREETING_PATTERNS: tuple[str, ...] = (
     r"(?:hey|hi|hello|heya|hiya|yo|howdy|oi|olá|ola|e aí|eae|fala)\b",

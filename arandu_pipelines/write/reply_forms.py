@@ -36,9 +36,9 @@ from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import conj_en
 
 # discourse and time words before an imperative: "Now tell me", "So, send me", "Then give me"
-_LEAD_RE = re.compile(
-    r"(?i)^(?:(?:now|so|then|just|please|and|oh|okay|ok|well|hey|alright|all\s+right|anyway|also|but"
-    r"|come\s+on|go\s+on|c['’]mon|actually|seriously|honestly|wow|whoa|omg|aw+|yay|ooh|ah|haha|lol)\b[,!]?\s+)+")
+# lead words before an imperative or a reply (lexicon.LEAD_WORDS)
+_LEAD_CLASSES = ("connective", "sequencer", "urging", "stance", "interjection", "laughter", "answer", "vocative")
+_LEAD_RE = re.compile(rf"(?i)^(?:(?:{L.lead_alternation(*_LEAD_CLASSES)})\b[,!]?\s+)+")
 
 # "Happy"/"Merry" + a noun phrase; not the adjective with its complement or an adverb
 _WISH_RE = re.compile(

@@ -45,7 +45,11 @@ check, so a row's drop count is what it adds.
 |              | a bit bigger than S expected" (session 14)                    | S got promoted"                 |
 | leave_reason | in a CLOSING turn only (`closing_turn`: "Talk soon!", "Gotta  | the same fact in a turn with no |
 |              | run", "I have to go, ..."), undated: "S has game film to watch| goodbye, or dated ("... to run  |
-|              | before practice", "S is heading there right after the chat"   | tomorrow"): a plan              |
+|              | before practice", "S is heading there right after the chat",  | tomorrow"): a plan; a LASTING   |
+|              | a momentary state of S's things: "S's dinner is burning"      | reason is cut to what S has     |
+|              | (session 15)                                                  | ("S has two kids to take care   |
+|              |                                                               | of" -> "S has two kids",        |
+|              |                                                               | `lasting_reason`, session 15)   |
 
 Closing rows read the message through `turn()` (a ContextVar set by extract_offline around refine).
 
@@ -61,6 +65,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+
+from arandu_pipelines.write import lexicon as L
 
 # degree words that may sit between a copula and its state ("a bit", "pretty", "so")
 _DEG = r"(?:(?:so|really|very|pretty|super|quite|a\s+bit|a\s+little|kinda|kind\s+of|too|all|just|still|doing|been)\s+)*"
@@ -179,12 +185,39 @@ ROWS: tuple[Row, ...] = (
     Row("leave_reason",
         r"^{S}\s+(?:has|['’]s\s+got|has\s+got|have)\s+(?!to\b)(?:[\w'’-]+\s+){1,5}?to\s+[a-z]+\b(?:\s+(?:(?-i:[a-z]+)|{S}['’]s)){0,4}\W*$"
         r"|^{S}\s+(?:is|['’]s|am)\s+(?:(?:just|now|about\s+to|going\s+to)\s+)?(?:heading|head|going|off|running|rushing)\b"
-        r"(?:\s+(?:there|out|off|over|back|home))?(?:\s+(?:right|straight|just))?\s+(?:after|once)\s+(?:the|this|our)\s+(?:chat|call|talk)\b",
+        r"(?:\s+(?:there|out|off|over|back|home))?(?:\s+(?:right|straight|just))?\s+(?:after|once)\s+(?:the|this|our)\s+(?:chat|call|talk)\b"
+        # a momentary state of the speaker's things, the reason to leave (session 15): "S's dinner is
+        # burning", "S's phone is dying", "S's ride is waiting outside"; a verb with a complement
+        # ("S's sister is getting married") is news, kept
+        r"|^{S}['’]s\s+(?:[a-z-]+\s+){1,2}?(?:is|are)\s+(?:(?:just|already|about\s+to\s+be|still)\s+)?[a-z]{2,}ing"
+        r"(?:\s+(?:now|right\s+now|again|up|over|out|outside|downstairs|for\s+{S}|on\s+{S}))*\W*$",
         undated=True, closing=True),
     Row("comparative",
         r"^(?:(?:way|much|so\s+much|even|a\s+lot|far|definitely|honestly)\s+)?"
         r"(?:(?:better|worse|easier|harder|nicer|cooler|bigger|smaller|faster|slower)\b(?:\s+\w+)?|(?:more|less)\s+\w+)\s+than\b"),
 )
+# the lasting part of a leave-taking reason (session 15): "S has two kids to take care of" drops as
+# the reason to leave, yet says S has two kids. The obligation's object, when it is a bare or counted
+# (a/an/numeral) kin or pet noun, is kept as what S has; a task ("a meeting to run", "film to watch")
+# or a definite/possessive object ("the kids to pick up") is not a possession statement.
+_NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+_LASTING_RE = re.compile(
+    rf"^(?P<s>.+?)\s+(?:has|have|['’]s\s+got|has\s+got)\s+(?P<np>(?:{_NUM}\s+)?(?:(?:little|young|small|old|teenage|grown"
+    rf"|baby)\s+)?(?P<n>[a-z-]+(?:\s+pig)?))\s+to\s+[a-z]+\b", re.IGNORECASE)
+_LASTING_NOUNS = frozenset(
+    [w for w, r in L.REL_TERMS_EN.items() if r == "family_of"] + list(L.PET_TERMS_EN)
+    + [p + "s" for p in L.PET_TERMS_EN] + ["puppies", "bunnies", "grandkids", "grandchildren"])
+
+
+def lasting_reason(text: str, subject: str) -> str | None:
+    """The lasting fact inside a leave-taking reason ("S has two kids to take care of" -> "S has
+    two kids", "S has a dog to walk" -> "S has a dog"), or None when the reason is only the task."""
+    m = _LASTING_RE.match(text.strip())
+    if not m or m.group("s") != subject or m.group("n").lower() not in _LASTING_NOUNS:
+        return None
+    return f"{subject} has {m.group('np')}"
+
+
 #: row names that run; a benchmark may narrow it to measure one row's effect
 ENABLED: set[str] = {r.name for r in ROWS}
 

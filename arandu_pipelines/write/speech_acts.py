@@ -70,6 +70,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.language import detect_language
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -92,9 +93,10 @@ STAGE = "speech_acts"
 
 
 # ---- words --------------------------------------------------------------------------------------
+# lead words (lexicon.LEAD_WORDS) and the formulae of thanks and welcome before the act itself
+_LEAD_CLASSES = ("interjection", "laughter", "vocative", "answer", "connective", "sequencer", "stance")
 _LEAD_RE = re.compile(
-    r"(?i)^(?:(?:wow|woah|whoa|hey|hi|hello|oh|aw+|yeah|yes|yep|so|and|but|also|plus|honestly|totally"
-    r"|definitely|ok|okay|well|just|now|no\s+prob(?:lem)?|no\s+worries|you['’]re\s+welcome|congrats"
+    rf"(?i)^(?:(?:{L.lead_alternation(*_LEAD_CLASSES)}|no\s+prob(?:lem)?|no\s+worries|you['’]re\s+welcome|congrats"
     r"|(?>thanks(?:\s+(?:a\s+(?:lot|bunch|ton)|so\s+much))?|thank\s+you(?:\s+so\s+much)?)(?!\s+for\b))\b[\s,!.…:-]*)+")
 # Words of the encouragement formula: a VP made only of these names nothing ("Keep it up",
 # "Hang in there", "Never give up", "Keep on pushing", "Believe in yourself", "Rock on").

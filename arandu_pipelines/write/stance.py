@@ -118,9 +118,9 @@ RULES: tuple[StanceRule, ...] = (
           "{S} finds it {a} {x}"),
 )
 
-_LEAD_RE = re.compile(
-    r"(?i)^(?:(?:wow|woah|whoa|hey|hi|hello|oh|aw+|yeah|yes|yep|so|and|but|also|plus|honestly|totally|definitely"
-    r"|ok|okay|thanks|thank\s+you)\b[\s,!.…:-]*)+")
+# lead words (lexicon.LEAD_WORDS) and thanks before the stance
+_LEAD_CLASSES = ("interjection", "laughter", "vocative", "answer", "connective", "stance")
+_LEAD_RE = re.compile(rf"(?i)^(?:(?:{L.lead_alternation(*_LEAD_CLASSES)}|thanks|thank\s+you)\b[\s,!.…:-]*)+")
 _CUT_RE = re.compile(r"\s+[-–—]+\s+|[;:]\s|\s*\[shared a photo.*$|,\s+(?:but|and\s+it|which)\s+")
 
 
