@@ -70,14 +70,15 @@ def _animate_nouns() -> frozenset[str]:
     return ANIMATE_NOUNS
 
 
-def _apposition(sentence: str, votes: dict[str, set[str]]) -> None:
+def _apposition(sentence: str, votes: dict[str, set[str]], names: set[str]) -> None:
     """"my wife Kiri", "Kiri, my sister": the kin noun's gender for the name."""
     male, female = _kin_nouns()
     kin = "|".join(sorted((re.escape(k) for k in male | female), key=len, reverse=True))
     for m in re.finditer(rf"\b{_OWNER}\s+{_ADJ}({kin}),?\s+({_NAME})\b", sentence):
         _vote(votes, m.group(2), m.group(1))
-    for m in re.finditer(rf"\b({_NAME}),\s+{_OWNER}\s+{_ADJ}({kin})\b", sentence):
-        _vote(votes, m.group(1), m.group(2))
+    for m in re.finditer(rf"\b({_NAME}),\s+{_OWNER}\s+{_ADJ}({kin})\b(?!['’])", sentence):
+        if m.start(1) > len(sentence) - len(sentence.lstrip()) or _known_name(_key(m.group(1)), names):
+            _vote(votes, m.group(1), m.group(2))  # "Thankfully, my son ...": a first word is no name
 
 
 def _vote(votes: dict[str, set[str]], name: str, noun: str) -> None:
@@ -94,7 +95,7 @@ def _key(name: str) -> str:
     return name.split("-")[0].casefold()
 
 
-def _back_reference(sentence: str, votes: dict[str, set[str]]) -> None:
+def _back_reference(sentence: str, votes: dict[str, set[str]], names: set[str]) -> None:
     """"Kiri said her knee is fine", "Tomasz and his bike", "Noor hurt herself": a sentence that
     opens with one name (after discourse words, or as "my friend Noor"), names no one else, and
     has a possessive his / her + noun or a reflexive within `_NEAR` words of it, with no object
@@ -103,6 +104,8 @@ def _back_reference(sentence: str, votes: dict[str, set[str]]) -> None:
     m = _OPENING_RE.match(sentence)
     if m is None or m.group("name").casefold() in _NOT_NAMES:
         return
+    if m.start("name") == len(sentence) - len(sentence.lstrip()) and not _known_name(_key(m.group("name")), names):
+        return  # a capitalised first word ("Thankfully", "Veggies") is a name only if known as one
     rest = sentence[m.end():]
     if rest[:2] in ("'s", "’s") or rest[:1] == "-":
         return  # "Kiri's brother ... his": the brother's
@@ -127,6 +130,22 @@ def _back_reference(sentence: str, votes: dict[str, set[str]]) -> None:
         return
 
 
+def _proper_names(sentences: list[str]) -> set[str]:
+    """Words known to be names: capitalised inside a sentence somewhere in the texts ("met Noor at
+    the gallery"), or in the name table (either gender). A sentence's first word is only
+    capitalised by position."""
+    out: set[str] = set()
+    for sentence in sentences:
+        for w in list(_WORD_RE.finditer(sentence))[1:]:
+            if re.fullmatch(_NAME, w.group(0)):
+                out.add(_key(w.group(0)))
+    return out
+
+
+def _known_name(key: str, names: set[str]) -> bool:
+    return key in names or name_gender.listed(key)
+
+
 def collect(texts: list[str]) -> dict[str, str | None]:
     """First name (casefolded) -> "m" / "f", or None where the evidence conflicts.
 
@@ -136,13 +155,11 @@ def collect(texts: list[str]) -> dict[str, str | None]:
     makes the name unknown. Two evidences of one strength that disagree make it unknown."""
     strong: dict[str, set[str]] = {}
     weak: dict[str, set[str]] = {}
-    for text in texts:
-        if not text:
-            continue
-        for s in _SENT_RE.finditer(text):
-            sentence = s.group(0)
-            _apposition(sentence, strong)
-            _back_reference(sentence, weak)
+    sentences = [s.group(0) for text in texts if text for s in _SENT_RE.finditer(text)]
+    names = _proper_names(sentences)
+    for sentence in sentences:
+        _apposition(sentence, strong, names)
+        _back_reference(sentence, weak, names)
     out: dict[str, str | None] = {k: (next(iter(v)) if len(v) == 1 else None) for k, v in strong.items()}
     for k, v in weak.items():
         if k in out:

@@ -66,6 +66,12 @@ def gender_of(name: str | None) -> str | None:
     return table_gender(first)
 
 
+def listed(first: str) -> bool:
+    """Whether a casefolded first name is in either list (a name, whatever its gender)."""
+    female, male = _tables()
+    return first in female or first in male
+
+
 def table_gender(first: str) -> str | None:
     """"f" / "m" for a casefolded first name by the lists alone (no conversation evidence)."""
     if not first or first in UNISEX:
