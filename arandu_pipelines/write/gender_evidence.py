@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 from arandu_pipelines.write import name_gender
 from arandu_pipelines.write.types import ExtractionContext
@@ -70,13 +71,21 @@ def _animate_nouns() -> frozenset[str]:
     return ANIMATE_NOUNS
 
 
-def _apposition(sentence: str, votes: dict[str, set[str]], names: set[str]) -> None:
-    """"my wife Kiri", "Kiri, my sister": the kin noun's gender for the name."""
+@lru_cache(maxsize=1)
+def _apposition_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """("my wife Kiri", "Kiri, my sister"), compiled once."""
     male, female = _kin_nouns()
     kin = "|".join(sorted((re.escape(k) for k in male | female), key=len, reverse=True))
-    for m in re.finditer(rf"\b{_OWNER}\s+{_ADJ}({kin}),?\s+({_NAME})\b", sentence):
+    return (re.compile(rf"\b{_OWNER}\s+{_ADJ}({kin}),?\s+({_NAME})\b"),
+            re.compile(rf"\b({_NAME}),\s+{_OWNER}\s+{_ADJ}({kin})\b(?!['’])"))
+
+
+def _apposition(sentence: str, votes: dict[str, set[str]], names: set[str]) -> None:
+    """"my wife Kiri", "Kiri, my sister": the kin noun's gender for the name."""
+    before, after = _apposition_res()
+    for m in before.finditer(sentence):
         _vote(votes, m.group(2), m.group(1))
-    for m in re.finditer(rf"\b({_NAME}),\s+{_OWNER}\s+{_ADJ}({kin})\b(?!['’])", sentence):
+    for m in after.finditer(sentence):
         if m.start(1) > len(sentence) - len(sentence.lstrip()) or _known_name(_key(m.group(1)), names):
             _vote(votes, m.group(1), m.group(2))  # "Thankfully, my son ...": a first word is no name
 
