@@ -1470,6 +1470,15 @@ MAX_WINDOW_CHARS = 10_000
 
 def extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     """Entities, facts and relations of one message by deterministic rules (see module docstring)."""
+    from arandu_pipelines.write import gender_evidence
+
+    # what the chat says of a name's gender ("my brother Nikita", "Noor ... her bump") beats the
+    # name table for every he/she/his/her decision of this message (write/gender_evidence.py)
+    with gender_evidence.scope(text, ctx):
+        return _extract_offline(text, ctx)
+
+
+def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     result = ExtractionResult(mode="rules")
     if not text or not text.strip():
         return result

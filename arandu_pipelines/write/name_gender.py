@@ -21,7 +21,12 @@ up. English and Portuguese names are covered (plus es, it, fr, de); other script
 from __future__ import annotations
 
 import importlib
+from contextvars import ContextVar
 from functools import lru_cache
+
+# what the conversation says (write/gender_evidence.py: "my brother Nikita", "Noor ... her bump"),
+# lent for the message being extracted; it beats the table; a None value: evidence conflicts
+EVIDENCE: ContextVar[dict[str, str | None] | None] = ContextVar("name_gender_evidence", default=None)
 
 # locales whose lists are read (English, Portuguese, and the European languages names in
 # English and Brazilian chats most often come from)
@@ -50,10 +55,25 @@ def _tables() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def gender_of(name: str | None) -> str | None:
-    """"f" / "m" for a name whose first word the lists give one gender, else None."""
+    """"f" / "m" for a name whose first word the conversation's evidence (`EVIDENCE`) or, without
+    any, the lists give one gender, else None."""
     if not name:
         return None
     first = name.split()[0].strip(".,'’").casefold()
+    evidence = EVIDENCE.get()
+    if evidence and first in evidence:
+        return evidence[first]
+    return table_gender(first)
+
+
+def listed(first: str) -> bool:
+    """Whether a casefolded first name is in either list (a name, whatever its gender)."""
+    female, male = _tables()
+    return first in female or first in male
+
+
+def table_gender(first: str) -> str | None:
+    """"f" / "m" for a casefolded first name by the lists alone (no conversation evidence)."""
     if not first or first in UNISEX:
         return None
     female, male = _tables()

@@ -285,7 +285,7 @@ def turn_part(text: str) -> str | None:
 
 
 def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
-                gender: str) -> _Cand | None:
+                gender: str, not_key: str | None = None) -> _Cand | None:
     """The one compatible candidate of the previous `TURNS` turns taken together (a pet named two
     turns back and a sister named in the last turn make "she" ambiguous); None when a turn is
     too long to read whole or nothing is clear."""
@@ -300,7 +300,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         _ner(parses, doc, names)
         # only someone the question is about (its subject): "Can you show me one of Oscar?" asks
         # for a photo, and the reply's "He's so cute" may be about the one just shown
-        cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject]
+        cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject and c.key != not_key]
         if cands:
             return _pick(cands, gender)
     cands = []
@@ -312,7 +312,7 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         if doc is None:
             return None
         _ner(parses, doc, names)
-        cands += _candidates(doc[:], who, speaker, names)
+        cands += [c for c in _candidates(doc[:], who, speaker, names) if c.key != not_key]
     return _pick(cands, gender) if cands else None
 
 
@@ -335,6 +335,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     _ner(parses, doc, names)
     out: list[Replacement] = []
     said_subj: dict[int, str] = {}  # sentence start -> gender of a subject pronoun resolved in it
+    said_key: dict[int, str] = {}  # token index of a resolved pronoun -> its candidate's key
     for tok in doc:
         slot = _pronoun_slot(tok)
         if slot is None:
@@ -348,13 +349,21 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             continue  # "My brother's doing great at his new job": its own sentence says whose
         if slot == "poss" and said_subj.get(tok.sent.start) == gender and not _names_after(doc, tok):
             continue  # "He passed his first exam" -> "My nephew passed his first exam", as written
-        here = _candidates(doc[: tok.i], speaker, speaker, names)
+        near = _same_sentence(doc, tok, gender, speaker, names)
+        if near is not None:  # "I'm carving an eagle to give Tom when he graduates": Tom
+            rep = _replacement(doc, tok, slot, near)
+            if rep is not None:
+                out.append(rep)
+                said_key[tok.i] = near.casefold()
+            continue
+        not_subject = _other_gender_subject(tok, said_key) if slot == "poss" else None
+        here = [c for c in _candidates(doc[: tok.i], speaker, speaker, names) if c.key != not_subject]
         if here:
             if any(c.named and not c.apposed for c in here):
                 continue  # a name in this message: extract_rules' last_person reads it
             found = _pick(here, gender)
         elif tok.idx < REACH and turns:
-            found = _from_turns(parses, turns, speaker, names, gender)
+            found = _from_turns(parses, turns, speaker, names, gender, not_subject)
         else:
             found = None
         if found is None or found.phrase is None:
@@ -362,9 +371,50 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         rep = _replacement(doc, tok, slot, found.phrase)
         if rep is not None:
             out.append(rep)
+            said_key[tok.i] = found.key
             if slot == "subj":
                 said_subj[tok.sent.start] = gender
     return out
+
+
+def _same_sentence(doc: Any, tok: Any, gender: str, speaker: str, names: set[str]) -> str | None:
+    """The name a pronoun stands for when its own sentence names, before it, exactly one compatible
+    person and that person's gender is known to be the pronoun's (name table or the chat's evidence,
+    write/gender_evidence.py): "I'm carving an eagle to give Tom when he graduates" -> Tom, never an
+    older candidate of an earlier sentence or turn. None (the caller's rules as before) when the
+    sentence names no one, names a person of unknown gender ("Sam": today's behaviour), has a
+    second compatible candidate, or when the compatible person, or a he/she of the same gender, is
+    a subject before the pronoun ("Earl is carving an eagle to give Tom when he graduates", "Tom
+    started a list of everything he needs": either may be meant, so it stays as written)."""
+    sent = doc[tok.sent.start: tok.i]
+    fit = {c.key: c for c in _candidates(sent, speaker, speaker, names) if c.gender in (None, gender)}
+    if len(fit) != 1:
+        return None
+    c = next(iter(fit.values()))
+    if not c.named or c.gender != gender or c.subject or not c.phrase:
+        return None
+    if any(t.lower_ in ("he", "she") and _pron_gender(t) == gender and t.dep_ in ("nsubj", "nsubjpass")
+           for t in sent):
+        return None
+    return c.phrase
+
+
+def _other_gender_subject(tok: Any, said_key: dict[int, str]) -> str | None:
+    """The candidate key of the resolved he/she that is the subject of the possessive `tok`'s
+    clause when its gender is the other one: "She asked me to be his godmother" -> "his" is not
+    whoever "she" is (a name of unknown gender took "she"), so that candidate is left out."""
+    cur = tok.head
+    for _ in range(len(tok.doc)):
+        subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != tok.i]
+        if subj:
+            s = subj[0]
+            if s.lower_ in ("he", "she") and _pron_gender(s) != _pron_gender(tok):
+                return said_key.get(s.i)
+            return None
+        if cur.head.i == cur.i:
+            return None
+        cur = cur.head
+    return None
 
 
 def _names_after(doc: Any, tok: Any) -> bool:
