@@ -97,3 +97,11 @@ def test_an_object_whose_clause_has_a_third_person_subject_stays():
 def test_an_object_of_a_speakers_verb_is_resolved():
     out = facts("I hugged him at the station on Friday.", [("Nadia", "My son Jacob came home."), ("Tom", "Aww!")])
     assert "Nadia hugged Jacob at the station on Friday" in out, out
+
+
+def test_a_pronoun_far_into_the_message_takes_the_referent_an_earlier_one_took():
+    out = facts("He shipped out to Fort Benning last Monday. The whole week before was a blur of packing, paperwork, "
+                "goodbyes with the neighbours, a last barbecue in the yard and far too little sleep for all of us. "
+                "We drove him to the recruiting office at five on Sunday.",
+                [("Nadia", "My son Jacob joined the Army."), ("Tom", "Wow, how is he doing?")])
+    assert any("drove Jacob to the recruiting office" in f for f in out), out

@@ -8,11 +8,21 @@ Without the antecedent the sentence has no subject a fact can carry and it is dr
 conservatively, what such a pronoun stands for:
 
 - the pronoun is the subject ("he", "she") or a possessive determiner ("his", "her") of a clause
-  (spaCy parse); objects ("him", "her") and "they" are left alone (a singular "they" is rarely
-  unambiguous in chat, and a plural one is the thing resolver's);
+  (spaCy parse), or an object "him"/"her" of a verb ("We drove him to the office", "so proud of
+  her") whose clause subject cannot be the one meant (I / we / you / a pronoun of the other
+  gender: `_object_free`); "they" is left alone (a singular "they" is rarely unambiguous in chat,
+  and a plural one is the thing resolver's);
+- once a mention is resolved in a sentence, a later possessive or object of the same gender in it
+  stays as written ("We took my dad to his favourite diner"), and a pronoun further into the
+  message than `REACH` takes the referent an earlier pronoun of its gender took from the turns;
+- the names put in a pronoun's place are typed person / pet for the rules (`animate_context`), so
+  that "Mia's driving test is in late May" and "Rufus stole a pizza" are news about someone even
+  when this message does not say what Mia or Rufus is;
 - candidates are animate: a person's name (spaCy PERSON entity, a proper noun apposed to a kin or
-  pet noun: "my sister Ana", "Oscar, my guinea pig", "a husky named Juno"), or a kin / pet noun
-  phrase ("my dog", "your brother", "a rescue dog" that "I" adopted / got / have); the chat's
+  pet noun: "my sister Ana", "Oscar, my guinea pig", "a husky named Juno", "my niece Olivia"
+  parsed as a compound), or a kin / pet noun phrase ("my dog", "your brother", "a rescue dog"
+  that "I" adopted / got / have, a capitalised kin word of an earlier turn: "Dad is staying with
+  us" said by the speaker is "my dad", said by the other speaker "<their name>'s dad"); the chat's
   speakers ("I", "you", and the turns' speaker names) are never candidates;
 - the window is the message before the pronoun; when it holds no animate candidate, the
   session's previous two turns taken together (ExtractionContext.previous_turns); the window
