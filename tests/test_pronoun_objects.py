@@ -105,3 +105,12 @@ def test_a_pronoun_far_into_the_message_takes_the_referent_an_earlier_one_took()
                 "We drove him to the recruiting office at five on Sunday.",
                 [("Nadia", "My son Jacob joined the Army."), ("Tom", "Wow, how is he doing?")])
     assert any("drove Jacob to the recruiting office" in f for f in out), out
+
+
+def test_an_object_takes_the_relative_or_role_the_other_speaker_asked_about():
+    out = facts("Better. We visited her at the hospital on Sunday.",
+                [("Nadia", "I had a rough week."), ("Tom", "How is your mom?")])
+    assert any("visited their mom at the hospital on Sunday" in f for f in out), out
+    out = facts("Great, I met her for lunch on Tuesday.",
+                [("Nadia", "Work is busy."), ("Tom", "How is your new client doing?")])
+    assert any("met their new client for lunch on Tuesday" in f for f in out), out
