@@ -59,7 +59,7 @@ _QUESTION_RE = re.compile(r"[^.!?…]*\?")
 
 PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:it|this|that|they|them)(?![\w])")
 # what write/person_antecedents.py resolves (here so that fill_from_history can ask without a cycle)
-PERSON_PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:he|she|his|her)(?![\w])")
+PERSON_PRONOUN_RE = re.compile(r"(?i)(?<![\w'’])(?:he|she|his|her|him)(?![\w])")
 _SINGULAR = frozenset({"it", "this", "that"})
 _PLURAL = frozenset({"they", "them"})
 _ROLES_SUBJ = frozenset({"nsubj", "nsubjpass"})

@@ -1505,7 +1505,8 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         # "Dad moved in ..., we decided ..." -> "My dad moved in .... We decided ..." (write/people_forms.py)
         text, spans, owners = people_forms.rewrite(text, spans, ctx)
         formed = (text, spans)
-        text, spans = person_antecedents.rewrite(text, spans, ctx)
+        # the names put in a pronoun's place are people / pets for the rules ("Mia's test is ...")
+        text, spans, ctx = person_antecedents.rewrite_typed(text, spans, ctx)
         # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
         # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)
         text, spans = org_antecedents.rewrite(text, spans, ctx)
@@ -2398,7 +2399,16 @@ def _value_age(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] 
     return value, fact_attr
 
 
+# a lower-case word after "<X>'s <role>" that makes the role a modifier of a possessed noun
+_POSSESSED_ROLE_RE = re.compile(
+    r"\s+(?!(?:at|for|with|in|on|and|or|but|now|too|who|since|from|of|by|here|there|again|anymore|already"
+    r"|yet|again|today|now|full|part)\b)[a-z]")
+
+
 def _value_occupation(h: _Hit, fact_attr: str | None) -> tuple[str | None, str | None] | None:
+    if h.vlow in ("'s", "’s") and not re.search(r"(?i)(?<![\w'’])an?\s", h.m.group(0)) \
+            and _POSSESSED_ROLE_RE.match(h.m.string, h.m.end("role")):
+        return None  # "Mia's dentist appointment is ...": a possessive, not "Mia is a dentist"
     value = re.sub(r"\s+", " ", h.m.group("role").lower())
     if h.past and not h.perfect or h.vlow in ("was", "era", "fui", "foi"):
         fact_attr = None

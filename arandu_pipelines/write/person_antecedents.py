@@ -8,11 +8,21 @@ Without the antecedent the sentence has no subject a fact can carry and it is dr
 conservatively, what such a pronoun stands for:
 
 - the pronoun is the subject ("he", "she") or a possessive determiner ("his", "her") of a clause
-  (spaCy parse); objects ("him", "her") and "they" are left alone (a singular "they" is rarely
-  unambiguous in chat, and a plural one is the thing resolver's);
+  (spaCy parse), or an object "him"/"her" of a verb ("We drove him to the office", "so proud of
+  her") whose clause subject cannot be the one meant (I / we / you / a pronoun of the other
+  gender: `_object_free`); "they" is left alone (a singular "they" is rarely unambiguous in chat,
+  and a plural one is the thing resolver's);
+- once a mention is resolved in a sentence, a later possessive or object of the same gender in it
+  stays as written ("We took my dad to his favourite diner"), and a pronoun further into the
+  message than `REACH` takes the referent an earlier pronoun of its gender took from the turns;
+- the names put in a pronoun's place are typed person / pet for the rules (`animate_context`), so
+  that "Mia's driving test is in late May" and "Rufus stole a pizza" are news about someone even
+  when this message does not say what Mia or Rufus is;
 - candidates are animate: a person's name (spaCy PERSON entity, a proper noun apposed to a kin or
-  pet noun: "my sister Ana", "Oscar, my guinea pig", "a husky named Juno"), or a kin / pet noun
-  phrase ("my dog", "your brother", "a rescue dog" that "I" adopted / got / have); the chat's
+  pet noun: "my sister Ana", "Oscar, my guinea pig", "a husky named Juno", "my niece Olivia"
+  parsed as a compound), or a kin / pet noun phrase ("my dog", "your brother", "a rescue dog"
+  that "I" adopted / got / have, a capitalised kin word of an earlier turn: "Dad is staying with
+  us" said by the speaker is "my dad", said by the other speaker "<their name>'s dad"); the chat's
   speakers ("I", "you", and the turns' speaker names) are never candidates;
 - the window is the message before the pronoun; when it holds no animate candidate, the
   session's previous two turns taken together (ExtractionContext.previous_turns); the window
@@ -60,7 +70,7 @@ from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "person_antecedents"
 PRONOUN_RE = PERSON_PRONOUN_RE
-_MALE_PRON = frozenset({"he", "his"})
+_MALE_PRON = frozenset({"he", "his", "him"})
 _FEMALE_PRON = frozenset({"she", "her"})
 MALE = frozenset({
     "brother", "dad", "father", "son", "husband", "boyfriend", "grandpa", "grandfather", "uncle", "nephew",
@@ -98,6 +108,15 @@ class _Cand:
     # a name apposed to a person noun the rules' relation patterns do not read ("one girl on the
     # team, Kira, ..."): resolved here; "my brother Carlos ... He" stays extract_rules' last_person's
     apposed: bool = False
+    kind: str = "person"  # "pet" for an animal: how the rules type the name put in the pronoun's place
+
+
+# a capitalised kin word used as a name in an earlier turn ("Dad is staying with us"): the turn
+# speaker's relative (write/people_forms.py does the same for the current message)
+_KIN_NAMES = frozenset({"dad", "daddy", "mom", "mommy", "mum", "mummy", "grandma", "grandpa", "granny", "nana",
+                        "papa", "grandad", "granddad"})
+# an object pronoun: "We drove him to the office", "gave her a hug", "so proud of him"
+_OBJECT_DEPS = frozenset({"dobj", "dative", "pobj"})
 
 
 def worth_resolving(text: str) -> bool:
@@ -118,12 +137,17 @@ def _pron_gender(tok: Any) -> str:
 
 
 def _pronoun_slot(tok: Any) -> str | None:
-    """'subj' for a subject he/she, 'poss' for a possessive his/her; None for anything else."""
+    """'subj' for a subject he/she, 'poss' for a possessive his/her, 'obj' for an object him/her
+    of a verb (or of a preposition after a verb or adjective: "proud of her"); None otherwise."""
     low = tok.lower_
     if low in ("he", "she") and tok.dep_ in ("nsubj", "nsubjpass"):
         return "subj"
     if low in ("his", "her") and tok.dep_ == "poss":
         return "poss"
+    if low in ("him", "her") and tok.tag_ == "PRP" and tok.dep_ in _OBJECT_DEPS:
+        head = tok.head.head if tok.dep_ == "pobj" else tok.head
+        if head.tag_.startswith(("VB", "JJ")):
+            return "obj"
     return None
 
 
@@ -198,7 +222,18 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if owned is not None:
             tok, said = owned
             covered.add(tok.i)
-            out.append((tok.i, _Cand(said.casefold(), said, _gender_of(tok), False, False, tok.lower_)))
+            out.append((tok.i, _Cand(said.casefold(), said, _gender_of(tok), False, False, tok.lower_,
+                                     kind="pet" if tok.lower_ in PET_NOUNS else "person")))
+        kin = next((c for c in root.children if c.dep_ == "compound" and c.tag_ == "NN" and c.lower_ in ANIMATE_NOUNS
+                    and first_word(chunk) in ("my", "your", "our")), None) if root.tag_ == "NNP" else None
+        if kin is not None:  # "My niece Olivia plays ..." parsed as a compound: the name, with the noun's gender
+            kname = " ".join(t.text for t in chunk if t.tag_ == "NNP" and t.i > kin.i)
+            if kname and kname.casefold() not in names:
+                covered |= {t.i for t in chunk}
+                out.append((chunk.start, _Cand(kname.casefold(), kname, _gender_of(kin) or name_gender.gender_of(kname),
+                                               True, _is_subject(root), "", K.read_here(kin.lower_),
+                                               "pet" if kin.lower_ in PET_NOUNS else "person")))
+            continue
         if root.tag_ not in ("NN", "NNP") or low not in ANIMATE_NOUNS:
             continue
         if root.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it", "they", "this", "that")
@@ -224,6 +259,9 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             words = [t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct"]
             phrase = f"{owner} {''.join(words).strip()}" if owner and words else None
             phrase = phrase or K.owned_phrase(chunk, who, speaker)  # "We got a puppy"
+        elif len(chunk) == 1 and low in _KIN_NAMES and root.text[:1].isupper() and who \
+                and root.dep_ not in ("npadvmod", "intj"):
+            phrase = f"my {low}" if who == speaker else f"{who}'s {low}"  # "Dad is staying with us"
         else:
             # "our puppy", "the kid" asked about (write/kin_antecedents.py); "his brother", "the
             # dog" said in passing: counts, not said clearly
@@ -237,7 +275,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         # the noun's gender first ("my wife Patty"), else the name's (write/name_gender.py)
         gender = _gender_of(root) or (name_gender.gender_of(name) if name and low not in PET_NOUNS else None)
         out.append((chunk.start, _Cand(key, phrase, gender, bool(name), _is_subject(root),
-                                       "" if name else low, bool(name) and K.read_here(low))))
+                                       "" if name else low, bool(name) and K.read_here(low),
+                                       "pet" if low in PET_NOUNS else "person")))
     for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
         if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
             out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
@@ -248,6 +287,11 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
+
+
+def first_word(chunk: Any) -> str:
+    """The lower-cased first word of a noun chunk."""
+    return str(chunk[0].lower_)
 
 
 def _pick(cands: list[_Cand], gender: str) -> _Cand | None:
@@ -317,10 +361,18 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
-    """He/she/his/her of `text` that stand for one person or pet named before, with what to put in
-    their place (see the module docstring). Empty when nothing is clear."""
+    """He/she/his/her/him of `text` that stand for one person or pet named before, with what to put
+    in their place (see the module docstring). Empty when nothing is clear."""
+    return resolve(text, ctx, spacy_model)[0]
+
+
+def resolve(text: str, ctx: ExtractionContext,
+            spacy_model: str | None = None) -> tuple[list[Replacement], dict[str, str]]:
+    """`replacements`, and the names put in a pronoun's place with their type ("person" / "pet"):
+    the rules must read "Mia's driving test ..." and "Rufus stole a pizza" as news about a person
+    or pet even when this message does not say what Mia or Rufus is (`animate_context`)."""
     if not worth_resolving(text):
-        return []
+        return [], {}
     from arandu_pipelines.write.parses import PARSE, for_context
 
     parses = for_context(ctx, spacy_model)
@@ -328,14 +380,16 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     part = text[: _sentence_end(text, last.end())][:MAX_PARSE_CHARS]
     doc = parses.doc(part, PARSE, STAGE)
     if doc is None or not any(_pronoun_slot(t) for t in doc):
-        return []
+        return [], {}
     turns = context_turns(ctx)
     speaker = (ctx.speaker_name or "").strip()
     names = _names(ctx, turns)
     _ner(parses, doc, names)
     out: list[Replacement] = []
-    said_subj: dict[int, str] = {}  # sentence start -> gender of a subject pronoun resolved in it
     said_key: dict[int, str] = {}  # token index of a resolved pronoun -> its candidate's key
+    animate: dict[str, str] = {}
+    said: dict[int, set[str]] = {}  # sentence start -> genders of the mentions resolved in it
+    taken: dict[str, _Cand] = {}  # gender -> the candidate a pronoun of this message took from the turns
     for tok in doc:
         slot = _pronoun_slot(tok)
         if slot is None:
@@ -345,16 +399,21 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         gender = _pron_gender(tok)
         if slot == "poss" and own_subject_pronoun(tok):
             continue  # "He passed his exam": "his" is the clause's own subject's, and stays a pronoun
+        if slot == "obj" and not _object_free(tok):
+            continue  # "My brother drove him", "He called him": the object is someone else
         if slot == "poss" and _candidates(doc[tok.sent.start: tok.i], speaker, speaker, names):
             continue  # "My brother's doing great at his new job": its own sentence says whose
-        if slot == "poss" and said_subj.get(tok.sent.start) == gender and not _names_after(doc, tok):
-            continue  # "He passed his first exam" -> "My nephew passed his first exam", as written
+        if slot != "subj" and gender in said.get(tok.sent.start, ()) and not _names_after(doc, tok):
+            # "He passed his first exam", "We drove him to his dorm" -> "... my nephew to his dorm":
+            # the sentence has said who; a later possessive or object stays as written
+            continue
         near = _same_sentence(doc, tok, gender, speaker, names)
         if near is not None:  # "I'm carving an eagle to give Tom when he graduates": Tom
             rep = _replacement(doc, tok, slot, near)
             if rep is not None:
                 out.append(rep)
                 said_key[tok.i] = near.casefold()
+                said.setdefault(tok.sent.start, set()).add(gender)
             continue
         not_subject = _other_gender_subject(tok, said_key) if slot == "poss" else None
         here = [c for c in _candidates(doc[: tok.i], speaker, speaker, names) if c.key != not_subject]
@@ -362,8 +421,12 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             if any(c.named and not c.apposed for c in here):
                 continue  # a name in this message: extract_rules' last_person reads it
             found = _pick(here, gender)
-        elif tok.idx < REACH and turns:
-            found = _from_turns(parses, turns, speaker, names, gender, not_subject)
+        elif turns and (tok.idx < REACH or gender in taken):
+            # a later pronoun of the gender a pronoun of this message took from the turns is the
+            # same one ("He shipped out Monday. ... We drove him to the office")
+            found = taken.get(gender) or _from_turns(parses, turns, speaker, names, gender, not_subject)
+            if found is not None:
+                taken[gender] = found
         else:
             found = None
         if found is None or found.phrase is None:
@@ -372,9 +435,50 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         if rep is not None:
             out.append(rep)
             said_key[tok.i] = found.key
-            if slot == "subj":
-                said_subj[tok.sent.start] = gender
-    return out
+            said.setdefault(tok.sent.start, set()).add(gender)
+            if found.named:
+                animate[found.phrase] = found.kind
+    return out, animate
+
+
+# a clause subject that cannot be the object's referent ("We drove him", "She hugged him")
+_OTHER_SUBJECTS = frozenset({"i", "we", "you", "they", "it", "this", "that"})
+
+
+def _object_free(tok: Any) -> bool:
+    """Whether an object "him"/"her" may stand for someone named before: its clause's subject
+    (the first nsubj walking up; a conjoined verb shares it) is the speaker, the listener, a group
+    or thing, or a pronoun of the other gender, or there is none ("Drove him to the office").
+    A third person of the same gender as subject ("He called him", "My brother drove him") makes
+    the object someone else, and a named or noun subject may be the one named before: both stay."""
+    cur = tok.head
+    for _ in range(len(tok.doc)):
+        subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subj:
+            s = subj[0]
+            if s.lower_ in _OTHER_SUBJECTS:
+                return True
+            return s.lower_ in ("he", "she") and _pron_gender(s) != _pron_gender(tok)
+        if cur.head.i == cur.i:
+            return True
+        cur = cur.head
+    return True
+
+
+def animate_context(ctx: ExtractionContext, animate: dict[str, str]) -> ExtractionContext:
+    """`ctx` with the names `resolve` put in a pronoun's place known as people or pets (as if the
+    memory knew them), so that the rules type "Mia" of "Mia's driving test is in late May" a
+    person; names the context already knows keep their type."""
+    if not animate:
+        return ctx
+    from dataclasses import replace
+
+    aliases = dict(ctx.known_aliases or {})
+    types = dict(ctx.known_types or {})
+    for name, kind in animate.items():
+        display = aliases.setdefault(name.lower(), name)
+        types.setdefault(display, kind)
+    return replace(ctx, known_aliases=aliases, known_types=types)
 
 
 def _same_sentence(doc: Any, tok: Any, gender: str, speaker: str, names: set[str]) -> str | None:
@@ -446,6 +550,14 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> 
     """`text` with its resolved pronouns replaced, and the sentence `spans` moved to match (a
     replacement never crosses a sentence boundary). Unchanged when nothing is resolved."""
     return splice(text, spans, replacements(text, ctx, ctx.spacy_model))
+
+
+def rewrite_typed(text: str, spans: list[tuple[int, int]],
+                  ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]], ExtractionContext]:
+    """`rewrite`, and the context the rules then read: `animate_context` of the names put in."""
+    found, animate = resolve(text, ctx, ctx.spacy_model)
+    new_text, new_spans = splice(text, spans, found)
+    return new_text, new_spans, animate_context(ctx, animate)
 
 
 def splice(text: str, spans: list[tuple[int, int]], found: list[Replacement]) -> tuple[str, list[tuple[int, int]]]:
