@@ -41,7 +41,7 @@ from typing import Any
 
 from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import name_gender
+from arandu_pipelines.write import name_gender, name_subjects
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _QUESTION_RE,
@@ -98,6 +98,7 @@ class _Cand:
     # a name apposed to a person noun the rules' relation patterns do not read ("one girl on the
     # team, Kira, ..."): resolved here; "my brother Carlos ... He" stays extract_rules' last_person's
     apposed: bool = False
+    pet: bool = False  # a pet noun's name ("a puppy named Rufus"): write/name_subjects.py types it a pet
 
 
 def worth_resolving(text: str) -> bool:
@@ -141,6 +142,22 @@ def own_subject_pronoun(tok: Any) -> bool:
         if subj:
             s = subj[0]
             return s.lower_ in ("he", "she") and _pron_gender(s) == _pron_gender(tok)
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+    return False
+
+
+def own_name_subject(tok: Any) -> bool:
+    """Whether the possessive `tok` belongs to its clause's subject when that subject is a proper
+    name whose known gender does not conflict: "Tyler scored second in his class" (the name NER
+    typed ORG, so no candidate of the message said so); write/name_subjects.py."""
+    cur = tok.head
+    for _ in range(len(tok.doc)):
+        subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != tok.i]
+        if subj:
+            s = subj[0]
+            return s.tag_ == "NNP" and s.i < tok.i and not name_gender.conflicts(s.text, _pron_gender(tok))
         if cur.head.i == cur.i:
             return False
         cur = cur.head
@@ -237,7 +254,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         # the noun's gender first ("my wife Patty"), else the name's (write/name_gender.py)
         gender = _gender_of(root) or (name_gender.gender_of(name) if name and low not in PET_NOUNS else None)
         out.append((chunk.start, _Cand(key, phrase, gender, bool(name), _is_subject(root),
-                                       "" if name else low, bool(name) and K.read_here(low))))
+                                       "" if name else low, bool(name) and K.read_here(low), low in PET_NOUNS)))
     for tok in span:  # "my youngest", "your little one": no noun chunk (write/kin_antecedents.py)
         if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
             out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
@@ -245,6 +262,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
+        if name_subjects.weak_person(ent.text):
+            continue  # "Brookfield": a one-word name no first-name list knows, PERSON to NER only (name_subjects)
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
@@ -316,9 +335,12 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     return _pick(cands, gender) if cands else None
 
 
-def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
+def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None,
+                 typed: dict[str, str] | None = None) -> list[Replacement]:
     """He/she/his/her of `text` that stand for one person or pet named before, with what to put in
-    their place (see the module docstring). Empty when nothing is clear."""
+    their place (see the module docstring). Empty when nothing is clear. `typed` (when given)
+    receives each name put in a pronoun's place with "person" / "pet" (write/name_subjects.py:
+    the rules then type the name as this module knew it)."""
     if not worth_resolving(text):
         return []
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -342,7 +364,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         if slot == "subj" and _bare_reaction(tok):
             continue  # "He's so cute!": a reaction to what was just shown, which may not be named
         gender = _pron_gender(tok)
-        if slot == "poss" and own_subject_pronoun(tok):
+        if slot == "poss" and (own_subject_pronoun(tok) or own_name_subject(tok)):
             continue  # "He passed his exam": "his" is the clause's own subject's, and stays a pronoun
         if slot == "poss" and _candidates(doc[tok.sent.start: tok.i], speaker, speaker, names):
             continue  # "My brother's doing great at his new job": its own sentence says whose
@@ -362,6 +384,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         rep = _replacement(doc, tok, slot, found.phrase)
         if rep is not None:
             out.append(rep)
+            if typed is not None and found.named:
+                typed.setdefault(found.phrase.casefold(), "pet" if found.pet else "person")
             if slot == "subj":
                 said_subj[tok.sent.start] = gender
     return out
@@ -392,10 +416,12 @@ def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
     return Replacement(tok.idx, tok.idx + len(tok.text), tok.text, np)
 
 
-def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]]]:
+def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext,
+            typed: dict[str, str] | None = None) -> tuple[str, list[tuple[int, int]]]:
     """`text` with its resolved pronouns replaced, and the sentence `spans` moved to match (a
-    replacement never crosses a sentence boundary). Unchanged when nothing is resolved."""
-    return splice(text, spans, replacements(text, ctx, ctx.spacy_model))
+    replacement never crosses a sentence boundary). Unchanged when nothing is resolved. `typed`:
+    see `replacements`."""
+    return splice(text, spans, replacements(text, ctx, ctx.spacy_model, typed))
 
 
 def splice(text: str, spans: list[tuple[int, int]], found: list[Replacement]) -> tuple[str, list[tuple[int, int]]]:
