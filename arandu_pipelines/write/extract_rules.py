@@ -1823,8 +1823,13 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             continue  # ("Marco" is also Portuguese "março": a name in English, write/name_subjects.py)
         follows_verb = _looks_verb_follow(body, b)
         if follows_verb and initial and _not_a_person(ms, body, a, name):
-            follows_verb = False  # "Westfield won ...": NER types a no-first-name ORG / GPE / FAC
-        elif not follows_verb and initial:
+            # "Westfield won ...": NER types a no-first-name ORG / GPE / FAC; the fact stays (the
+            # rules' person-verb evidence), but it is no antecedent of he/she (write/name_subjects.py)
+            ms.add_entity(name, "person", _RANK_PERSONVERB, base + a)
+            ms.ner_only.add(ms.key(name))
+            taken.add((a, b))
+            continue
+        if not follows_verb and initial:
             subject_type = _first_name_person(ms, body, a, b, name)
             if subject_type is None:
                 continue
@@ -1880,7 +1885,7 @@ def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> str | 
 
 def _not_a_person(ms: _Msg, body: str, a: int, name: str) -> bool:
     """A sentence-initial name followed by a person verb that no first-name list knows and that
-    spaCy NER types an organisation or place ("Westfield won the final"): not a person."""
+    spaCy NER types an organisation or place ("Westfield won the final"): not a person for he/she."""
     if ms.lang != "en" or not name_subjects.weak_person(name) or _known_person(ms, name):
         return False
     if ms.resolved.get(name.casefold()) or ms.turn_names().get(name.casefold()):

@@ -131,9 +131,9 @@ def _nouns() -> frozenset[str]:
 
 _NAME = r"(?P<n>[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)?)"
 _APPOSED_RE = re.compile(
-    r"\b(?:my|your|our|his|her|their|a|an|the)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+),?\s+(?:(?:named|called)\s+)?"
+    r"\b(?i:my|your|our|his|her|their|a|an|the)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+),?\s+(?:(?:named|called)\s+)?"
     + _NAME)
-_APPOSED_AFTER_RE = re.compile(_NAME + r",\s+(?:my|our|your|his|her|their)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+)\b")
+_APPOSED_AFTER_RE = re.compile(_NAME + r",\s+(?i:my|our|your|his|her|their)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+)\b")
 
 
 def from_turns(turns: Iterable[tuple[str | None, str]], speakers: Iterable[str | None]) -> dict[str, str]:
