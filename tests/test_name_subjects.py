@@ -97,7 +97,8 @@ def test_pet_named_in_an_earlier_turn_is_a_pet():
 
 def test_from_turns_reads_appositions():
     got = name_subjects.from_turns([("Ann", "My son Tyler left. Rufus, my dog, misses him."),
-                                    ("Bob", "a kitten called Mochi")], ["Ann", "Bob"])
+                                    ("Bob", "a kitten called Mochi")], ["Ann", "Bob"],
+                                   frozenset({"son", "dog", "kitten"}), frozenset({"dog", "kitten"}))
     assert got["tyler"] == "person" and got["rufus"] == "pet" and got["mochi"] == "pet", got
     assert got["ann"] == "person"
 

@@ -820,9 +820,12 @@ class _Msg:
     def turn_names(self) -> dict[str, str]:
         """Names the conversation has shown as people or pets (write/name_subjects.from_turns), once."""
         if self._turn_names is None:
+            from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
+
             ctx = self.ctx
             self._turn_names = name_subjects.from_turns(
-                ctx.previous_turns or [], [ctx.speaker_name, ctx.addressee, *[w for w, _ in ctx.previous_turns or []]])
+                ctx.previous_turns or [], [ctx.speaker_name, ctx.addressee, *[w for w, _ in ctx.previous_turns or []]],
+                PERSON_NOUNS | PET_NOUNS | kin_antecedents.ROLE_NOUNS, PET_NOUNS)
         return self._turn_names
 
     # ---- output -----------------------------------------------------------------------------

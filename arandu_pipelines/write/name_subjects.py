@@ -116,19 +116,6 @@ def label_at(parses: Any, sentence: str, start: int, name: str) -> str | None:
     return ""
 
 
-_NOUN_WORDS: frozenset[str] | None = None
-
-
-def _nouns() -> frozenset[str]:
-    global _NOUN_WORDS
-    if _NOUN_WORDS is None:
-        from arandu_pipelines.write import kin_antecedents as K
-        from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
-
-        _NOUN_WORDS = frozenset(PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS)
-    return _NOUN_WORDS
-
-
 _NAME = r"(?P<n>[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)?)"
 _APPOSED_RE = re.compile(
     r"\b(?i:my|your|our|his|her|their|a|an|the)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+),?\s+(?:(?:named|called)\s+)?"
@@ -136,13 +123,11 @@ _APPOSED_RE = re.compile(
 _APPOSED_AFTER_RE = re.compile(_NAME + r",\s+(?i:my|our|your|his|her|their)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+)\b")
 
 
-def from_turns(turns: Iterable[tuple[str | None, str]], speakers: Iterable[str | None]) -> dict[str, str]:
+def from_turns(turns: Iterable[tuple[str | None, str]], speakers: Iterable[str | None], nouns: frozenset[str],
+               pets: frozenset[str]) -> dict[str, str]:
     """Folded first name -> "person" / "pet" for names the conversation has shown: the speakers,
-    and a name apposed to a kin / role / pet noun in a previous turn ("my son Tyler", "a puppy
-    named Rufus", "Rufus, my dog")."""
-    from arandu_pipelines.write.person_antecedents import PET_NOUNS
-
-    nouns = _nouns()
+    and a name apposed to a kin / role / pet noun (`nouns`; `pets` make a pet) in a previous turn
+    ("my son Tyler", "a puppy named Rufus", "Rufus, my dog")."""
     out: dict[str, str] = {}
     for n in speakers:
         if n and n.strip():
@@ -156,7 +141,7 @@ def from_turns(turns: Iterable[tuple[str | None, str]], speakers: Iterable[str |
                 first = m.group("n").split()[0].casefold()
                 if first in L.STOPWORDS_EN or first in _CALENDAR:
                     continue
-                out.setdefault(first, "pet" if noun in PET_NOUNS else "person")
+                out.setdefault(first, "pet" if noun in pets else "person")
     return out
 
 
