@@ -84,7 +84,12 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
-from arandu_pipelines.write import kin_antecedents, name_gender, name_subjects, own_possessive
+from arandu_pipelines.write import (
+    kin_antecedents,
+    name_gender,
+    name_subjects,
+    own_possessive,
+)
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
@@ -820,7 +825,10 @@ class _Msg:
     def turn_names(self) -> dict[str, str]:
         """Names the conversation has shown as people or pets (write/name_subjects.from_turns), once."""
         if self._turn_names is None:
-            from arandu_pipelines.write.person_antecedents import PERSON_NOUNS, PET_NOUNS
+            from arandu_pipelines.write.person_antecedents import (
+                PERSON_NOUNS,
+                PET_NOUNS,
+            )
 
             ctx = self.ctx
             self._turn_names = name_subjects.from_turns(
