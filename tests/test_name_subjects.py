@@ -148,3 +148,9 @@ def test_verb_test():
 def test_organisation_with_a_person_verb_is_no_he():
     out = facts("Westfield won the final. He scored twice in the second half.")
     assert not any("Westfield scored" in f for f in out), out
+
+
+def test_first_name_after_a_time_word():
+    out = facts("Yesterday Tyler scored a goal.")
+    assert any(f.startswith("Tyler scored a goal") for f in out), out
+    assert not any(f.startswith("Apple") for f in facts("Today Apple released a phone."))

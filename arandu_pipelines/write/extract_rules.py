@@ -1830,6 +1830,8 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
         if taken.overlaps((a, b)):
             continue
         initial = a == first or (a < first + 2 and body[:a].strip(" \"'“(") == "")
+        if not initial and ms.lang == "en" and name_subjects.TIME_LEAD_RE.match(body[:a]):
+            initial = True  # "Yesterday Tyler scored a goal": only a time word before the subject
         if not _is_name(name) and not (initial and _english_first_name(ms, name)):
             continue  # ("Marco" is also Portuguese "março": a name in English, write/name_subjects.py)
         follows_verb = _looks_verb_follow(body, b)

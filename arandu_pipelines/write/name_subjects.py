@@ -52,6 +52,10 @@ COMMON = frozenset({
 _CALENDAR = frozenset(
     w.casefold() for w in [*calendar.month_name[1:], *calendar.month_abbr[1:], *calendar.day_name, *calendar.day_abbr,
                            "sept", "tues", "thur", "thurs"])
+# a time adverbial before the subject: "Yesterday Tyler scored a goal", "This morning, Rose ..."
+TIME_LEAD_RE = re.compile(
+    r"(?i)^\s*(?:yesterday|today|tonight|tomorrow|(?:this|last|yesterday)\s+(?:morning|afternoon|evening|night|week"
+    r"|weekend|month|year)|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*,?\s*$")
 PLACE_LABELS = frozenset({"GPE", "LOC", "FAC", "NORP"})
 NOT_PERSON_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP"})
 _ADVERBS = frozenset({"just", "also", "finally", "really", "always", "never", "still", "recently", "actually",
@@ -152,5 +156,5 @@ def weak_person(name: str) -> bool:
     return len(words) == 1 and not is_first_name(words[0])
 
 
-__all__ = ["COMMON", "NOT_PERSON_LABELS", "PLACE_LABELS", "STAGE", "from_turns", "is_first_name", "label_at",
+__all__ = ["COMMON", "NOT_PERSON_LABELS", "PLACE_LABELS", "STAGE", "TIME_LEAD_RE", "from_turns", "is_first_name", "label_at",
            "table_candidate", "weak_person"]
