@@ -84,7 +84,12 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import grammar_defects as GD
-from arandu_pipelines.write import kin_antecedents, name_gender, own_possessive
+from arandu_pipelines.write import (
+    kin_antecedents,
+    name_gender,
+    name_subjects,
+    own_possessive,
+)
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
@@ -694,6 +699,9 @@ class _Msg:
         self.generic: list[ExtractedFact] = []  # facts of `_generic` (restated sentences)
         self.known_types = ctx.known_types or {}
         self.cross_turn: list = []  # write/antecedents.Replacement of pronouns resolved from the previous turn
+        self.resolved: dict[str, str] = {}  # names person_antecedents put in a pronoun's place (write/name_subjects.py)
+        self.ner_only: set[str] = set()  # keys typed a person by NER alone, no first name: no he/she antecedent
+        self._turn_names: dict[str, str] | None = None
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
         self.rank[self.sp_fold] = 9
@@ -802,11 +810,31 @@ class _Msg:
             if pos < before and k != self.sp_fold and k in self.ents and self.ents[k].entity_type == "person":
                 if self.addressee and k == self.key(self.addressee):
                     continue
+                if gender and k in self.ner_only:
+                    continue  # "Brookfield made the semifinals. He's a junior.": no known first name
                 known = self.person_gender(self.ents[k].name)
                 if gender and known and known != gender:
                     continue
                 return self.ents[k].name
         return None
+
+    def resolved_people(self) -> set[str]:
+        """Keys of the people and pets this message typed (the scan's name subjects included)."""
+        return {k for k, e in self.ents.items() if e.entity_type in ("person", "pet") and not e.is_speaker}
+
+    def turn_names(self) -> dict[str, str]:
+        """Names the conversation has shown as people or pets (write/name_subjects.from_turns), once."""
+        if self._turn_names is None:
+            from arandu_pipelines.write.person_antecedents import (
+                PERSON_NOUNS,
+                PET_NOUNS,
+            )
+
+            ctx = self.ctx
+            self._turn_names = name_subjects.from_turns(
+                ctx.previous_turns or [], [ctx.speaker_name, ctx.addressee, *[w for w, _ in ctx.previous_turns or []]],
+                PERSON_NOUNS | PET_NOUNS | kin_antecedents.ROLE_NOUNS, PET_NOUNS)
+        return self._turn_names
 
     # ---- output -----------------------------------------------------------------------------
     def add_fact(self, f: ExtractedFact) -> None:
@@ -1496,6 +1524,7 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     said = (text, spans)
     formed = said
     owners: list[int] | None = None
+    resolved: dict[str, str] = {}  # names put in a he/she's place -> "person" / "pet" (write/name_subjects.py)
     if lang == "en":
         text = _LOWER_I_RE.sub("I", text)  # same length: the spans stay valid
         text = _unshout(text, ctx)  # "I GOT THE JOB" -> "I got the job" (write/chat_forms.py), same length
@@ -1506,7 +1535,7 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         text, spans, owners = people_forms.rewrite(text, spans, ctx)
         formed = (text, spans)
         # the names put in a pronoun's place are people / pets for the rules ("Mia's test is ...")
-        text, spans, ctx = person_antecedents.rewrite_typed(text, spans, ctx)
+        text, spans, ctx = person_antecedents.rewrite_typed(text, spans, ctx, resolved)
         # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
         # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)
         text, spans = org_antecedents.rewrite(text, spans, ctx)
@@ -1518,9 +1547,9 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
 
     with held_back.collect():
         if len(windows) == 1:
-            result = _extract_spans(text, spans, ctx, lang)
+            result = _extract_spans(text, spans, ctx, lang, resolved)
         else:
-            result = _merged([_extract_spans(text, w, ctx, lang) for w in windows])
+            result = _merged([_extract_spans(text, w, ctx, lang, resolved) for w in windows])
         if lang == "en":  # advice asked for / a proposal (write/advice.py), then at most one act toward the listener
             from arandu_pipelines.write import advice, speech_acts
 
@@ -1630,10 +1659,13 @@ def _merged(parts: list[ExtractionResult]) -> ExtractionResult:
     return result
 
 
-def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext, lang: str) -> ExtractionResult:
-    """The rules over the sentences `spans` of `text`, with one message state."""
+def _extract_spans(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext, lang: str,
+                   resolved: dict[str, str] | None = None) -> ExtractionResult:
+    """The rules over the sentences `spans` of `text`, with one message state (`resolved`: names
+    person_antecedents put in a pronoun's place, with their type)."""
     result = ExtractionResult(mode="rules")
     ms = _Msg(text, ctx, lang)
+    ms.resolved = resolved or {}
     sents = [_prepare_sentence(ms, a, text[a:b]) for a, b in spans]
     result.sentences = [s.text for s in sents]
     for s in sents:
@@ -1805,13 +1837,29 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
         name = _trim_name(raw)
         a = m.start() + raw.find(name)
         b = a + len(name)
-        if taken.overlaps((a, b)) or not _is_name(name):
+        if taken.overlaps((a, b)):
             continue
+        initial = a == first or (a < first + 2 and body[:a].strip(" \"'“(") == "")
+        if not initial and ms.lang == "en" and name_subjects.TIME_LEAD_RE.match(body[:a]):
+            initial = True  # "Yesterday Tyler scored a goal": only a time word before the subject
+        if not _is_name(name) and not (initial and _english_first_name(ms, name)):
+            continue  # ("Marco" is also Portuguese "março": a name in English, write/name_subjects.py)
         follows_verb = _looks_verb_follow(body, b)
-        if not follows_verb and (a == first or (a < first + 2 and body[:a].strip(" \"'“(") == "")):
-            if not _first_name_person(ms, body, a, b, name):
+        if follows_verb and initial and _not_a_person(ms, body, a, name):
+            # "Westfield won ...": NER types a no-first-name ORG / GPE / FAC; the fact stays (the
+            # rules' person-verb evidence), but it is no antecedent of he/she (write/name_subjects.py)
+            ms.add_entity(name, "person", _RANK_PERSONVERB, base + a)
+            ms.ner_only.add(ms.key(name))
+            taken.add((a, b))
+            continue
+        if not follows_verb and initial:
+            subject_type = _first_name_person(ms, body, a, b, name)
+            if subject_type is None:
                 continue
-            follows_verb = True  # "Nora arrived on the 9th": NER says PERSON (write/subject_forms.py)
+            # "Nora arrived on the 9th", "Tyler scored a goal", "Rufus chewed ..." (write/name_subjects.py)
+            ms.add_entity(name, subject_type, _RANK_PERSONVERB, base + a)
+            taken.add((a, b))
+            continue
         if not follows_verb and (
             _PERSON_CTX_RE.search(body[max(0, a - 30):a]) or _AND_I_RE.match(body, b)
             or (ms.lang == "en" and kin_antecedents.apposed_to_person(body[:a], _PERSON_NOUNS))
@@ -1825,17 +1873,50 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
 _NEXT_LOWER_RE = re.compile(r"\s+(?!(?:and|or|but|nor|of|in|on|at|to|for|with|from|the|a|an|as|than|so|too|&)\b)[a-z][a-z'’]*\b")
 
 
-def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> bool:
-    """A sentence-initial name followed by a lower-case word that spaCy NER types PERSON: the
-    subject of third-party news ("Nora arrived on the 9th"), typed a person (write/subject_forms.py)."""
+def _english_first_name(ms: _Msg, name: str) -> bool:
+    """A name of the first-name lists that a stop list holds only as a Portuguese word ("Marco",
+    "março"; "Linda"): in an English message it may be a name (write/name_subjects.py)."""
+    w = name.casefold()
+    return (ms.lang == "en" and " " not in w and w not in L.STOPWORDS_EN and w not in _DISCOURSE_WORDS
+            and name_subjects.is_first_name(w))
+
+
+def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> str | None:
+    """"person" / "pet" for a sentence-initial name followed by a lower-case word, the subject of
+    third-party news: put there by the he/she resolution, known to the conversation, typed PERSON
+    by spaCy NER (write/subject_forms.py), or a known first name NER does not place
+    (write/name_subjects.py); else None."""
     if ms.lang != "en" or not _NEXT_LOWER_RE.match(body, b) or ms.key(name) == ms.sp_fold:
-        return False
+        return None
     if ms.key(name) in ms.ents:
+        return None
+    first = name.split()[0].casefold()
+    known = ms.resolved.get(name.casefold()) or ms.turn_names().get(first)
+    if known:
+        return known
+    from arandu_pipelines.write import parses as chunk_parses
+
+    label = name_subjects.label_at(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
+    if label == "PERSON":
+        if name_subjects.weak_person(name):
+            ms.ner_only.add(ms.key(name))
+        return "person"
+    if label is None or label in name_subjects.PLACE_LABELS or not _is_name(name) and label:
+        return None
+    return "person" if name_subjects.table_candidate(name, body[b:]) else None
+
+
+def _not_a_person(ms: _Msg, body: str, a: int, name: str) -> bool:
+    """A sentence-initial name followed by a person verb that no first-name list knows and that
+    spaCy NER types an organisation or place ("Westfield won the final"): not a person for he/she."""
+    if ms.lang != "en" or not name_subjects.weak_person(name) or _known_person(ms, name):
+        return False
+    if ms.resolved.get(name.casefold()) or ms.turn_names().get(name.casefold()):
         return False
     from arandu_pipelines.write import parses as chunk_parses
-    from arandu_pipelines.write import subject_forms
 
-    return subject_forms.person_subject(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
+    label = name_subjects.label_at(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
+    return bool(label) and label in name_subjects.NOT_PERSON_LABELS
 
 
 _NGRAM_STOP_RE = re.compile(r"[.!?,;]")
@@ -2212,7 +2293,8 @@ def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int,
         if ms.lang == "pt" and " " not in nm and low in _PT_VERB_WORDS:
             # "Estou namorando ...": a capitalised verb, not a name
             return _Subj(ms.speaker, "dropped", -1, aux, lead=st) if low in L.PT_1SG_TO_3SG else None
-        if _is_name(nm):
+        if _is_name(nm) or (ms.lang == "en" and ms.key(nm) in ms.resolved_people()):
+            # ("Marco is a firefighter": a name the scan typed, though a stop list holds "marco")
             return _Subj(nm, "name", lo + m.start("name") + m.group("name").find(nm), aux)
     return None
 

@@ -51,7 +51,7 @@ from typing import Any
 
 from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import name_gender
+from arandu_pipelines.write import name_gender, name_subjects
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _QUESTION_RE,
@@ -171,6 +171,22 @@ def own_subject_pronoun(tok: Any) -> bool:
     return False
 
 
+def own_name_subject(tok: Any) -> bool:
+    """Whether the possessive `tok` belongs to its clause's subject when that subject is a proper
+    name whose known gender does not conflict: "Tyler scored second in his class" (the name NER
+    typed ORG, so no candidate of the message said so); write/name_subjects.py."""
+    cur = tok.head
+    for _ in range(len(tok.doc)):
+        subj = [c for c in cur.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != tok.i]
+        if subj:
+            s = subj[0]
+            return s.tag_ == "NNP" and s.i < tok.i and not name_gender.conflicts(s.text, _pron_gender(tok))
+        if cur.head.i == cur.i:
+            return False
+        cur = cur.head
+    return False
+
+
 def _names(ctx: ExtractionContext, turns: list[tuple[str | None, str]]) -> set[str]:
     """The chat's speakers (never an antecedent of he/she: they are "I" and "you")."""
     out: set[str] = set()
@@ -284,6 +300,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
+        if name_subjects.weak_person(ent.text):
+            continue  # "Brookfield": a one-word name no first-name list knows, PERSON to NER only (name_subjects)
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
@@ -360,10 +378,17 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     return _pick(cands, gender) if cands else None
 
 
-def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None) -> list[Replacement]:
+def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None,
+                 typed: dict[str, str] | None = None) -> list[Replacement]:
     """He/she/his/her/him of `text` that stand for one person or pet named before, with what to put
-    in their place (see the module docstring). Empty when nothing is clear."""
-    return resolve(text, ctx, spacy_model)[0]
+    in their place (see the module docstring). Empty when nothing is clear. `typed` (when given)
+    receives each name put in a pronoun's place with "person" / "pet" (write/name_subjects.py:
+    the rules then type the name as this module knew it)."""
+    found, animate = resolve(text, ctx, spacy_model)
+    if typed is not None:
+        for name, kind in animate.items():
+            typed.setdefault(name.casefold(), kind)
+    return found
 
 
 def resolve(text: str, ctx: ExtractionContext,
@@ -397,7 +422,7 @@ def resolve(text: str, ctx: ExtractionContext,
         if slot == "subj" and _bare_reaction(tok):
             continue  # "He's so cute!": a reaction to what was just shown, which may not be named
         gender = _pron_gender(tok)
-        if slot == "poss" and own_subject_pronoun(tok):
+        if slot == "poss" and (own_subject_pronoun(tok) or own_name_subject(tok)):
             continue  # "He passed his exam": "his" is the clause's own subject's, and stays a pronoun
         if slot == "obj" and not _object_free(tok):
             continue  # "My brother drove him", "He called him": the object is someone else
@@ -546,16 +571,22 @@ def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
     return Replacement(tok.idx, tok.idx + len(tok.text), tok.text, np)
 
 
-def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]]]:
+def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext,
+            typed: dict[str, str] | None = None) -> tuple[str, list[tuple[int, int]]]:
     """`text` with its resolved pronouns replaced, and the sentence `spans` moved to match (a
-    replacement never crosses a sentence boundary). Unchanged when nothing is resolved."""
-    return splice(text, spans, replacements(text, ctx, ctx.spacy_model))
+    replacement never crosses a sentence boundary). Unchanged when nothing is resolved. `typed`:
+    see `replacements`."""
+    return splice(text, spans, replacements(text, ctx, ctx.spacy_model, typed))
 
 
-def rewrite_typed(text: str, spans: list[tuple[int, int]],
-                  ctx: ExtractionContext) -> tuple[str, list[tuple[int, int]], ExtractionContext]:
-    """`rewrite`, and the context the rules then read: `animate_context` of the names put in."""
+def rewrite_typed(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext,
+                  typed: dict[str, str] | None = None) -> tuple[str, list[tuple[int, int]], ExtractionContext]:
+    """`rewrite`, and the context the rules then read: `animate_context` of the names put in
+    (also given to `typed`, see `replacements`)."""
     found, animate = resolve(text, ctx, ctx.spacy_model)
+    if typed is not None:
+        for name, kind in animate.items():
+            typed.setdefault(name.casefold(), kind)
     new_text, new_spans = splice(text, spans, found)
     return new_text, new_spans, animate_context(ctx, animate)
 
