@@ -118,3 +118,61 @@ def test_antecedent_preparse_parses_the_previous_turn_only_where_replacements_re
         reps = antecedents.replacements(text, c)
         assert bool(reps) == (text == wanted[0]), reps
     assert len(parsed) == before  # everything read was parsed up front
+
+
+@pytest.fixture
+def fresh_entity_cache():
+    """The process-wide entity cache emptied around the test (other tests filled it)."""
+    with parses._entity_lock:
+        parses._entity_cache.clear()
+    yield
+    with parses._entity_lock:
+        parses._entity_cache.clear()
+
+
+def test_entities_are_cached_across_chunks_and_equal_a_fresh_ner_doc(parsed, fresh_entity_cache):
+    """speed15: a text typed by NER in one chunk is not parsed again in a later chunk, and the
+    cached spans are those of a fresh `ner`-only doc of that text."""
+    _need_model()
+    text = "Nora arrived on the 9th with Carlos from Austin."
+    first = ChunkParses().entities(text, "subject_forms")
+    hits = parses.HITS["subject_forms"]
+    second = ChunkParses().entities(text, "subject_forms")  # another chunk
+    nlp = load(model_name())
+    fresh = nlp(text, disable=[n for n in nlp.pipe_names if n != "ner"])
+    assert first == second == tuple((e.start_char, e.end_char, e.label_) for e in fresh.ents)
+    assert any(label == "PERSON" for _, _, label in first), first
+    assert [t for _, need, t in parsed if need == NER] == [text]  # parsed once
+    assert parses.HITS["subject_forms"] == hits + 1
+
+
+def test_the_entity_cache_never_answers_for_another_text_or_model(parsed, fresh_entity_cache):
+    """The key is (model name, component set, text): another text, or the same text under
+    another configured model name, is parsed, never served another entry's spans."""
+    _need_model()
+    if model_name("speed15-alias-model") != "speed15-alias-model":
+        pytest.skip("ARANDU_SPACY_MODEL forces one model name")
+    name = model_name()
+    ChunkParses().entities("Keep it up!", "subject_forms")
+    other_text = ChunkParses().entities("Keep it up, Nora!", "subject_forms")
+    assert other_text is not None and any(label == "PERSON" for _, _, label in other_text), other_text
+    with parses._lock:
+        parses._loaded["speed15-alias-model"] = parses._loaded[name]  # same weights, another config name
+    try:
+        ChunkParses("speed15-alias-model").entities("Keep it up!", "subject_forms")
+    finally:
+        with parses._lock:
+            del parses._loaded["speed15-alias-model"]
+    assert [t for _, need, t in parsed if need == NER] == ["Keep it up!", "Keep it up, Nora!", "Keep it up!"]
+    assert ChunkParses("none").entities("Keep it up!", "subject_forms") is None  # no pipeline: nothing
+
+
+def test_the_entity_cache_is_bounded(parsed, fresh_entity_cache, monkeypatch):
+    """Oldest entries go first once ENTITY_CACHE_MAX texts are held."""
+    _need_model()
+    monkeypatch.setattr(parses, "ENTITY_CACHE_MAX", 2)
+    for t in ("Ana came.", "Bea came.", "Carl came."):
+        ChunkParses().entities(t, "subject_forms")
+    assert [k[2] for k in parses._entity_cache] == ["Bea came.", "Carl came."]
+    ChunkParses().entities("Ana came.", "subject_forms")  # evicted: parsed again
+    assert [t for _, need, t in parsed if need == NER].count("Ana came.") == 2

@@ -20,15 +20,24 @@ pipelines gave (the dev pair's facts are identical, see docs/facts.md "One parse
 
 `want` + `run` batch what is known before extraction (one `nlp.pipe` per component set); `docs`
 parses on demand (one `nlp.pipe` over the texts still missing) and reads the cache. Counters:
-`STATS` (docs parsed per stage, process-wide, printed by bench/import_cpu.py) and `HOOKS`
-(callables told (stage, need, text) for every doc parsed; tests count with them).
+`STATS` (docs parsed per stage, process-wide, printed by bench/import_cpu.py), `HITS` (entity
+lookups served by the process-wide cache below, per stage) and `HOOKS` (callables told (stage,
+need, text) for every doc parsed; tests count with them).
+
+`entities` (session 15, branch speed15): a stage that reads only a text's entity spans
+(write/subject_forms.py: is the sentence's first name a PERSON?) gets them from a process-wide,
+bounded cache keyed by (model name, component set, text), across chunks: chat clichés ("Keep it
+up!", "Sounds great!") come back every few dozen turns and each was an NER pass. Identical by
+construction: a text's NER entities here are always those of a fresh `ner`-only doc of exactly
+that text (a fresh parse, or the late-NER copy above), and the pipeline a model name loads is
+fixed for the process (`load`), so the key pins the entities to the text and the pipeline.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -81,6 +90,11 @@ RUNS: dict[str, frozenset[str]] = {NER: frozenset({"ner"}),
 BATCH = {NER: 8, PARSE: 32}  # NER pieces are up to 500 characters: small batches hold the GIL less long
 
 STATS: Counter[str] = Counter()  # stage -> docs parsed by it (process-wide)
+HITS: Counter[str] = Counter()  # stage -> entity lookups served by the process-wide cache (no parse)
+Span3 = tuple[int, int, str]  # an entity: start char, end char, label
+ENTITY_CACHE_MAX = 4096  # texts; a sentence's spans are a few dozen bytes
+_entity_cache: OrderedDict[tuple[str, frozenset[str], str], tuple[Span3, ...]] = OrderedDict()
+_entity_lock = threading.Lock()
 HOOKS: list[Callable[[str, str, str], None]] = []  # told (stage, need, text) for every doc parsed
 _stats_lock = threading.Lock()
 
@@ -124,6 +138,29 @@ class ChunkParses:
 
     def doc(self, text: str, need: str, stage: str) -> Any:
         return self.docs([text], need, stage)[0]
+
+    def entities(self, text: str, stage: str) -> tuple[Span3, ...] | None:
+        """The NER entities of `text` as (start char, end char, label), or None without a
+        pipeline: from the process-wide cache (module docstring) when this model already typed
+        this exact text in any chunk, else from this chunk's NER doc (parsed now if missing)."""
+        key = (self.model, RUNS[NER], text)
+        with _entity_lock:
+            spans = _entity_cache.get(key)
+            if spans is not None:
+                _entity_cache.move_to_end(key)
+        if spans is not None:
+            with _stats_lock:
+                HITS[stage] += 1
+            return spans
+        doc = self.doc(text, NER, stage)
+        if doc is None:
+            return None
+        spans = tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
+        with _entity_lock:
+            _entity_cache[key] = spans
+            while len(_entity_cache) > ENTITY_CACHE_MAX:
+                _entity_cache.popitem(last=False)
+        return spans
 
     def _parse(self, todo: list[tuple[str, str]], need: str) -> None:
         if not todo:
