@@ -111,7 +111,7 @@ def _stage_counts() -> dict[str, int] | None:
 
 
 def _cache_hits() -> dict[str, int]:
-    """Entity lookups served without a parse by write/parses.py's process-wide cache (speed15)."""
+    """Lookups served without a parse by write/parses.py's process-wide caches (speed15)."""
     try:
         from arandu_pipelines.write import parses
     except ImportError:
@@ -159,7 +159,7 @@ async def run(args: argparse.Namespace) -> None:
             if stages:
                 print(f"  docs per stage (write/parses): {dict(stages)}")
             if hits := Counter(_cache_hits()) - before_hits:
-                print(f"  entity cache hits per stage (no parse): {dict(hits)}")
+                print(f"  cache hits per stage (write/parses process-wide caches, no parse): {dict(hits)}")
             page = await memory.get_all(agent, limit=100_000)
             for f in page.facts:
                 lines.append(f"{Path(path).stem}\t{f.entity_key}\t{f.fact_text}\t{f.valid_from}\t{f.valid_to}")

@@ -31,6 +31,11 @@ up!", "Sounds great!") come back every few dozen turns and each was an NER pass.
 construction: a text's NER entities here are always those of a fresh `ner`-only doc of exactly
 that text (a fresh parse, or the late-NER copy above), and the pipeline a model name loads is
 fixed for the process (`load`), so the key pins the entities to the text and the pipeline.
+Likewise for PARSE: a doc that ran only the PARSE components (no NER on it) is kept, as a copy,
+in a second bounded process-wide cache with the same kind of key, and a later chunk asking PARSE
+for that exact text gets a copy of it instead of a parse ("Keep it up", a short turn read again as
+the next chunk's previous turn). Copies both ways: a chunk may add entities to its doc (late NER
+above), never to the cached one, so a served doc is exactly a fresh PARSE-only doc of the text.
 """
 
 from __future__ import annotations
@@ -90,11 +95,14 @@ RUNS: dict[str, frozenset[str]] = {NER: frozenset({"ner"}),
 BATCH = {NER: 8, PARSE: 32}  # NER pieces are up to 500 characters: small batches hold the GIL less long
 
 STATS: Counter[str] = Counter()  # stage -> docs parsed by it (process-wide)
-HITS: Counter[str] = Counter()  # stage -> entity lookups served by the process-wide cache (no parse)
+HITS: Counter[str] = Counter()  # stage -> entity lookups and PARSE docs served by the process-wide caches (no parse)
 Span3 = tuple[int, int, str]  # an entity: start char, end char, label
 ENTITY_CACHE_MAX = 4096  # texts; a sentence's spans are a few dozen bytes
 _entity_cache: OrderedDict[tuple[str, frozenset[str], str], tuple[Span3, ...]] = OrderedDict()
 _entity_lock = threading.Lock()
+PARSE_CACHE_MAX = 512  # docs (with their tok2vec tensor: ~10 KB for a 25-token turn)
+PARSE_CACHE_CHARS = 1000  # longer texts are not kept
+_parse_cache: OrderedDict[tuple[str, frozenset[str], str], Any] = OrderedDict()
 HOOKS: list[Callable[[str, str, str], None]] = []  # told (stage, need, text) for every doc parsed
 _stats_lock = threading.Lock()
 
@@ -170,12 +178,19 @@ class ChunkParses:
             return
         run = RUNS[need]
         off = [n for n in nlp.pipe_names if n not in run]
+        if need == PARSE:
+            todo = self._from_parse_cache(todo)
+            if not todo:
+                return
         fresh = [(t, s) for t, s in todo if not (need == NER and PARSE in self._done.get(t, ()))]
         late_ner = [(t, s) for t, s in todo if need == NER and PARSE in self._done.get(t, ())]
+        bare = {t for t, _ in fresh if t not in self._docs}  # no component run on them yet
         inputs = [self._docs[t] if t in self._docs else nlp.make_doc(t) for t, _ in fresh]
         for (t, _), d in zip(fresh, nlp.pipe(inputs, batch_size=BATCH[need], disable=off), strict=True):
             self._docs[t] = d
             self._done.setdefault(t, set()).add(need)
+            if need == PARSE and t in bare and len(t) <= PARSE_CACHE_CHARS:
+                self._keep_parse(t, d)
         if late_ner:  # entities of a fresh doc, copied onto the parsed one (sentence starts differ)
             from spacy.tokens import Span
 
@@ -191,6 +206,36 @@ class ChunkParses:
             for t, stage in todo:
                 hook(stage, need, t)
 
+
+    def _from_parse_cache(self, todo: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Serve PARSE for texts with no doc in this chunk yet from the process-wide cache (a copy
+        each); returns what is still to parse."""
+        rest: list[tuple[str, str]] = []
+        served: list[str] = []
+        for t, stage in todo:
+            cached = None
+            if t not in self._docs:
+                with _entity_lock:
+                    cached = _parse_cache.get((self.model, RUNS[PARSE], t))
+                    if cached is not None:
+                        _parse_cache.move_to_end((self.model, RUNS[PARSE], t))
+                        cached = cached.copy()
+            if cached is None:
+                rest.append((t, stage))
+                continue
+            self._docs[t] = cached
+            self._done.setdefault(t, set()).add(PARSE)
+            served.append(stage)
+        if served:
+            with _stats_lock:
+                HITS.update(served)
+        return rest
+
+    def _keep_parse(self, text: str, doc: Any) -> None:
+        with _entity_lock:
+            _parse_cache[(self.model, RUNS[PARSE], text)] = doc.copy()
+            while len(_parse_cache) > PARSE_CACHE_MAX:
+                _parse_cache.popitem(last=False)
 
 
 def for_context(ctx: Any, spacy_model: str | None) -> ChunkParses:
