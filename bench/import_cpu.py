@@ -110,6 +110,15 @@ def _stage_counts() -> dict[str, int] | None:
     return dict(parses.STATS)
 
 
+def _cache_hits() -> dict[str, int]:
+    """Lookups served without a parse by write/parses.py's process-wide caches (speed15)."""
+    try:
+        from arandu_pipelines.write import parses
+    except ImportError:
+        return {}
+    return dict(getattr(parses, "HITS", {}))
+
+
 async def run(args: argparse.Namespace) -> None:
     from locomo import fresh_database
 
@@ -136,6 +145,7 @@ async def run(args: argparse.Namespace) -> None:
             agent = f"cpu-{Path(path).stem}"
             rows = locomo_rows(path, agent_id=agent)
             before_docs, before_stages = Counter(DOCS), Counter(_stage_counts() or {})
+            before_hits = Counter(_cache_hits())
             t0 = time.process_time()
             imp = await memory.import_messages(rows)
             cpu = time.process_time() - t0
@@ -148,6 +158,8 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  spaCy docs by components: {dict(docs)}  total {sum(docs.values())}")
             if stages:
                 print(f"  docs per stage (write/parses): {dict(stages)}")
+            if hits := Counter(_cache_hits()) - before_hits:
+                print(f"  cache hits per stage (write/parses process-wide caches, no parse): {dict(hits)}")
             page = await memory.get_all(agent, limit=100_000)
             for f in page.facts:
                 lines.append(f"{Path(path).stem}\t{f.entity_key}\t{f.fact_text}\t{f.valid_from}\t{f.valid_to}")

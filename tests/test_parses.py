@@ -118,3 +118,118 @@ def test_antecedent_preparse_parses_the_previous_turn_only_where_replacements_re
         reps = antecedents.replacements(text, c)
         assert bool(reps) == (text == wanted[0]), reps
     assert len(parsed) == before  # everything read was parsed up front
+
+
+@pytest.fixture
+def fresh_entity_cache():
+    """The process-wide entity cache emptied around the test (other tests filled it)."""
+    with parses._entity_lock:
+        parses._entity_cache.clear()
+    yield
+    with parses._entity_lock:
+        parses._entity_cache.clear()
+
+
+def test_entities_are_cached_across_chunks_and_equal_a_fresh_ner_doc(parsed, fresh_entity_cache):
+    """speed15: a text typed by NER in one chunk is not parsed again in a later chunk, and the
+    cached spans are those of a fresh `ner`-only doc of that text."""
+    _need_model()
+    text = "Nora arrived on the 9th with Carlos from Austin."
+    first = ChunkParses().entities(text, "subject_forms")
+    hits = parses.HITS["subject_forms"]
+    second = ChunkParses().entities(text, "subject_forms")  # another chunk
+    nlp = load(model_name())
+    fresh = nlp(text, disable=[n for n in nlp.pipe_names if n != "ner"])
+    assert first == second == tuple((e.start_char, e.end_char, e.label_) for e in fresh.ents)
+    assert any(label == "PERSON" for _, _, label in first), first
+    assert [t for _, need, t in parsed if need == NER] == [text]  # parsed once
+    assert parses.HITS["subject_forms"] == hits + 1
+
+
+def test_the_entity_cache_never_answers_for_another_text_or_model(parsed, fresh_entity_cache):
+    """The key is (model name, component set, text): another text, or the same text under
+    another configured model name, is parsed, never served another entry's spans."""
+    _need_model()
+    if model_name("speed15-alias-model") != "speed15-alias-model":
+        pytest.skip("ARANDU_SPACY_MODEL forces one model name")
+    name = model_name()
+    ChunkParses().entities("Keep it up!", "subject_forms")
+    other_text = ChunkParses().entities("Keep it up, Nora!", "subject_forms")
+    assert other_text is not None and any(label == "PERSON" for _, _, label in other_text), other_text
+    with parses._lock:
+        parses._loaded["speed15-alias-model"] = parses._loaded[name]  # same weights, another config name
+    try:
+        ChunkParses("speed15-alias-model").entities("Keep it up!", "subject_forms")
+    finally:
+        with parses._lock:
+            del parses._loaded["speed15-alias-model"]
+    assert [t for _, need, t in parsed if need == NER] == ["Keep it up!", "Keep it up, Nora!", "Keep it up!"]
+    assert ChunkParses("none").entities("Keep it up!", "subject_forms") is None  # no pipeline: nothing
+
+
+def test_the_entity_cache_is_bounded(parsed, fresh_entity_cache, monkeypatch):
+    """Oldest entries go first once ENTITY_CACHE_MAX texts are held."""
+    _need_model()
+    monkeypatch.setattr(parses, "ENTITY_CACHE_MAX", 2)
+    for t in ("Ana came.", "Bea came.", "Carl came."):
+        ChunkParses().entities(t, "subject_forms")
+    assert [k[2] for k in parses._entity_cache] == ["Bea came.", "Carl came."]
+    ChunkParses().entities("Ana came.", "subject_forms")  # evicted: parsed again
+    assert [t for _, need, t in parsed if need == NER].count("Ana came.") == 2
+
+
+@pytest.fixture
+def fresh_parse_cache():
+    with parses._entity_lock:
+        parses._parse_cache.clear()
+    yield
+    with parses._entity_lock:
+        parses._parse_cache.clear()
+
+
+def _parse_of(doc) -> list[tuple]:
+    return [(t.text, t.tag_, t.dep_, t.head.i, t.is_sent_start, t.ent_type_) for t in doc]
+
+
+def test_a_parse_is_served_across_chunks_as_an_untouched_copy(parsed, fresh_parse_cache, fresh_entity_cache):
+    """speed15: PARSE of a text parsed in an earlier chunk is a copy of the kept doc, equal to a
+    fresh PARSE-only doc; entities a chunk adds to its doc (late NER) never reach the cache."""
+    _need_model()
+    text = "Keep going, Nora told me that yesterday."
+    one = ChunkParses()
+    first = one.doc(text, PARSE, "antecedents")
+    one.doc(text, NER, "ner")  # late NER on chunk one's doc: entities set on it
+    assert first.ents
+    two = ChunkParses()
+    second = two.doc(text, PARSE, "antecedents")
+    nlp = load(model_name())
+    fresh = nlp(text, disable=["ner"])
+    assert second is not first and not second.ents
+    assert _parse_of(second) == _parse_of(fresh)
+    assert [(n, t) for _, n, t in parsed] == [(PARSE, text), (NER, text)]  # chunk two parsed nothing
+    assert two.doc(text, NER, "ner").ents  # NER on the served copy still works (late-NER path)
+
+
+def test_the_parse_cache_never_answers_for_another_text_or_model_or_a_ner_doc(parsed, fresh_parse_cache):
+    """Key (model name, component set, text); a doc that had NER before its parse is not kept."""
+    _need_model()
+    if model_name("speed15-alias-model") != "speed15-alias-model":
+        pytest.skip("ARANDU_SPACY_MODEL forces one model name")
+    name = model_name()
+    ChunkParses().doc("Sounds great", PARSE, "speech_acts")
+    ChunkParses().doc("Sounds great!", PARSE, "speech_acts")  # another text
+    with parses._lock:
+        parses._loaded["speed15-alias-model"] = parses._loaded[name]
+    try:
+        ChunkParses("speed15-alias-model").doc("Sounds great", PARSE, "speech_acts")
+    finally:
+        with parses._lock:
+            del parses._loaded["speed15-alias-model"]
+    both = ChunkParses()
+    both.want(["Nora came."], NER, "ner")
+    both.want(["Nora came."], PARSE, "antecedents")
+    both.run()  # NER first, then PARSE on the same doc: it carries entities, so it is not kept
+    assert (name, parses.RUNS[PARSE], "Nora came.") not in parses._parse_cache
+    ChunkParses().doc("Nora came.", PARSE, "antecedents")
+    assert [t for _, n, t in parsed if n == PARSE] == ["Sounds great", "Sounds great!", "Sounds great",
+                                                       "Nora came.", "Nora came."]

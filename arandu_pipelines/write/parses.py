@@ -20,15 +20,29 @@ pipelines gave (the dev pair's facts are identical, see docs/facts.md "One parse
 
 `want` + `run` batch what is known before extraction (one `nlp.pipe` per component set); `docs`
 parses on demand (one `nlp.pipe` over the texts still missing) and reads the cache. Counters:
-`STATS` (docs parsed per stage, process-wide, printed by bench/import_cpu.py) and `HOOKS`
-(callables told (stage, need, text) for every doc parsed; tests count with them).
+`STATS` (docs parsed per stage, process-wide, printed by bench/import_cpu.py), `HITS` (entity
+lookups served by the process-wide cache below, per stage) and `HOOKS` (callables told (stage,
+need, text) for every doc parsed; tests count with them).
+
+`entities` (session 15, branch speed15): a stage that reads only a text's entity spans
+(write/subject_forms.py: is the sentence's first name a PERSON?) gets them from a process-wide,
+bounded cache keyed by (model name, component set, text), across chunks: chat clichés ("Keep it
+up!", "Sounds great!") come back every few dozen turns and each was an NER pass. Identical by
+construction: a text's NER entities here are always those of a fresh `ner`-only doc of exactly
+that text (a fresh parse, or the late-NER copy above), and the pipeline a model name loads is
+fixed for the process (`load`), so the key pins the entities to the text and the pipeline.
+Likewise for PARSE: a doc that ran only the PARSE components (no NER on it) is kept, as a copy,
+in a second bounded process-wide cache with the same kind of key, and a later chunk asking PARSE
+for that exact text gets a copy of it instead of a parse ("Keep it up", a short turn read again as
+the next chunk's previous turn). Copies both ways: a chunk may add entities to its doc (late NER
+above), never to the cached one, so a served doc is exactly a fresh PARSE-only doc of the text.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -81,6 +95,14 @@ RUNS: dict[str, frozenset[str]] = {NER: frozenset({"ner"}),
 BATCH = {NER: 8, PARSE: 32}  # NER pieces are up to 500 characters: small batches hold the GIL less long
 
 STATS: Counter[str] = Counter()  # stage -> docs parsed by it (process-wide)
+HITS: Counter[str] = Counter()  # stage -> entity lookups and PARSE docs served by the process-wide caches (no parse)
+Span3 = tuple[int, int, str]  # an entity: start char, end char, label
+ENTITY_CACHE_MAX = 4096  # texts; a sentence's spans are a few dozen bytes
+_entity_cache: OrderedDict[tuple[str, frozenset[str], str], tuple[Span3, ...]] = OrderedDict()
+_entity_lock = threading.Lock()
+PARSE_CACHE_MAX = 512  # docs (with their tok2vec tensor: ~10 KB for a 25-token turn)
+PARSE_CACHE_CHARS = 1000  # longer texts are not kept
+_parse_cache: OrderedDict[tuple[str, frozenset[str], str], Any] = OrderedDict()
 HOOKS: list[Callable[[str, str, str], None]] = []  # told (stage, need, text) for every doc parsed
 _stats_lock = threading.Lock()
 
@@ -125,6 +147,29 @@ class ChunkParses:
     def doc(self, text: str, need: str, stage: str) -> Any:
         return self.docs([text], need, stage)[0]
 
+    def entities(self, text: str, stage: str) -> tuple[Span3, ...] | None:
+        """The NER entities of `text` as (start char, end char, label), or None without a
+        pipeline: from the process-wide cache (module docstring) when this model already typed
+        this exact text in any chunk, else from this chunk's NER doc (parsed now if missing)."""
+        key = (self.model, RUNS[NER], text)
+        with _entity_lock:
+            spans = _entity_cache.get(key)
+            if spans is not None:
+                _entity_cache.move_to_end(key)
+        if spans is not None:
+            with _stats_lock:
+                HITS[stage] += 1
+            return spans
+        doc = self.doc(text, NER, stage)
+        if doc is None:
+            return None
+        spans = tuple((e.start_char, e.end_char, e.label_) for e in doc.ents)
+        with _entity_lock:
+            _entity_cache[key] = spans
+            while len(_entity_cache) > ENTITY_CACHE_MAX:
+                _entity_cache.popitem(last=False)
+        return spans
+
     def _parse(self, todo: list[tuple[str, str]], need: str) -> None:
         if not todo:
             return
@@ -133,12 +178,19 @@ class ChunkParses:
             return
         run = RUNS[need]
         off = [n for n in nlp.pipe_names if n not in run]
+        if need == PARSE:
+            todo = self._from_parse_cache(todo)
+            if not todo:
+                return
         fresh = [(t, s) for t, s in todo if not (need == NER and PARSE in self._done.get(t, ()))]
         late_ner = [(t, s) for t, s in todo if need == NER and PARSE in self._done.get(t, ())]
+        bare = {t for t, _ in fresh if t not in self._docs}  # no component run on them yet
         inputs = [self._docs[t] if t in self._docs else nlp.make_doc(t) for t, _ in fresh]
         for (t, _), d in zip(fresh, nlp.pipe(inputs, batch_size=BATCH[need], disable=off), strict=True):
             self._docs[t] = d
             self._done.setdefault(t, set()).add(need)
+            if need == PARSE and t in bare and len(t) <= PARSE_CACHE_CHARS:
+                self._keep_parse(t, d)
         if late_ner:  # entities of a fresh doc, copied onto the parsed one (sentence starts differ)
             from spacy.tokens import Span
 
@@ -154,6 +206,36 @@ class ChunkParses:
             for t, stage in todo:
                 hook(stage, need, t)
 
+
+    def _from_parse_cache(self, todo: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Serve PARSE for texts with no doc in this chunk yet from the process-wide cache (a copy
+        each); returns what is still to parse."""
+        rest: list[tuple[str, str]] = []
+        served: list[str] = []
+        for t, stage in todo:
+            cached = None
+            if t not in self._docs:
+                with _entity_lock:
+                    cached = _parse_cache.get((self.model, RUNS[PARSE], t))
+                    if cached is not None:
+                        _parse_cache.move_to_end((self.model, RUNS[PARSE], t))
+                        cached = cached.copy()
+            if cached is None:
+                rest.append((t, stage))
+                continue
+            self._docs[t] = cached
+            self._done.setdefault(t, set()).add(PARSE)
+            served.append(stage)
+        if served:
+            with _stats_lock:
+                HITS.update(served)
+        return rest
+
+    def _keep_parse(self, text: str, doc: Any) -> None:
+        with _entity_lock:
+            _parse_cache[(self.model, RUNS[PARSE], text)] = doc.copy()
+            while len(_parse_cache) > PARSE_CACHE_MAX:
+                _parse_cache.popitem(last=False)
 
 
 def for_context(ctx: Any, spacy_model: str | None) -> ChunkParses:

@@ -127,13 +127,11 @@ def person_subject(parses: Any, sentence: str, start: int, name: str) -> bool:
     """True when spaCy NER (the chunk's parses) types the name at `start` of `sentence` a PERSON."""
     if parses is None:
         return False
-    from arandu_pipelines.write import parses as _parses
-
-    doc = parses.docs([sentence], _parses.NER, STAGE)[0]
-    if doc is None:
+    ents = parses.entities(sentence, STAGE)  # spans only: the process-wide cache (write/parses.py)
+    if ents is None:
         return False
     end = start + len(name)
-    return any(e.label_ in _NER_LABELS and e.start_char <= start and end <= e.end_char for e in doc.ents)
+    return any(label in _NER_LABELS and a <= start and end <= b for a, b, label in ents)
 
 
 __all__ = ["OWNED", "STAGE", "first_time", "gate", "own_the", "person_subject", "rewrite_sentence"]
