@@ -154,3 +154,12 @@ def test_first_name_after_a_time_word():
     out = facts("Yesterday Tyler scored a goal.")
     assert any(f.startswith("Tyler scored a goal") for f in out), out
     assert not any(f.startswith("Apple") for f in facts("Today Apple released a phone."))
+
+
+def test_unlisted_name_asked_about_stays_the_antecedent_of_he():
+    """Lead's merge fix (session 15): a name no first-name list knows ("Jaylen") and that nothing
+    uses as a place is still the person "he" stands for (names15 had made every unlisted name
+    that only NER types PERSON no antecedent, which lost a boxer's news on the held-out probe)."""
+    out = facts("Is Jaylen still training hard? You said he had another fight coming up.",
+                "He qualified for the regional tournament in November.")
+    assert any(f.startswith("Jaylen qualified for the regional tournament") for f in out), out

@@ -1898,7 +1898,7 @@ def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> str | 
 
     label = name_subjects.label_at(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
     if label == "PERSON":
-        if name_subjects.weak_person(name):
+        if name_subjects.weak_person(name, ms.text + " " + " ".join(t for _, t in ms.ctx.previous_turns or [])):
             ms.ner_only.add(ms.key(name))
         return "person"
     if label is None or label in name_subjects.PLACE_LABELS or not _is_name(name) and label:
@@ -1909,7 +1909,7 @@ def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> str | 
 def _not_a_person(ms: _Msg, body: str, a: int, name: str) -> bool:
     """A sentence-initial name followed by a person verb that no first-name list knows and that
     spaCy NER types an organisation or place ("Westfield won the final"): not a person for he/she."""
-    if ms.lang != "en" or not name_subjects.weak_person(name) or _known_person(ms, name):
+    if ms.lang != "en" or not name_subjects.unlisted(name) or _known_person(ms, name):
         return False
     if ms.resolved.get(name.casefold()) or ms.turn_names().get(name.casefold()):
         return False

@@ -22,10 +22,14 @@ or nothing ("Rose"), and the whole turn then gave no fact and no drop. The same 
   position. ORG is not trusted against a known first name: the small model types "Tyler scored a
   goal" ORG.
 
-The converse (`weak_person`): a single-word name that the first-name table does not know and that
-only NER typed a person ("Brookfield made the semifinals": towns, teams and schools are often
-PERSON to the small model) or that NER types ORG / GPE / FAC, is no antecedent for he/she
-("... He's a junior" must not become "Brookfield is a junior").
+The converse (`weak_person`): a single-word name that the first-name table does not know, that
+the text around it also uses as a place ("coach at Brookfield", "in Brookfield") or that ends
+like an English place name ("-field", "-ville", "-borough" ...), and that only
+NER typed a person ("Brookfield made the semifinals": towns, teams and schools are often PERSON
+to the small model) or that NER types ORG / GPE / FAC, is no antecedent for he/she ("... He's a
+junior" must not become "Brookfield is a junior"). Without the place use the name stays a person:
+most names of people are missing from the lists ("Is Jaylen still training? ... He qualified"
+must give "Jaylen qualified", lead's merge fix, session 15).
 """
 
 from __future__ import annotations
@@ -149,12 +153,30 @@ def from_turns(turns: Iterable[tuple[str | None, str]], speakers: Iterable[str |
     return out
 
 
-def weak_person(name: str) -> bool:
-    """A one-word name the first-name table does not know ("Brookfield"): NER alone (which types
-    towns, teams and schools PERSON) is not evidence enough to take it for "he" / "she"."""
+# English place-name endings ("Brookfield", "Westville", "Ashborough"): a word of 7+ letters
+# ending so, and unknown to the first-name lists, reads as a town, school or team
+_PLACE_SUFFIX_RE = re.compile(r"(?i)^[a-z]{3,}(?:field|ville|ton|burg|burgh|borough|bury|wood|ford|port|shire|mouth|"
+                              r"ridge|view|crest|haven|brook|creek|land|dale)$")
+
+
+def unlisted(name: str) -> bool:
+    """A one-word name that no first-name list knows ("Westfield", "Jaylen")."""
     words = name.split()
     return len(words) == 1 and not is_first_name(words[0])
 
 
+def weak_person(name: str, text: str) -> bool:
+    """A one-word name the first-name table does not know that `text` (the message or sentence
+    it is read in, with the turns before it) also uses as a place: "head coach at Brookfield"
+    (NER alone, which types towns, teams and schools PERSON, is then not evidence enough to
+    take it for "he" / "she"), or that ends like an English place name ("Brookfield",
+    `_PLACE_SUFFIX_RE`). Any other unlisted name is a person's ("Jaylen")."""
+    if not unlisted(name):
+        return False
+    if _PLACE_SUFFIX_RE.search(name.strip()):
+        return True
+    return re.search(r"(?<![\w'’])(?:at|in)\s+" + re.escape(name.strip()) + r"(?![\w'’])", text) is not None
+
+
 __all__ = ["COMMON", "NOT_PERSON_LABELS", "PLACE_LABELS", "STAGE", "TIME_LEAD_RE", "from_turns", "is_first_name", "label_at",
-           "table_candidate", "weak_person"]
+           "table_candidate", "unlisted", "weak_person"]

@@ -300,7 +300,7 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
-        if name_subjects.weak_person(ent.text):
+        if name_subjects.weak_person(ent.text, span.doc.text):
             continue  # "Brookfield": a one-word name no first-name list knows, PERSON to NER only (name_subjects)
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
