@@ -87,12 +87,16 @@ def role_nouns() -> frozenset[str]:
     return _ROLE_WORDS
 
 
-_THE_RE = re.compile(r"^(?P<lead>\s*)The\s+(?P<phrase>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})(?=\s+(?P<next>[a-z’']+))")
+# a discourse opener may come first: "Honestly the vet was so kind", "So the plumber came back"
+_OPENERS = ("So|Well|And|But|Anyway|Anyways|Honestly|Also|Plus|Oh|Then|Today|Yesterday|Finally|Luckily|"
+            "Thankfully|Apparently|Funny enough|Turns out")
+_THE_RE = re.compile(r"^(?P<lead>\s*)(?:(?P<open>(?:" + _OPENERS + r")\b,?\s+)(?P<low>the)|The)\s+"
+                     r"(?P<phrase>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})(?=\s+(?P<next>[a-z’']+))")
 
 
 def gate(text: str) -> bool:
     """Cheap test whether a sentence of `text` may start with "The <lower-case word>"."""
-    return re.search(r"(?:^|[.!?…]\s+)The\s+[a-z]", text) is not None
+    return re.search(r"(?:^|[.!?…]\s+)(?:The\s+[a-z]|(?:" + _OPENERS + r")\b,?\s+the\s)", text) is not None
 
 
 def _phrase(s: str) -> tuple[str, str] | None:
@@ -112,11 +116,10 @@ def _phrase(s: str) -> tuple[str, str] | None:
     return None
 
 
-def _main_subject(doc: Any, phrase: str, head: str) -> bool:
-    """The head noun of the phrase is the subject of the main verb, the phrase is a role (a
-    compound head needs a noun compound), and the clause is no present-tense habit."""
-    n = len(phrase.split())
-    tok = doc[n] if len(doc) > n else None  # "The" + the phrase's words
+def _main_subject(doc: Any, at: int, head: str) -> bool:
+    """The head noun (at character `at` of the parsed text) is the subject of the main verb, the
+    phrase is a role (a compound head needs a noun compound), and the clause is no present-tense habit."""
+    tok = next((t for t in doc if t.idx == at), None)
     if tok is None or tok.text.lower() != head or tok.dep_ not in _SUBJECTS:
         return False
     verb = tok.head
@@ -161,12 +164,15 @@ def rewrite_sentence(text: str, a: int, s: str, ctx: Any, parses: Any) -> str:
     owner = _owner(text, a, head, ctx)
     if owner is None:
         return s
-    doc = parses.doc(s.strip(), "parse", STAGE)
-    if doc is None or not _main_subject(doc, phrase, head):
-        return s
     m = _THE_RE.match(s)
     assert m is not None
-    return f"{m.group('lead')}{owner} {s[m.start('phrase'):]}"
+    body = s.strip()
+    at = m.start("phrase") + len(phrase) - len(head) - (len(s) - len(s.lstrip()))
+    doc = parses.doc(body, "parse", STAGE)
+    if doc is None or not _main_subject(doc, at, head):
+        return s
+    det = owner if m.group("low") is None else owner.lower()
+    return f"{m.group('lead')}{m.group('open') or ''}{det} {s[m.start('phrase'):]}"
 
 
 def restored_phrases(pairs: list[tuple[str, str]]) -> list[str]:
@@ -177,7 +183,7 @@ def restored_phrases(pairs: list[tuple[str, str]]) -> list[str]:
         if found is None:
             continue
         phrase = found[0]
-        if re.match(r"\s*(?:My|Your)\s+" + re.escape(phrase) + r"\b", new):
+        if re.search(r"(?:^|\s)(?:My|Your|my|your)\s+" + re.escape(phrase) + r"\b", new):
             out.append(phrase)
     return out
 
@@ -193,11 +199,12 @@ def restore_facts(facts: list[Any], phrases: list[str]) -> None:
             continue
         for phrase in phrases:
             rx = re.compile(re.escape(who) + r"['’]s\s+" + re.escape(phrase) + r"(?![\w'’-])")
-            m = rx.match(f.fact_text)
+            m = rx.search(f.fact_text)
             if m:
                 # a pronoun of the same sentence resolved to the phrase: "the inspector" again
+                det = "The" if not f.fact_text[:m.start()].strip() else "the"
                 rest = rx.sub(f"the {phrase}", f.fact_text[m.end():])
-                f.fact_text = f"The {phrase}{rest}"
+                f.fact_text = f"{f.fact_text[:m.start()]}{det} {phrase}{rest}"
                 break
 
 
