@@ -129,3 +129,16 @@ def test_listener_named_the_noun_without_my_is_left_alone():
 
 def test_possessive_role_unchanged():
     assert "Ann's editor sent her notes" in texts("Our editor sent her notes last week.")
+
+
+# ---- through the write path into the database -----------------------------------------------
+
+async def test_write_files_the_role_news_on_the_speaker(memory):
+    when = datetime(2024, 5, 8, 12, tzinfo=UTC)
+    await memory.write("u1", "How did the food truck inspection go?", speaker_name="Ben", session_id="s1",
+                       occurred_at=when)
+    r = await memory.write("u1", "The inspector said it was one of the cleanest trucks she has seen.",
+                           speaker_name="Ana", session_id="s1", occurred_at=when)
+    added = [f for f in r.facts_added if f.fact_text.startswith("The inspector said")]
+    assert added, [f.fact_text for f in r.facts_added]
+    assert added[0].entity_key == "person:ana", added[0]
