@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arandu_pipelines.write import subject_forms
+from arandu_pipelines.write import role_subjects, subject_forms
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "people_forms"
@@ -218,7 +218,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     original sentence index of each new span; (text, spans, None) when nothing changes."""
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
-            or subject_forms.gate(text))
+            or subject_forms.gate(text) or role_subjects.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -241,6 +241,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
         may_parse = parses if (len(s) <= MAX_PARSE_CHARS and budget > 0) else None
         # "The baby is due ...", "It was the first time X ..." (write/subject_forms.py)
         s2 = subject_forms.rewrite_sentence(text, a, s, ctx)
+        if s2 is s:  # "The inspector said ..." -> "My inspector said ..." (write/role_subjects.py)
+            s2 = role_subjects.rewrite_sentence(text, a, s, ctx, may_parse)
         for part in _split_role(_intro(_kin_names(s2)), may_parse):
             pieces.extend(_split_splices(part, may_parse))
         if may_parse is not None and (_ROLE_RE.match(s) or _SPLICE_RE.search(s)):
@@ -280,6 +282,8 @@ def restore(result: Any, text: str, spans: list[tuple[int, int]], owners: list[i
     for f in result.facts:
         if f.source_text is not None:
             f.source_text = back.get(f.source_text, f.source_text)
+    # "Ann's inspector said ..." -> "The inspector said ..." as written (write/role_subjects.py)
+    role_subjects.restore_facts(result.facts, role_subjects.restored_phrases(list(back.items())))
 
 
 __all__ = ["KIN_NAMES", "STAGE", "restore", "rewrite"]

@@ -66,6 +66,7 @@ from arandu_pipelines.write.antecedents import (
     context_turns,
 )
 from arandu_pipelines.write.grammar_defects import is_laughter
+from arandu_pipelines.write.role_subjects import OCCUPATIONS
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "person_antecedents"
@@ -90,7 +91,8 @@ PET_NOUNS = frozenset({t.split()[-1] for t in L.PET_TERMS_EN} | {
     "gecko", "lizard", "snake", "doggo", "pooch", "shepherd", "chihuahua", "dachshund", "bulldog", "collie",
     "spaniel", "rescue", "tabby"})
 # every noun for one person or animal a pronoun may stand for (kin, role, pet)
-ANIMATE_NOUNS = PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS
+# occupations (write/role_subjects.py): "The inspector came by. She said ..." -> "My inspector said ..."
+ANIMATE_NOUNS = PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS | OCCUPATIONS
 # "I adopted / got / have a dog": the indefinite animal or relative is the clause subject's own
 _OWN_VERBS = frozenset({"adopt", "adopted", "adopting", "get", "got", "gotten", "getting", "have", "has", "had",
                         "having", "rescue", "rescued", "bought", "buy", "welcomed", "foster", "fostered", "fostering"})
