@@ -114,3 +114,12 @@ def test_an_object_takes_the_relative_or_role_the_other_speaker_asked_about():
     out = facts("Great, I met her for lunch on Tuesday.",
                 [("Nadia", "Work is busy."), ("Tom", "How is your new client doing?")])
     assert any("met their new client for lunch on Tuesday" in f for f in out), out
+
+
+def test_question_auxiliary_is_no_part_of_the_name():
+    """Lead's merge fix (session 15): NER read "Will Kenji" of "Will Kenji manage ...?" as one
+    name, so "He'll have help" became "Will Kenji will have help ..."."""
+    out = facts("He'll have help from my niece Clara, who's working with us this summer.",
+                [("Tom", "Will Kenji manage the bakery alone while you're gone?")])
+    assert any(f.startswith("Kenji will have help from") for f in out), out
+    assert not any("Will Kenji" in f for f in out), out

@@ -299,6 +299,11 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if tok.i not in covered and (bare := K.bare_kin(tok, who, speaker)) is not None:
             out.append((tok.i, _Cand(bare.casefold(), bare, None, False, _is_subject(tok), tok.lower_)))
     for ent in span.ents:
+        if ent.label_ == "PERSON" and len(ent) > 1 and ent[0].lower_ in _QUESTION_OPENERS and ent.start == ent.sent.start:
+            # "Will Kenji manage the shop?": NER took the question's auxiliary into the name
+            from spacy.tokens import Span
+
+            ent = Span(ent.doc, ent.start + 1, ent.end, label=ent.label_)
         if ent.label_ != "PERSON" or ent.start in covered or ent.text.casefold() in names or is_laughter(ent.text.split()[0]) \
                 or ent.text.split()[0].casefold() in names or ent.root.dep_ in ("npadvmod", "intj", "ROOT"):
             continue  # a vocative ("Thanks, Mel!") addresses a speaker
@@ -307,6 +312,11 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
+
+
+# auxiliaries that open a yes/no question, which the small NER model reads as a first name
+_QUESTION_OPENERS = frozenset({"will", "can", "did", "does", "do", "is", "was", "has", "have", "had", "would",
+                               "could", "should", "are", "were", "may", "might", "shall"})
 
 
 def first_word(chunk: Any) -> str:
