@@ -999,6 +999,22 @@ _EN_IM_HAVE_PARTICIPLES = frozenset(["sunk", "spent", "been", "had", "put", "mad
 _EN_OBJECT_START = frozenset(["a", "an", "the", "my", "some", "so", "tons", "lots", "loads", "plenty", "hours",
                               "years", "months", "weeks", "days", "all", "this", "that", "these", "those", "it",
                               "much", "many", "more", "every", "everything", "too", "countless"])
+# participles that do not end in "-ed", after "'d" ("I'd forgotten" -> "had forgotten")
+_EN_IRREGULAR_PARTICIPLES = frozenset({
+    "been", "done", "gone", "seen", "taken", "given", "forgotten", "written", "known", "eaten", "gotten", "broken",
+    "chosen", "driven", "fallen", "flown", "grown", "hidden", "ridden", "risen", "spoken", "stolen", "thrown",
+    "worn", "woken", "begun", "drunk", "sung", "swum", "shown", "beaten", "bitten", "forgiven", "frozen",
+    "mistaken", "shaken", "brought", "bought", "caught", "taught", "thought", "told", "heard", "met", "lost",
+    "left", "felt", "kept", "slept", "spent", "won", "found", "made", "had", "sold", "sent", "built"})
+
+
+def _ed_is_participle(v: str) -> bool:
+    """An "-ed" word that is no base form ("finished", "planned"; not "need", "feed", "proceed")."""
+    from arandu_pipelines.write.language import _BASE_ENDING_ED
+
+    return v not in _BASE_ENDING_ED
+
+
 # Third-person words, when the pronoun's referent is known ({P}); "he's"/"her" need context.
 _EN_THIRD_PERSON = {
     "he": "{P}", "she": "{P}", "he'd": "{P} would", "she'd": "{P} would", "he'll": "{P} will",
@@ -1112,7 +1128,16 @@ class _EnRewrite:
             out.append(_EN_ADDRESSEE[low].format(A=who.addr))
         else:
             out.append(t)
+        if low.endswith("'d") and out and out[-1].endswith(" would") and self.d_is_had(i):
+            out[-1] = out[-1][: -len("would")] + "had"  # "I'd completely forgotten": had, not would
         return i + 1
+
+    def d_is_had(self, i: int) -> bool:
+        """Whether the "'d" at `i` is "had": a past participle follows it, adverbs skipped ("I'd
+        completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would"."""
+        v = self.verb_after(i).replace("’", "'")
+        return v in _EN_IRREGULAR_PARTICIPLES or (len(v) > 4 and v.endswith("ed") and _conj_en(v) == v
+                                                  and v not in L.EVALUATIVES and _ed_is_participle(v))
 
     def not_referent(self, i: int, low: str) -> bool:
         """Whether the third-person word at `i` is not (clearly) the subject's referent `who.pron`:
