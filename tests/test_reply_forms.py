@@ -241,3 +241,23 @@ def test_late_second_person_pass_guards(text: str, want: str) -> None:
     ctx = ExtractionContext(speaker_name="Tomas", occurred_at=datetime(2023, 5, 8), addressee="Lucia")
     got = _second_person(ExtractedFact("Tomas", text), ctx)
     assert got is not None and got.fact_text == want
+
+
+def test_a_verbless_echo_of_the_listeners_news_is_no_fact() -> None:
+    """Lead's merge fix (session 15): once "his" resolved, "Second in his class, wow!" became the
+    fact "Second in Tyler's class"; every word of it is the listener's last turn."""
+    prev = [("Lucia", "How is Tyler doing at corpsman school?"),
+            ("Tomas", "He scored second in his class on the anatomy exam last week.")]
+    ctx = ExtractionContext(speaker_name="Lucia", occurred_at=datetime(2024, 3, 4, 12), addressee="Tomas",
+                            previous_turns=prev)
+    out = [f.fact_text for f in extract_offline("Second in his class, wow! You must be so proud.", ctx).facts]
+    assert not any("class" in f for f in out), out
+
+
+def test_news_of_the_speaker_with_the_listeners_words_stays() -> None:
+    """Guard: the speaker's own news stays even when its words were said by the listener."""
+    prev = [("Tomas", "I adopted a rescue dog last week!")]
+    ctx = ExtractionContext(speaker_name="Lucia", occurred_at=datetime(2024, 3, 4, 12), addressee="Tomas",
+                            previous_turns=prev)
+    out = [f.fact_text for f in extract_offline("I adopted a rescue dog too, back in May.", ctx).facts]
+    assert any(f.startswith("Lucia adopted a rescue dog") for f in out), out

@@ -432,9 +432,12 @@ def _echo(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     people, ...!" after "I passed thirty people") takes up their news: not news about the speaker
     (the repair made it "S is passing thirty people", naming the listener or not). A fact whose
     subject is the listener says something about them: left alone."""
-    if not (_free(f) and (f.rule_kind or "").startswith("generic.dropped_en")):
+    if not _free(f) or f.subject == (ctx.addressee or "").strip():
         return f
-    if f.subject == (ctx.addressee or "").strip():
+    if f.subject != (ctx.speaker_name or "").strip() and reply_forms.repeats_listener(
+            f.fact_text, f.subject, ctx.speaker_name or "", ctx.previous_turns):
+        return None  # "Second in Tyler's class": the listener's news taken up, nothing new
+    if not (f.rule_kind or "").startswith("generic.dropped_en"):
         return f
     return None if reply_forms.echoes_listener(f.source_text, ctx.speaker_name or "", ctx.previous_turns) else f
 

@@ -139,4 +139,19 @@ def echoes_listener(source: str | None, speaker: str, previous: list[tuple[str |
     return (verb in said and bool(shared)) or len(shared) >= 2  # "ran" -> "Running ...": irregular past
 
 
-__all__ = ["echoes_listener", "imperative_to", "is_wish", "strip_lead"]
+def repeats_listener(fact_text: str, subject: str, speaker: str,
+                     previous: list[tuple[str | None, str]]) -> bool:
+    """Whether every content word of a fact (its subject's name left out) was said in the previous
+    turn of another speaker, two at least: "Second in his class, wow!" after "He scored second in
+    his class" gives "Second in Tyler's class", which only takes up the listener's news (their
+    own turn stored it). Lead's merge fix, session 15."""
+    last = next((t for who, t in reversed(previous) if who and who.strip() != speaker.strip()), None)
+    if not last:
+        return False
+    said = _content(" ".join(x for x in re.split(r"(?<=[.!?])\s+", last) if not x.rstrip().endswith("?")))
+    names = {_stem(w) for w in _WORD_RE.findall(subject.lower())}
+    words = {w for w in _content(fact_text) if w not in names and w.rstrip("'’s") not in names}
+    return len(words) >= 2 and words <= said
+
+
+__all__ = ["echoes_listener", "imperative_to", "is_wish", "repeats_listener", "strip_lead"]
