@@ -394,7 +394,8 @@ def _has_local_antecedent(doc: Any, tok: Any, names: set[str], plural: bool) -> 
     of the pronoun's number: "The kids loved it" leaves "it" to the previous turn)."""
     # "they" may be people or things of any noun before it ("my family - they ..."); "it" a thing
     return any(plural or (c.span.root.lower_ not in _PEOPLE and _number_ok(c.span, plural))
-               for c in _candidates(doc[: tok.i], names, all_roles=True))
+               for c in _candidates(doc[: tok.i], names, all_roles=True, keep_vague=True)
+               if c.span.root.lower_ not in _VAGUE or not c.span.root.is_ancestor(tok))  # "part of it": its own head
 
 
 def _people() -> frozenset[str]:
@@ -416,8 +417,10 @@ class _Cand:
     role: str  # subj | obj
 
 
-def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Cand]:
-    """Noun and gerund phrases of `span` that could be a thing a pronoun stands for."""
+def _candidates(span: Any, names: set[str], all_roles: bool = False, keep_vague: bool = False) -> list[_Cand]:
+    """Noun and gerund phrases of `span` that could be a thing a pronoun stands for; with
+    `keep_vague`, also "this photo", "the plan" (never put in a pronoun's place, but enough to keep
+    "He took this photo and then sent it" from looking into the previous turn)."""
     out: list[_Cand] = []
     taken: set[int] = set()
     for tok in span:
@@ -435,13 +438,16 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Ca
         out.append(_Cand(phrase, "subj" if tok.dep_ in _ROLES_SUBJ | {"csubj"} else "obj"))
     for chunk in span.noun_chunks if hasattr(span, "noun_chunks") else []:
         root = chunk.root
-        if root.i in taken or root.pos_ == "PRON" or root.lower_ in _VAGUE or root.tag_ in ("CD", "WP", "WDT"):
+        if root.i in taken or root.pos_ == "PRON" or root.lower_ in _VAGUE and not keep_vague \
+                or root.tag_ in ("CD", "WP", "WDT"):
             continue
         if not all_roles and (root.lower_ in _PEOPLE or any(t.lower_ in _QUANT for t in chunk)):
             continue  # "it"/"they" for a thing: not "the kids", not "so much love"
         if root.pos_ == "PROPN" and (chunk.text.casefold() in names or root.lower_ in names
                                      or root.dep_ in ("npadvmod", "appos", "intj", "ROOT")):
             continue  # a person (speaker, addressee, known) or a vocative is not a thing
+        if root.pos_ == "PROPN" and root.ent_type_ in ("", "PERSON") and _first_name(root.text):
+            continue  # "was it just you and Dev?": a first name is a person, never what "it" stands for
         if root.dep_ == "ROOT" or root.dep_ == "npadvmod":
             continue  # "Thanks, Mel!", "Good luck!": no role in a clause
         slot = root
@@ -454,6 +460,13 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False) -> list[_Ca
                 continue
         out.append(_Cand(chunk, "subj" if slot.dep_ in _ROLES_SUBJ else "obj"))
     return out
+
+
+def _first_name(word: str) -> bool:
+    """A first name of write/name_gender.py's lists (imported late: name_subjects imports this)."""
+    from arandu_pipelines.write.name_subjects import is_first_name
+
+    return is_first_name(word)
 
 
 @dataclass(frozen=True)

@@ -170,11 +170,15 @@ def weak_person(name: str, text: str) -> bool:
     it is read in, with the turns before it) also uses as a place: "head coach at Brookfield"
     (NER alone, which types towns, teams and schools PERSON, is then not evidence enough to
     take it for "he" / "she"), or that ends like an English place name ("Brookfield",
-    `_PLACE_SUFFIX_RE`). Any other unlisted name is a person's ("Jaylen")."""
+    `_PLACE_SUFFIX_RE`), or that is capitalised only where a sentence starts ("Grandmas always
+    show up ..."). Any other unlisted name, written capitalised inside a sentence, is a person's
+    ("Is Jaylen still training?")."""
     if not unlisted(name):
         return False
     if _PLACE_SUFFIX_RE.search(name.strip()):
         return True
+    if not re.search(r"(?:[a-z,;:]|\b(?:Is|Was|Does|Did|Has|How's|Where's))\s+" + re.escape(name.strip()) + r"(?![\w'’])", text):
+        return True  # capitalised only where a sentence starts ("Grandmas always ..."): no sign of a name
     return re.search(r"(?<![\w'’])(?:at|in)\s+" + re.escape(name.strip()) + r"(?![\w'’])", text) is not None
 
 

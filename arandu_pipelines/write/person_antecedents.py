@@ -93,6 +93,7 @@ PET_NOUNS = frozenset({t.split()[-1] for t in L.PET_TERMS_EN} | {
 # every noun for one person or animal a pronoun may stand for (kin, role, pet)
 # occupations (write/role_subjects.py): "The inspector came by. She said ..." -> "My inspector said ..."
 ANIMATE_NOUNS = PERSON_NOUNS | PET_NOUNS | K.ROLE_NOUNS | OCCUPATIONS
+_OCCUPATION_ONLY = OCCUPATIONS - PERSON_NOUNS - PET_NOUNS - K.ROLE_NOUNS
 # "I adopted / got / have a dog": the indefinite animal or relative is the clause subject's own
 _OWN_VERBS = frozenset({"adopt", "adopted", "adopting", "get", "got", "gotten", "getting", "have", "has", "had",
                         "having", "rescue", "rescued", "bought", "buy", "welcomed", "foster", "fostered", "fostering"})
@@ -257,6 +258,11 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if root.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("he", "she", "it", "they", "this", "that")
                                        for c in root.head.children):
             continue  # "He's a beagle": what someone is, not someone new (a misparsed subject still counts)
+        if low in _OCCUPATION_ONLY and (root.dep_ == "attr" or first_word(chunk) in ("a", "an")
+                                        and root.head.dep_ == "prep"):
+            # "My dad is a retired electrician", "perfect for a baker": a role said of someone or of
+            # anyone, not a person of its own (lead's merge fix of the15's occupation antecedents)
+            continue
         name = _name_of(root) or K.apposed_name(root)
         if name and name.casefold() in names:
             name = None
