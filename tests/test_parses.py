@@ -14,7 +14,9 @@ from arandu_pipelines.write.parses import NER, PARSE, ChunkParses, load, model_n
 
 @pytest.fixture
 def parsed():
-    """(stage, need, text) of every doc parsed while the test runs."""
+    """(stage, need, text) of every doc parsed while the test runs, from cold process caches (an
+    earlier test may have parsed the same text: merge fix, session 15)."""
+    parses.clear_caches()
     seen: list[tuple[str, str, str]] = []
     hook = lambda stage, need, text: seen.append((stage, need, text))
     parses.HOOKS.append(hook)

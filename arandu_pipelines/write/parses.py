@@ -238,6 +238,12 @@ class ChunkParses:
                 _parse_cache.popitem(last=False)
 
 
+def clear_caches() -> None:
+    """Empty the process-wide entity and parse caches (a test that counts parses starts cold)."""
+    _entity_cache.clear()
+    _parse_cache.clear()
+
+
 def for_context(ctx: Any, spacy_model: str | None) -> ChunkParses:
     """The chunk's parses from an ExtractionContext when they are for the model `spacy_model`
     names; else (a direct call, another model) a new cache, kept on the context."""
