@@ -37,8 +37,8 @@ def test_a_word_capitalised_only_where_a_sentence_starts_is_no_person() -> None:
     "She knitted ..." unresolved."""
     out = facts("She knitted this blanket for the baby.",
                 [("Ana", "We had the baby shower two weeks ago, and my mom drove all the way from Ohio for it."),
-                 ("Ben", "Aw, that's so sweet of her! Did she bring anything special? Grandmas always seem to "
-                         "show up with the best gifts.")])
+                 ("Ben", ("Aw, that's so sweet of her! Did she bring anything special? Grandmas always seem to "
+                          "show up with the best gifts."))])
     assert any(f.startswith("Ana's mom knitted") for f in out), out
 
 
