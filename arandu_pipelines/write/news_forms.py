@@ -20,7 +20,7 @@ time, inside `people_forms.rewrite` (so the facts' evidence is restored to the w
   nights now." (the question's verb copied; any other verb: left alone). "Yep, totally!" (an
   adverb), "No, not really" and a full clause ("Yes, I am") are left alone; a "have" question
   with "any/a N" is qa_pairs' (write/qa_pairs.py).
-- **Identification with an apposition** (`identification`): after the other speaker's
+- **Identification with an apposition** (`identification`): after the other speaker's who /
   what/which question or a photo share ("[image: ...]" in either turn), "That's pane
   casereccio, a country loaf my grandfather used to make." names the thing and says what it is:
   "Pane casereccio is a country loaf my grandfather used to make." Only when the named phrase
@@ -44,7 +44,7 @@ _GUESS_RE = re.compile(
     r"^(?P<lead>\s*(?:(?:oh|so|okay|ok|hey|omg|ahh*)\s*[,!]*\s*)?)guess\s+who(?P<aux>['’]s|\s+is|\s+has|\s+was)?"
     r"\s+(?P<vp>[^?!.…]+?)\s*[?!.…]+\s*$", re.IGNORECASE)
 # who is the answer: "Me!", "My sister!", "Tom!", "Me and Tom!", "Yours truly!"
-_ONE_RE = r"(?:[Mm]e|I|[Yy]ours\s+truly|[Mm]y\s+(?:[a-z]+\s+){0,2}[a-z]+|[Oo]ur\s+(?:[a-z]+\s+){0,2}[a-z]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+_ONE_RE = r"(?:[Mm]e|I|[Yy]ours\s+truly|[Mm]y\s+(?:[a-z]+\s+){0,2}[a-z]+(?:\s+[A-Z][a-z]+)?|[Oo]ur\s+(?:[a-z]+\s+){0,2}[a-z]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
 _ANSWER_RE = re.compile(r"^\s*(?P<who>" + _ONE_RE + r"(?:\s*(?:,|and|&)\s*" + _ONE_RE + r")*)\s*[!.…]*\s*$")
 _ME = frozenset({"me", "i", "yours truly"})
 _OBJECT_SLOT = frozenset({"i", "we", "you", "he", "she", "they", "my", "our", "your", "his", "her", "their", "the", "a",
@@ -90,7 +90,7 @@ def _verb_phrase(aux: str | None, vp: str, first_word_tag: str, plural: bool, fi
     head, _, rest = vp.partition(" ")
     if first_word_tag == "VBZ" and (first or plural):
         head = _base(head)
-    elif first_word_tag not in ("VBD", "VBZ", "MD"):
+    elif first_word_tag not in ("VBD", "VBZ", "VBP", "VB", "MD"):
         return None
     return f"{head} {rest}".strip()
 
@@ -122,13 +122,13 @@ def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
             return None
         from arandu_pipelines.write.parses import PARSE
 
-        doc = parses.doc(f"Someone {vp}.", PARSE, STAGE)
+        doc = parses.doc(f"She {vp}.", PARSE, STAGE)
         if doc is None or len(doc) < 2:
             return None
         tok = doc[1]
         while tok.pos_ == "ADV" and tok.i + 1 < len(doc):  # "who just got", "who finally finished"
             tok = doc[tok.i + 1]
-        if tok.tag_ not in ("VBD", "VBZ", "MD"):
+        if tok.tag_ not in ("VBD", "VBZ", "VBP", "VB", "MD"):  # "swam" is often tagged VBP: written as is
             return None
         words = vp.split()
         if tok.i > 1:  # the adverbs stay before the verb
@@ -172,8 +172,8 @@ _YES_NO_Q_RE = re.compile(
     r"(?i)^(?:[^,?]*,\s*)?(?P<aux>are|is|were|was|have|has|do|does)\s+you\b(?!\s+(?:guys|two|all|both)\b)"
     r"(?P<rest>[^?]*)\?$")
 _REPLY_RE = re.compile(
-    r"(?i)^(?P<lead>\s*)(?P<yes>(?:yes|yeah|yep|yup|yea|no|nope|nah)\b[\s,!.—–-]*(?=\w)|(?=still\b))(?P<frag>[^!?…]+?)"
-    r"(?P<end>[.!?…]*\s*)$")
+    r"(?i)^(?P<lead>\s*)(?P<yes>(?:yes|yeah|yep|yup|yea|no|nope|nah)\b[\s,!.—–-]*(?=\w)|(?=still\b))(?P<frag>[^!?…\[]+?)"
+    r"(?P<end>[.!?…]*)\s*(?:\[[^\]]*\]?\s*)?$")
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _HEADS = frozenset({"ADP", "ADJ", "NOUN", "PROPN", "NUM", "DET"})
 _LEAD_ADVS = frozenset({"still", "now", "just", "currently", "mostly", "already", "finally", "back", "only"})
@@ -231,9 +231,9 @@ def yes_no_fragment(s: str, is_first: bool, ctx: Any, parses: Any) -> str | None
 
 # ---- identification with an apposition ---------------------------------------------------------
 _IDENT_RE = re.compile(
-    r"^(?P<lead>\s*)(?:that|this|it)(?:['’]s|\s+is)\s+(?P<np>[^,;:!?.…—–]+?)\s*,\s*(?P<app>(?:a|an|the|my|our|one)\s+[^!?…]+?)"
-    r"(?P<end>[.!…]*\s*)$", re.IGNORECASE)
-_ASK_WHAT_RE = re.compile(r"(?i)(?:^|[\s,])(?:what|which)\b")
+    r"^(?P<lead>\s*)(?:that|this|it)(?:['’]s|\s+is)\s+(?P<np>[^,;:!?.…—–\[]+?)\s*,\s*(?P<app>(?:a|an|the|my|our|one)\s+[^!?…\[]+?)"
+    r"(?P<end>[.!…]*)\s*(?:\[[^\]]*\]?\s*)?$", re.IGNORECASE)  # a photo caption after it is no part of it
+_ASK_WHAT_RE = re.compile(r"(?i)(?:^|[\s,])(?:what|which|who)\b")
 
 
 def identification(s: str, ctx: Any, text: str, parses: Any) -> str | None:
