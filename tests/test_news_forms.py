@@ -121,3 +121,12 @@ def test_identification_with_the_photo_in_the_same_message():
 def test_identification_after_a_who_question():
     out = facts("That's my grandma, a retired nurse from Ohio.", [("Bob", "Who is that in the picture?")])
     assert any(f.startswith("Ann's grandma is a retired nurse") for f in out), out
+
+
+def test_yes_fragment_must_fit_the_asked_predicate():
+    # a duration, a quantity or an idiom is no state: nothing is copied
+    for q, a in [("Are you still vegan?", "Yep, five years now!"), ("Are you free Saturday?", "Yes, both days!"),
+                 ("Are you coming to the party?", "Yeah, for sure!"), ("Are you excited?", "Yep, same here!"),
+                 ("Are you still painting?", "Yes, mostly landscapes these days."), ("Are you tired?", "Yeah, a bit.")]:
+        out = facts(a, [("Bob", q)])
+        assert not any(f.startswith("Ann is") for f in out), (q, a, out)

@@ -175,8 +175,67 @@ _REPLY_RE = re.compile(
     r"(?i)^(?P<lead>\s*)(?P<yes>(?:yes|yeah|yep|yup|yea|no|nope|nah)\b[\s,!.—–-]*(?=\w)|(?=still\b))(?P<frag>[^!?…\[]+?)"
     r"(?P<end>[.!?…]*)\s*(?:\[[^\]]*\]?\s*)?$")
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
-_HEADS = frozenset({"ADP", "ADJ", "NOUN", "PROPN", "NUM", "DET"})
 _LEAD_ADVS = frozenset({"still", "now", "just", "currently", "mostly", "already", "finally", "back", "only"})
+_BE = frozenset({"are", "is", "were", "was", "'re", "’re"})
+# a prepositional phrase that is an idiom, not a place or a state: "of course", "for sure", "at all"
+_IDIOM_OBJECTS = frozenset({"course", "sure", "fact", "all", "least", "most", "way", "real", "now", "once", "sec",
+                            "second", "minute", "bit", "while", "moment", "general", "case", "deed", "detail"})
+# nouns that make a noun phrase a duration or a time, not a predicate ("five years now", "both days")
+_TIME_NOUNS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours",
+                         "minute", "minutes", "time", "times", "morning", "mornings", "night", "nights",
+                         "weekend", "weekends", "bit", "lot", "while"})
+_PRONOUNS = frozenset({"you", "your", "we", "us", "our", "it", "that", "this", "they", "them", "me", "i", "there", "here",
+                       "opposite"})
+
+
+def _category(head: Any) -> str | None:
+    """"pp", "adj" or "np" for a predicate's head token, None for anything else."""
+    if head.pos_ == "ADP":
+        obj = next((c for c in head.children if c.dep_ == "pobj"), None)
+        if head.lower_ in ("of", "for") or obj is None or obj.pos_ not in ("NOUN", "PROPN") \
+                or obj.lower_ in _IDIOM_OBJECTS:
+            return None
+        return "pp"
+    if head.pos_ == "ADJ" and head.dep_ in ("acomp", "ROOT", "amod") and head.head.pos_ != "NOUN":
+        return None if head.lower_ == "same" else "adj"  # "Yep, same here"
+    if head.tag_ == "VBN" and not any(c.dep_ in ("dobj", "nsubj") for c in head.children):
+        return "adj"  # "Nope, engaged!", "Nope, retired"
+    if head.pos_ in ("NOUN", "PROPN", "DET", "ADJ", "NUM"):
+        noun = head if head.pos_ in ("NOUN", "PROPN") else head.head
+        if noun.pos_ not in ("NOUN", "PROPN") or noun.lower_ in _TIME_NOUNS:
+            return None
+        return "np"
+    return None
+
+
+def _question_predicate(q: Any) -> tuple[str, str] | None:
+    """(verb, category) of a yes/no question to "you" whose main verb is "be" or "have":
+    ("am", "pp") for "Are you still at the hospital?", ("have", "np") for "Do you still have the
+    boat?"; None for any other verb ("Are you coming?", "Did you like it?")."""
+    toks = [t for t in q if not t.is_punct]
+    root = next((t for t in toks if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subj = next((t for t in root.children if t.dep_ == "nsubj"), None)
+    if subj is None or subj.lower_ != "you":
+        return None
+    if root.lower_ in _BE:
+        pred = next((c for c in root.children if c.dep_ in ("acomp", "attr", "prep") and c.i > subj.i), None)
+        if pred is None:
+            return None
+        cat = {"acomp": "adj", "prep": "pp", "attr": "np"}[pred.dep_]
+        if cat == "np" and pred.lower_ in _PRONOUNS | {"one"}:
+            return None  # "Are you the one in the photo?"
+        return ("am" if root.lower_ in ("are", "is", "'re", "’re") else "was"), cat
+    if root.lower_ in ("have", "got"):
+        obj = next((c for c in root.children if c.dep_ == "dobj"), None)
+        if obj is None or any(c.dep_ == "det" and c.lower_ in ("any", "a", "an") for c in obj.children):
+            return None  # "Do you have any pets?" + "Yes, two!": write/qa_pairs.py
+        return "have", "np"
+    return None
+
+
+_FITS = {"pp": ("pp", "adj"), "adj": ("adj", "pp"), "np": ("np",)}
 
 
 def yes_no_fragment(s: str, is_first: bool, ctx: Any, parses: Any) -> str | None:
@@ -185,45 +244,28 @@ def yes_no_fragment(s: str, is_first: bool, ctx: Any, parses: Any) -> str | None
         return None
     m = _REPLY_RE.match(s)
     q = _last_question(ctx)
-    if m is None or q is None:
+    if m is None or q is None or not _YES_NO_Q_RE.match(q):
         return None
-    qm = _YES_NO_Q_RE.match(q)
-    if qm is None:
-        return None
-    aux = qm.group("aux").lower()
-    rest = qm.group("rest")
-    if aux in ("are", "is", "were", "was"):
-        if re.match(r"(?i)\s*(?:going\s+to|gonna)\b", rest):
-            return None
-        verb = "am" if aux in ("are", "is") else "was"
-    elif aux in ("do", "does") and re.match(r"(?i)\s*(?:still\s+)?have\b", rest) or aux in ("have", "has") and re.match(
-            r"(?i)\s*(?:still\s+)?got\b", rest):
-        if re.search(r"(?i)\b(?:any|a|an)\b", rest):
-            return None  # "Do you have any pets?" + "Yes, two!": write/qa_pairs.py
-        verb = "have"
-    else:
-        return None  # another verb: the fragment's predicate is not the question's to copy
     frag = m.group("frag").strip()
     if len(frag.split()) > 14:
         return None
     from arandu_pipelines.write.parses import PARSE
 
-    doc = parses.doc(frag, PARSE, STAGE)
-    if doc is None:
+    qdoc, doc = parses.docs([q, frag], PARSE, STAGE)
+    if qdoc is None or doc is None:
         return None
+    asked = _question_predicate(qdoc)
+    if asked is None:
+        return None
+    verb, cat = asked
     toks = [t for t in doc if not t.is_punct]
     if not toks or any(t.tag_ in _FINITE and t.lower_ not in ("'s", "’s") for t in toks):
         return None  # "Yes, I am", "Nope, I quit": a clause of its own
-    if any(t.lower_ in ("you", "your", "we", "us", "it", "that", "this", "they", "them") for t in toks):
-        return None
+    if any(t.lower_ in _PRONOUNS for t in toks):
+        return None  # "Yep, me on the left", "Yep, same here", "Yep, still there"
     head = next((t for t in toks if t.lower_ not in _LEAD_ADVS), None)
-    if head is None:
-        return None
-    ok = head.pos_ in _HEADS or verb in ("am", "was") and head.tag_ in ("VBG", "VBN")
-    if not ok or verb == "have" and head.pos_ in ("ADP", "ADJ"):
-        return None  # "Yep, totally!", "No, not really"
-    if head.pos_ == "DET" and head.lower_ not in ("a", "an", "the", "my", "our", "some", "two", "both"):
-        return None
+    if head is None or _category(head) not in _FITS[cat]:
+        return None  # "Yep, totally!", "Yes, both days!" after "Are you free?", "Yes, of course"
     words = frag[:1].lower() + frag[1:] if toks[0].pos_ != "PROPN" else frag
     end = m.group("end").strip() or "."
     return f"{m.group('lead')}I {verb} {words}{end[:1] if end[:1] in '.!' else '.'}"
