@@ -105,7 +105,7 @@ def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
         if i == 0 or not _ANSWER_RE.match(s):
             return None
         m = _GUESS_RE.match(sentences[i - 1])
-        if m is None or m.group("lead").strip():
+        if m is None:
             return None
         ans = _ANSWER_RE.match(s)
     elif i + 1 < len(sentences) and _ANSWER_RE.match(sentences[i + 1]):
@@ -135,6 +135,8 @@ def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
             adv, vp = " ".join(words[: tok.i - 1]) + " ", " ".join(words[tok.i - 1:])
         tag = tok.tag_
     if ans is None:
+        if re.search(r"(?i)\b(?:me|myself)\b", vp):
+            return None  # "Guess who called me?": the speaker is the object, the caller unnamed
         subj, plural, first, lead = "I", False, True, m.group("lead")
     else:
         subj, plural, first = _answer_subject(ans.group("who"))
