@@ -80,7 +80,7 @@ def test_yes_fragment_guards():
     assert facts("No, not really.", [("Bob", "Are you still at the clinic?")]) == []
     # another verb than be/have: its predicate is not copied
     out = facts("Yes, the ending especially.", [("Bob", "Did you like the film?")])
-    assert not any(f.startswith("Ann is") or f.startswith("Ann has") for f in out), out
+    assert not any(f.startswith(("Ann is", "Ann has")) for f in out), out
     # no question before: a fragment stays a fragment
     out = facts("Yep, still in pediatrics at Mercy General.")
     assert not any(f.startswith("Ann is still in pediatrics") for f in out), out
