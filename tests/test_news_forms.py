@@ -130,3 +130,14 @@ def test_yes_fragment_must_fit_the_asked_predicate():
                  ("Are you still painting?", "Yes, mostly landscapes these days."), ("Are you tired?", "Yeah, a bit.")]:
         out = facts(a, [("Bob", q)])
         assert not any(f.startswith("Ann is") for f in out), (q, a, out)
+
+
+def test_guess_who_then_someone_elses_news():
+    out = facts("Guess who's getting married?! My brother Sam finally proposed!")
+    assert any(f.startswith("Ann's brother Sam is getting married") for f in out), out
+    assert not any(f.startswith("Ann is getting married") for f in out), out
+
+
+def test_guess_who_then_an_unrelated_my_sentence():
+    out = facts("Guess who swam two kilometers this morning?! My arms are jelly.")
+    assert any(f.startswith("Ann swam two kilometers") for f in out), out

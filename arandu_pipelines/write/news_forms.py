@@ -95,6 +95,45 @@ def _verb_phrase(aux: str | None, vp: str, first_word_tag: str, plural: bool, fi
     return f"{head} {rest}".strip()
 
 
+_OWN_PERSON_RE = re.compile(r"^\s*(?:[Mm]y|[Oo]ur)\s+[\w-]+(?:\s+[\w-]+)?")
+_NAME_START_RE = re.compile(r"^\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
+
+
+def _answer_is_someone(s: str) -> bool:
+    """A bare answer names a person or a pet: "Me!", "Tom!", "My cousin Leo!"; a "my ..." phrase
+    only with a relation or pet noun in it ("My legs are dead" is no answer)."""
+    from arandu_pipelines.write.lexicon import PET_TERMS_EN, REL_TERMS_EN
+
+    for part in re.split(r"\s*(?:,|\band\b|&)\s*", s.strip(" !.…")):
+        words = part.split()
+        if words and words[0].lower() in ("my", "our") and not any(
+                w.lower() in REL_TERMS_EN or w.lower() in PET_TERMS_EN or w[:1].isupper() for w in words[1:]):
+            return False
+    return True
+
+
+def _names_someone(s: str, parses: Any) -> str | None:
+    """The person the sentence after "Guess who's getting married?!" opens with, as a subject:
+    a relation noun of the speaker's ("My sister Jo finally said yes!" -> "My sister Jo") or a
+    name spaCy NER types PERSON ("Daniel proposed ..." -> "Daniel"); None: no one else."""
+    from arandu_pipelines.write.lexicon import REL_TERMS_EN
+    from arandu_pipelines.write.subject_forms import person_subject
+
+    m = _OWN_PERSON_RE.match(s)
+    if m is not None:
+        words = m.group(0).split()
+        rel = next((k for k, w in enumerate(words[1:], 1) if w.lower() in REL_TERMS_EN), None)
+        if rel is None:
+            return None
+        after = [*words[rel + 1:], *s[m.end():].split()]
+        name = after[0] if after and re.fullmatch(r"[A-Z][a-z]+", after[0]) else ""
+        return " ".join([*words[: rel + 1], name]).strip()
+    n = _NAME_START_RE.match(s)
+    if n is None or n.group("name").split()[0].lower() in _OBJECT_SLOT:
+        return None
+    return n.group("name") if person_subject(parses, s, n.start("name"), n.group("name")) else None
+
+
 def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
     """Sentence i (or the answer sentence after it) as a statement; see module docstring.
     Returns the new text of sentence i, or None when sentence i is unchanged."""
@@ -102,14 +141,15 @@ def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
     m = _GUESS_RE.match(s)
     ans = None
     if m is None:  # sentence i may be the answer to a "guess who" just before it
-        if i == 0 or not _ANSWER_RE.match(s):
+        if i == 0 or not _ANSWER_RE.match(s) or not _answer_is_someone(s):
             return None
         m = _GUESS_RE.match(sentences[i - 1])
         if m is None:
             return None
         ans = _ANSWER_RE.match(s)
-    elif i + 1 < len(sentences) and _ANSWER_RE.match(sentences[i + 1]):
+    elif i + 1 < len(sentences) and _ANSWER_RE.match(sentences[i + 1]) and _answer_is_someone(sentences[i + 1]):
         return None  # the answer sentence carries the statement
+    other = _names_someone(sentences[i + 1], parses) if ans is None and i + 1 < len(sentences) else None
     vp = m.group("vp").strip()
     aux = m.group("aux")
     first_word = re.sub(r"[^\w'’]", "", vp.split()[0]).lower() if vp.split() else ""
@@ -134,7 +174,9 @@ def guess_who(sentences: list[str], i: int, parses: Any) -> str | None:
         if tok.i > 1:  # the adverbs stay before the verb
             adv, vp = " ".join(words[: tok.i - 1]) + " ", " ".join(words[tok.i - 1:])
         tag = tok.tag_
-    if ans is None:
+    if other is not None:  # the news is that person's: "My sister Jo is getting married!"
+        subj, plural, first, lead = other[:1].upper() + other[1:], False, False, m.group("lead")
+    elif ans is None:
         if re.search(r"(?i)\b(?:me|myself)\b", vp):
             return None  # "Guess who called me?": the speaker is the object, the caller unnamed
         subj, plural, first, lead = "I", False, True, m.group("lead")
