@@ -141,3 +141,10 @@ def test_guess_who_then_someone_elses_news():
 def test_guess_who_then_an_unrelated_my_sentence():
     out = facts("Guess who swam two kilometers this morning?! My arms are jelly.")
     assert any(f.startswith("Ann swam two kilometers") for f in out), out
+
+
+def test_yes_fragment_drops_chat_tail_and_vocative():
+    out = facts("Still at Mercy General, yeah.", [("Bob", "Are you still at the clinic?")])
+    assert "Ann is still at Mercy General" in out, out
+    out = facts("Nope, in Porto now near the river, Bob!", [("Bob", "Hey! Are you still in Lisbon?")])
+    assert any(f.startswith("Ann is in Porto now near the river") and "Bob" not in f for f in out), out

@@ -222,8 +222,10 @@ _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _LEAD_ADVS = frozenset({"still", "now", "just", "currently", "mostly", "already", "finally", "back", "only"})
 _BE = frozenset({"are", "is", "were", "was", "'re", "’re"})
 # a prepositional phrase that is an idiom, not a place or a state: "of course", "for sure", "at all"
-_IDIOM_OBJECTS = frozenset({"course", "sure", "fact", "all", "least", "most", "way", "real", "now", "once", "sec",
-                            "second", "minute", "bit", "while", "moment", "general", "case", "deed", "detail"})
+_IDIOMS = frozenset({("of", "course"), ("for", "sure"), ("in", "fact"), ("at", "all"), ("at", "least"), ("at", "most"),
+                     ("by", "way"), ("for", "real"), ("for", "now"), ("at", "once"), ("in", "sec"), ("in", "second"),
+                     ("in", "minute"), ("in", "bit"), ("in", "while"), ("at", "moment"), ("in", "general"),
+                     ("in", "case"), ("in", "deed"), ("in", "detail"), ("on", "way"), ("in", "way")})
 # nouns that make a noun phrase a duration or a time, not a predicate ("five years now", "both days")
 _TIME_NOUNS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours",
                          "minute", "minutes", "time", "times", "morning", "mornings", "night", "nights",
@@ -237,7 +239,7 @@ def _category(head: Any) -> str | None:
     if head.pos_ == "ADP":
         obj = next((c for c in head.children if c.dep_ == "pobj"), None)
         if head.lower_ in ("of", "for") or obj is None or obj.pos_ not in ("NOUN", "PROPN") \
-                or obj.lower_ in _IDIOM_OBJECTS:
+                or (head.lower_, obj.lower_) in _IDIOMS and obj.pos_ == "NOUN":
             return None
         return "pp"
     if head.pos_ == "ADJ" and head.dep_ in ("acomp", "ROOT", "amod") and head.head.pos_ != "NOUN":
@@ -280,6 +282,8 @@ def _question_predicate(q: Any) -> tuple[str, str] | None:
 
 
 _FITS = {"pp": ("pp", "adj"), "adj": ("adj", "pp"), "np": ("np",)}
+# chat words after the fragment: "Still at the hospital, yeah", "second violin now haha"
+_TAIL_RE = re.compile(r"(?i)[\s,]+(?:yeah|yep|yes|ha(?:ha)+|lol|though|tbh|lmao)\s*$")
 
 
 def yes_no_fragment(s: str, is_first: bool, ctx: Any, parses: Any) -> str | None:
@@ -290,8 +294,11 @@ def yes_no_fragment(s: str, is_first: bool, ctx: Any, parses: Any) -> str | None
     q = _last_question(ctx)
     if m is None or q is None or not _YES_NO_Q_RE.match(q):
         return None
-    frag = m.group("frag").strip()
-    if len(frag.split()) > 14:
+    frag = _TAIL_RE.sub("", m.group("frag").strip())
+    last = _last_turn(ctx)
+    if last is not None:  # "Yep, still in the ER, Ben!": the vocative is no part of the state
+        frag = re.sub(r",\s*" + re.escape(last[0].strip()) + r"\s*$", "", frag)
+    if not frag or len(frag.split()) > 14:
         return None
     from arandu_pipelines.write.parses import PARSE
 
