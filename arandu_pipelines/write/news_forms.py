@@ -8,7 +8,9 @@ time, inside `people_forms.rewrite` (so the facts' evidence is restored to the w
   the speaker's news: "I ran 10 miles this morning!". When the next sentence of the same message
   names who it is ("Guess who's getting married?! My sister!", "... Me and Tom!"), that answer
   sentence becomes the statement ("My sister is getting married!", "Tom and I are getting
-  married!") and the question stays a question (dropped as before). Only a "who" that is the
+  married!") and the question stays a question (dropped as before); when the next sentence opens
+  with someone else ("My sister Jo finally said yes!": a relation noun of the lexicon, or a name
+  spaCy NER types PERSON) the question is rewritten with that person as its subject. Only a "who" that is the
   subject (a verb follows it); "Guess who I saw today?" (an object slot) is left alone, as is
   "Guess I'll go to bed" (no "who"). "Guess what? I got the job!" needs nothing: the news is
   already its own sentence.
@@ -17,7 +19,9 @@ time, inside `people_forms.rewrite` (so the facts' evidence is restored to the w
   opens with yes/yep/yeah/no/nope/still and goes on with a verbless fragment headed by a
   prepositional, adjectival or noun phrase ("Yep, still in the ER at St. Vincent's, mostly
   nights now.") restates the questioned state: "I am still in the ER at St. Vincent's, mostly
-  nights now." (the question's verb copied; any other verb: left alone). "Yep, totally!" (an
+  nights now." (the question's verb copied; any other verb: left alone). The fragment must fit
+  the question's predicate: a PP or adjective after "be" + PP/ADJ, a noun phrase (no duration)
+  after "be" + NP or "have". "Yep, totally!" (an
   adverb), "No, not really" and a full clause ("Yes, I am") are left alone; a "have" question
   with "any/a N" is qa_pairs' (write/qa_pairs.py).
 - **Identification with an apposition** (`identification`): after the other speaker's who /
