@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from arandu_pipelines.write.extract_rules import extract_offline
-from arandu_pipelines.write.session_names import Named, NamedTracker, named_in, pick
+from arandu_pipelines.write.person_antecedents import pick_named as pick
+from arandu_pipelines.write.session_names import Named, NamedTracker, named_in
 from arandu_pipelines.write.types import ExtractionContext
 
 AT = datetime(2024, 3, 4, 12, tzinfo=UTC)
@@ -97,6 +98,8 @@ def test_named_in_reads_appositions_and_listed_names():
     assert got["Sarah"] == ("person", "f", False)
     assert "Jordan" not in got and "We" not in got
     assert named_in("My brother Nikita is in town.")[0].gender == "m"  # the noun beats the list
+    assert named_in("Thankfully, my son is fine.") == []  # a capitalised first word is no name
+    assert [n.name for n in named_in("Rufus, my dog, is a beagle.")] == ["Rufus"]
 
 
 def test_pick_needs_exactly_one_compatible_entry_and_never_a_speaker():

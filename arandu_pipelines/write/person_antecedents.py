@@ -51,7 +51,7 @@ from typing import Any
 
 from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import name_gender, name_subjects, session_names
+from arandu_pipelines.write import name_gender, name_subjects
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _QUESTION_RE,
@@ -412,18 +412,26 @@ def _fits(cands: list[_Cand], gender: str) -> bool:
     return any(c.gender in (None, gender) for c in cands)
 
 
-def _from_record(record: list[session_names.Named], gender: str, names: set[str],
-                 not_key: str | None) -> _Cand | None:
+def _from_record(record: list[Any], gender: str, names: set[str], not_key: str | None) -> _Cand | None:
     """The one compatible person or pet the session named in its last turns (write/session_names.py),
     asked only when the 2-turn window holds no compatible candidate: "My son Tyler enlisted" ...
     (two turns about Patty) ... "He wants to be a hospital corpsman" -> Tyler."""
     if not record:
         return None
-    exclude = set(names) | ({not_key} if not_key else set())
-    e = session_names.pick(record, gender, exclude)
+    e = pick_named(record, gender, set(names) | ({not_key} if not_key else set()))
     if e is None:
         return None
     return _Cand(e.name.casefold(), e.name, e.gender, True, kind=e.kind)
+
+
+def pick_named(record: list[Any], gender: str, exclude: set[str]) -> Any:
+    """The one entry of a session_names record (`Named`: name, kind, gender, strong, key)
+    compatible with a pronoun of `gender` ("m" / "f"), never a speaker (`exclude`, casefolded
+    names); None when there is none or more than one. An entry whose gender no noun showed asks
+    name_gender again (this message's evidence may know it)."""
+    fit = [e for e in record if e.key not in exclude and e.name.casefold() not in exclude
+           and (e.gender if e.gender is not None or e.strong else name_gender.gender_of(e.name)) in (None, gender)]
+    return fit[0] if len(fit) == 1 else None
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None,
@@ -458,7 +466,7 @@ def resolve(text: str, ctx: ExtractionContext,
     speaker = (ctx.speaker_name or "").strip()
     names = _names(ctx, turns)
     _ner(parses, doc, names)
-    record = session_names.for_context(ctx)
+    record = list(ctx.named_before or [])  # write/session_names.py (extract_offline fills it)
     out: list[Replacement] = []
     said_key: dict[int, str] = {}  # token index of a resolved pronoun -> its candidate's key
     animate: dict[str, str] = {}

@@ -16,13 +16,14 @@ known gender, by a closed grammar (regex, no parse):
   preposition ("I met Tom at the gym"): a person; gender from the chat's evidence of that turn
   (write/gender_evidence.py), else the lists, else unknown (takes either pronoun).
 
-person_antecedents asks it (`pick`) ONLY when the 2-turn window holds no compatible candidate;
+person_antecedents asks it (`pick_named`) ONLY when the 2-turn window holds no compatible candidate;
 exactly one compatible entry (gender agrees or is unknown; never a speaker) is taken, two or more
 leave the pronoun unresolved, as before. The record reaches extraction as
 `ExtractionContext.named_before` (the write pipeline's `NamedTracker`; bench/facts.py's
 extract-only path uses the same tracker); a caller that gives no record but longer
 `previous_turns` (the turns of a conversation, oldest first) gets one derived from their last
-`TURNS` turns (`for_context`).
+`TURNS` turns (`for_context`, asked by extract_rules.extract_offline: person_antecedents only reads
+the record, so this module may read person_antecedents' noun tables without an import cycle).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from arandu_pipelines.write import name_gender
@@ -83,6 +85,11 @@ def _not_name(word: str) -> bool:
     return low in _NOT_NAMES or low in L.STOPWORDS_EN or low in COMMON
 
 
+def _sentence_start(text: str, i: int) -> bool:
+    before = text[:i].rstrip(" \t\"'“‘(")
+    return not before or before[-1] in ".!?…\n"
+
+
 def named_in(text: str) -> list[Named]:
     """The people and pets one turn names (see the module docstring), in text order."""
     if not text or not re.search(r"[A-Z][a-z]", text):
@@ -95,14 +102,17 @@ def named_in(text: str) -> list[Named]:
             if noun not in animate and noun.rstrip("s") not in animate:
                 continue
             name = m.group("n")
-            if _not_name(name):
+            if _not_name(name) or rx is _APPOSED_AFTER_RE and _sentence_start(text, m.start("n")) \
+                    and not name_gender.listed(name.casefold()) and not text[m.end():].lstrip().startswith(","):
+                # "Thankfully, my son is fine": a capitalised first word is a name only if listed or
+                # if the apposition is closed ("Rufus, my dog, is a beagle")
                 continue
             g = "m" if noun in male else "f" if noun in female else None
             out[name.casefold()] = Named(name, "pet" if noun in pets else "person", g, g is not None)
     evidence: dict[str, str | None] | None = None
     for s in _SENT_RE.finditer(text):
         words = list(_WORD_RE.finditer(s.group(0)))
-        for prev, w in zip(words, words[1:], strict=False):
+        for prev, w in pairwise(words):
             name = w.group(0)
             low = name.casefold()
             if not re.fullmatch(r"[A-Z][a-z]+", name) or low in out or _not_name(name) \
@@ -134,7 +144,8 @@ class NamedTracker:
     """Per (agent, session): the names of the last `TURNS` turns, across a pipeline's chunks."""
 
     def __init__(self) -> None:
-        self._state: SessionLRU[list[list[Named]]] = SessionLRU(list)
+        # per session: the names of its last turns, and its speakers (never an entry: they are I / you)
+        self._state: SessionLRU[tuple[list[list[Named]], frozenset[str]]] = SessionLRU(lambda: ([], frozenset()))
         self.seen: list[bool] = []  # per event of the last `assign`: its session had been tracked before it
 
     def assign(self, events: list[Any]) -> list[list[Named]]:
@@ -143,10 +154,12 @@ class NamedTracker:
         self.seen = []
         for e in events:
             key = (e.agent_id, e.session_id)
-            turns = self._state.get(key)
+            turns, speakers = self._state.get(key)
             self.seen.append(bool(turns))
-            out.append(merge(n for t in turns for n in t))
-            self._state.set(key, (turns + [named_in(e.text or "")])[-TURNS:])
+            if e.speaker:
+                speakers = speakers | {e.speaker.split()[0].casefold()}
+            out.append(merge(n for t in turns for n in t if n.key not in speakers))
+            self._state.set(key, ((turns + [named_in(e.text or "")])[-TURNS:], speakers))
         self._state.trim()
         return out
 
@@ -158,14 +171,6 @@ def for_context(ctx: ExtractionContext) -> list[Named]:
     if given is not None:
         return list(given)
     return merge(n for _, t in (ctx.previous_turns or [])[-TURNS:] for n in named_in(t))
-
-
-def pick(record: list[Named], gender: str, exclude: set[str]) -> Named | None:
-    """The one entry compatible with a pronoun of `gender` ("m" / "f"), never a speaker
-    (`exclude`, casefolded names); None when there is none or more than one."""
-    fit = [e for e in record if e.key not in exclude and e.name.casefold() not in exclude
-           and (e.gender if e.gender is not None or e.strong else name_gender.gender_of(e.name)) in (None, gender)]
-    return fit[0] if len(fit) == 1 else None
 
 
 _LOOKUP = (
