@@ -82,6 +82,16 @@ def test_a_compatible_candidate_in_the_window_wins_over_the_record():
     assert "Patty wants to be a hospital corpsman" in out, out
 
 
+def test_a_name_after_a_place_preposition_only_makes_it_ambiguous():
+    prev = [("Nadia", "My daughter Emma starts college in the fall."), ("Tom", "Nice! We just got back from Florence."),
+            ("Nadia", "How was it?"), ("Tom", "Lovely, the food was great. Has she picked a major?")]
+    out = facts("She picked biology and joined the rowing team.", prev, "Nadia", "Tom")
+    assert not any("biology" in f for f in out), out
+    prev = [("Nadia", "My son Leo starts college in the fall."), *prev[1:3], ("Tom", "Lovely, the food was great.")]
+    out = facts("She loved it.", prev, "Nadia", "Tom")
+    assert not any(f.startswith("Florence") for f in out), out
+
+
 def test_a_name_older_than_the_record_is_not_taken():
     prev = [("Ana", "We adopted a puppy named Rufus last week!"), ("Ben", "Aww!"), *PUPPY[2:], ("Ana", "Ok."),
             ("Ben", "Right.")]
@@ -96,7 +106,9 @@ def test_named_in_reads_appositions_and_listed_names():
     assert got["Tyler"] == ("person", "m", True)
     assert got["Rufus"] == ("pet", None, False)
     assert got["Sarah"] == ("person", "f", False)
-    assert "Jordan" not in got and "We" not in got
+    assert "We" not in got
+    assert got["Jordan"] == ("person", None, False)  # after "in": it counts, but is never taken
+    assert [n.name for n in named_in("I saw Taylor Swift last night.")] == ["Taylor Swift"]
     assert named_in("My brother Nikita is in town.")[0].gender == "m"  # the noun beats the list
     assert named_in("Thankfully, my son is fine.") == []  # a capitalised first word is no name
     assert [n.name for n in named_in("Rufus, my dog, is a beagle.")] == ["Rufus"]
@@ -107,6 +119,8 @@ def test_pick_needs_exactly_one_compatible_entry_and_never_a_speaker():
     assert pick(rec, "m", set()) == rec[0]
     assert pick(rec, "m", {"tyler"}) is None
     assert pick([*rec, Named("Sam", "person", None)], "m", set()) is None
+    assert pick([Named("Florence", "person", "f", taken=False), rec[0]], "f", set()) is None
+    assert pick([Named("Florence", "person", "f", taken=False), rec[1]], "f", set()) is None  # two: ambiguous
 
 
 class _E:

@@ -30,7 +30,10 @@ conservatively, what such a pronoun stands for:
   speaker's last turn ends in a question naming someone, that question alone is the window
   ("How's your brother?" -> "He's doing great"), as for "it" in write/antecedents.py; gender agrees
   when the text shows it ("my sister" is she, "my brother" he; a pet or a name of unknown gender
-  takes either), else the sentence is left as it is;
+  takes either), else the sentence is left as it is; when the window holds NO compatible candidate
+  (none at all, or only ones of the other gender), the one compatible person or pet the session
+  named in its last six turns (write/session_names.py, `ExtractionContext.named_before`) is taken;
+  two or more leave it as it is;
 - a candidate with a name is replaced by the name ("Biscuit is a beagle mix": the name is what a
   later question asks about; "Lily is Nadia's granddaughter" is the relation rules' fact); one
   without is replaced by its noun phrase moved into the current speaker's mouth ("your brother"
@@ -427,11 +430,12 @@ def _from_record(record: list[Any], gender: str, names: set[str], not_key: str |
 def pick_named(record: list[Any], gender: str, exclude: set[str]) -> Any:
     """The one entry of a session_names record (`Named`: name, kind, gender, strong, key)
     compatible with a pronoun of `gender` ("m" / "f"), never a speaker (`exclude`, casefolded
-    names); None when there is none or more than one. An entry whose gender no noun showed asks
+    names); None when there is none, more than one, or only one that may be a place ("went to
+    Florence": it counts, never taken). An entry whose gender no noun showed asks
     name_gender again (this message's evidence may know it)."""
     fit = [e for e in record if e.key not in exclude and e.name.casefold() not in exclude
            and (e.gender if e.gender is not None or e.strong else name_gender.gender_of(e.name)) in (None, gender)]
-    return fit[0] if len(fit) == 1 else None
+    return fit[0] if len(fit) == 1 and getattr(fit[0], "taken", True) else None
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None,

@@ -13,8 +13,10 @@ known gender, by a closed grammar (regex, no parse):
 - a name apposed to a kin, role or pet noun ("my son Tyler", "a puppy named Rufus", "Rufus, my
   dog"): person or pet, gender from the noun (the strong evidence; "my brother Nikita" is "he");
 - a capitalised word inside a sentence that name_gender's first-name lists know, not after a place
-  preposition ("I met Tom at the gym"): a person; gender from the chat's evidence of that turn
-  (write/gender_evidence.py), else the lists, else unknown (takes either pronoun).
+  preposition ("I met Tom at the gym"; "Taylor Swift" with the capitalised word after it): a
+  person; gender from the chat's evidence of that turn (write/gender_evidence.py), else the lists,
+  else unknown (takes either pronoun). After a place preposition ("we flew to Florence") such a
+  name only makes a pronoun ambiguous: it is never taken.
 
 person_antecedents asks it (`pick_named`) ONLY when the 2-turn window holds no compatible candidate;
 exactly one compatible entry (gender agrees or is unknown; never a speaker) is taken, two or more
@@ -47,9 +49,11 @@ _APPOSED_RE = re.compile(
 _APPOSED_AFTER_RE = re.compile(_NAME + r",\s+(?i:my|our|your|his|her|their)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]+)\b")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _SENT_RE = re.compile(r"[^.!?…]+[.!?…]*")
-# a capitalised word after these is more often a place or an organisation than a person
+# a capitalised word after these may be a place or an organisation as well as a person: such a
+# name counts (it makes a pronoun ambiguous) but is never taken
 _PLACE_PREP = frozenset({"in", "at", "from", "to", "near", "into", "on", "across", "around", "through", "visit",
                          "visited", "visiting"})
+_COVERED = frozenset({"the", "a", "an"})  # "the Grace Hotel": no person
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class Named:
     kind: str
     gender: str | None
     strong: bool = False
+    taken: bool = True  # False: only makes a pronoun ambiguous ("We flew to Florence": maybe a place)
 
     @property
     def key(self) -> str:
@@ -112,18 +117,23 @@ def named_in(text: str) -> list[Named]:
     evidence: dict[str, str | None] | None = None
     for s in _SENT_RE.finditer(text):
         words = list(_WORD_RE.finditer(s.group(0)))
-        for prev, w in pairwise(words):
+        for k, (prev, w) in enumerate(pairwise(words)):
             name = w.group(0)
             low = name.casefold()
             if not re.fullmatch(r"[A-Z][a-z]+", name) or low in out or _not_name(name) \
-                    or prev.group(0).lower() in _PLACE_PREP or not name_gender.listed(low):
+                    or prev.group(0).lower() in _COVERED or not name_gender.listed(low):
                 continue
             if evidence is None:
                 from arandu_pipelines.write.gender_evidence import collect
 
                 evidence = collect([text])
             g = evidence[low] if low in evidence else name_gender.table_gender(low)
-            out[low] = Named(name, "person", g)
+            nxt = words[k + 2].group(0) if k + 2 < len(words) else ""
+            if re.fullmatch(r"[A-Z][a-z]+", nxt) and not _not_name(nxt) \
+                    and s.group(0)[w.end(): words[k + 2].start()] == " ":
+                name = f"{name} {nxt}"  # "Taylor Swift": the whole name is what is put in
+            # after a place preposition ("went to Florence") a name only makes a pronoun ambiguous
+            out[low] = Named(name, "person", g, taken=prev.group(0).lower() not in _PLACE_PREP)
     return list(out.values())
 
 
@@ -135,8 +145,9 @@ def merge(entries: Iterable[Named]) -> list[Named]:
         old = out.get(e.key)
         if old is None or e.strong and not old.strong:
             out[e.key] = e
-        elif old.strong == e.strong and old.gender != e.gender:
-            out[e.key] = Named(old.name, old.kind, None, old.strong)
+        elif old.strong == e.strong and (old.gender != e.gender or old.taken != e.taken):
+            out[e.key] = Named(old.name, old.kind, old.gender if old.gender == e.gender else None, old.strong,
+                               old.taken or e.taken)
     return list(out.values())
 
 
