@@ -109,6 +109,7 @@ def test_named_in_reads_appositions_and_listed_names():
     assert "We" not in got
     assert got["Jordan"] == ("person", None, False)  # after "in": it counts, but is never taken
     assert [n.name for n in named_in("I saw Taylor Swift last night.")] == ["Taylor Swift"]
+    assert named_in("Thanks, Mel! Hey Jo, you rock, Sam.") == []  # vocatives address a speaker
     assert named_in("My brother Nikita is in town.")[0].gender == "m"  # the noun beats the list
     assert named_in("Thankfully, my son is fine.") == []  # a capitalised first word is no name
     assert [n.name for n in named_in("Rufus, my dog, is a beagle.")] == ["Rufus"]

@@ -90,6 +90,18 @@ def _not_name(word: str) -> bool:
     return low in _NOT_NAMES or low in L.STOPWORDS_EN or low in COMMON
 
 
+_GREETINGS = frozenset({"thanks", "thank", "hi", "hey", "hello", "bye", "congrats", "congratulations", "dear",
+                        "sorry", "cheers", "yo", "morning", "night", "evening", "welcome", "aw", "aww", "wow", "oh"})
+
+
+def _vocative(sentence: str, prev: re.Match[str], w: re.Match[str]) -> bool:
+    """"Thanks, Mel!", "Hey Jo, ...", "You rock, Sam.": the name addresses a speaker (often by a
+    short form the speaker list does not hold), so it is no one to talk about."""
+    if prev.group(0).lower() in _GREETINGS or prev.group(0).lower() == "you" and sentence[w.end():].lstrip()[:1] in "!.?":
+        return True
+    return sentence[prev.end(): w.start()].strip() == "," and sentence[w.end():].lstrip()[:1] in ("!", "?", ".", "")
+
+
 def _sentence_start(text: str, i: int) -> bool:
     before = text[:i].rstrip(" \t\"'“‘(")
     return not before or before[-1] in ".!?…\n"
@@ -121,7 +133,8 @@ def named_in(text: str) -> list[Named]:
             name = w.group(0)
             low = name.casefold()
             if not re.fullmatch(r"[A-Z][a-z]+", name) or low in out or _not_name(name) \
-                    or prev.group(0).lower() in _COVERED or not name_gender.listed(low):
+                    or prev.group(0).lower() in _COVERED or not name_gender.listed(low) \
+                    or _vocative(s.group(0), prev, w):
                 continue
             if evidence is None:
                 from arandu_pipelines.write.gender_evidence import collect
