@@ -38,6 +38,8 @@ class EventInput:
     previous_turns: list[tuple[str | None, str]] = field(default_factory=list, kw_only=True)
     # The partner the speaker named in an earlier message (write/we_partner.PartnerTracker); never stored.
     partner: str | None = field(default=None, kw_only=True)
+    # The people and pets the session named in its last turns (write/session_names.NamedTracker); never stored.
+    named_before: list[Any] | None = field(default=None, kw_only=True)
 
     @property
     def content_hash(self) -> str:

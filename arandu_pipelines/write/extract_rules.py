@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -89,6 +89,7 @@ from arandu_pipelines.write import (
     name_gender,
     name_subjects,
     own_possessive,
+    session_names,
 )
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
@@ -1560,6 +1561,8 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         text, spans, owners = people_forms.rewrite(text, spans, ctx)
         formed = (text, spans)
         # the names put in a pronoun's place are people / pets for the rules ("Mia's test is ...")
+        if ctx.named_before is None:  # the people and pets the caller's turns named (write/session_names.py)
+            ctx = replace(ctx, named_before=session_names.for_context(ctx))
         text, spans, ctx = person_antecedents.rewrite_typed(text, spans, ctx, resolved)
         # "news from the library. They asked me ..." -> "... The library asked me ...", "We bought a
         # camper. It sleeps four" -> "... Our camper sleeps four" (write/org_antecedents.py)

@@ -30,7 +30,10 @@ conservatively, what such a pronoun stands for:
   speaker's last turn ends in a question naming someone, that question alone is the window
   ("How's your brother?" -> "He's doing great"), as for "it" in write/antecedents.py; gender agrees
   when the text shows it ("my sister" is she, "my brother" he; a pet or a name of unknown gender
-  takes either), else the sentence is left as it is;
+  takes either), else the sentence is left as it is; when the window holds NO compatible candidate
+  (none at all, or only ones of the other gender), the one compatible person or pet the session
+  named in its last six turns (write/session_names.py, `ExtractionContext.named_before`) is taken;
+  two or more leave it as it is;
 - a candidate with a name is replaced by the name ("Biscuit is a beagle mix": the name is what a
   later question asks about; "Lily is Nadia's granddaughter" is the relation rules' fact); one
   without is replaced by its noun phrase moved into the current speaker's mouth ("your brother"
@@ -365,14 +368,19 @@ def turn_part(text: str) -> str | None:
 
 
 def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
-                gender: str, not_key: str | None = None) -> _Cand | None:
+                gender: str, not_key: str | None = None, window: dict[str, bool] | None = None) -> _Cand | None:
     """The one compatible candidate of the previous `TURNS` turns taken together (a pet named two
     turns back and a sister named in the last turn make "she" ambiguous); None when a turn is
-    too long to read whole or nothing is clear."""
+    too long to read whole or nothing is clear. `window` (when given) gets "fits": whether the
+    window held a compatible candidate or could not be read (then the session's earlier names,
+    write/session_names.py, are not asked)."""
     from arandu_pipelines.write.parses import PARSE
 
+    if window is not None:
+        window["fits"] = True  # until the window is read and holds no compatible candidate
     who, text = turns[-1]
     asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
+    asked_only = False
     if asked:  # "How's your brother?" -> "He's doing great": what was asked about, first
         doc = parses.doc(asked[0][-MAX_PARSE_CHARS:], PARSE, STAGE)
         if doc is None:
@@ -382,7 +390,9 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         # for a photo, and the reply's "He's so cute" may be about the one just shown
         cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject and c.key != not_key]
         if cands:
-            return _pick(cands, gender)
+            if window is None or _fits(cands, gender):
+                return _pick(cands, gender)
+            asked_only = True  # none fits: the turns are read only to know whether they hold one
     cands = []
     for who, text in turns[-TURNS:]:
         part = turn_part(text[-MAX_PARSE_CHARS:])
@@ -393,7 +403,39 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
             return None
         _ner(parses, doc, names)
         cands += [c for c in _candidates(doc[:], who, speaker, names) if c.key != not_key]
+    if window is not None:
+        window["fits"] = _fits(cands, gender)
+    if asked_only:
+        return None
     return _pick(cands, gender) if cands else None
+
+
+def _fits(cands: list[_Cand], gender: str) -> bool:
+    """Whether any candidate is compatible with a pronoun of `gender` (said clearly or not)."""
+    return any(c.gender in (None, gender) for c in cands)
+
+
+def _from_record(record: list[Any], gender: str, names: set[str], not_key: str | None) -> _Cand | None:
+    """The one compatible person or pet the session named in its last turns (write/session_names.py),
+    asked only when the 2-turn window holds no compatible candidate: "My son Tyler enlisted" ...
+    (two turns about Patty) ... "He wants to be a hospital corpsman" -> Tyler."""
+    if not record:
+        return None
+    e = pick_named(record, gender, set(names) | ({not_key} if not_key else set()))
+    if e is None:
+        return None
+    return _Cand(e.name.casefold(), e.name, e.gender, True, kind=e.kind)
+
+
+def pick_named(record: list[Any], gender: str, exclude: set[str]) -> Any:
+    """The one entry of a session_names record (`Named`: name, kind, gender, strong, key)
+    compatible with a pronoun of `gender` ("m" / "f"), never a speaker (`exclude`, casefolded
+    names); None when there is none, more than one, or only one that may be a place ("went to
+    Florence": it counts, never taken). An entry whose gender no noun showed asks
+    name_gender again (this message's evidence may know it)."""
+    fit = [e for e in record if e.key not in exclude and e.name.casefold() not in exclude
+           and (e.gender if e.gender is not None or e.strong else name_gender.gender_of(e.name)) in (None, gender)]
+    return fit[0] if len(fit) == 1 and getattr(fit[0], "taken", True) else None
 
 
 def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = None,
@@ -428,6 +470,7 @@ def resolve(text: str, ctx: ExtractionContext,
     speaker = (ctx.speaker_name or "").strip()
     names = _names(ctx, turns)
     _ner(parses, doc, names)
+    record = list(ctx.named_before or [])  # write/session_names.py (extract_offline fills it)
     out: list[Replacement] = []
     said_key: dict[int, str] = {}  # token index of a resolved pronoun -> its candidate's key
     animate: dict[str, str] = {}
@@ -464,10 +507,17 @@ def resolve(text: str, ctx: ExtractionContext,
             if any(c.named and not c.apposed for c in here):
                 continue  # a name in this message: extract_rules' last_person reads it
             found = _pick(here, gender)
-        elif turns and (tok.idx < REACH or gender in taken):
+        elif (turns or record) and (tok.idx < REACH or gender in taken):
             # a later pronoun of the gender a pronoun of this message took from the turns is the
             # same one ("He shipped out Monday. ... We drove him to the office")
-            found = taken.get(gender) or _from_turns(parses, turns, speaker, names, gender, not_subject)
+            found = taken.get(gender)
+            if found is None:
+                window: dict[str, bool] = {}
+                found = _from_turns(parses, turns, speaker, names, gender, not_subject, window) if turns else None
+                if found is None and not window.get("fits"):
+                    # no compatible candidate in the window: the one the session named earlier
+                    # (write/session_names.py), when exactly one fits
+                    found = _from_record(record, gender, names, not_subject)
             if found is not None:
                 taken[gender] = found
         else:

@@ -40,6 +40,7 @@ from arandu_pipelines.write import (
     org_antecedents,
     qa_pairs,
     restatements,
+    session_names,
     text_collapse,
     thing_antecedents,
     we_partner,
@@ -197,6 +198,7 @@ class WritePipeline:
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
         self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
         self.partners = we_partner.PartnerTracker()  # the partner a speaker named: the other one of "we"
+        self.named = session_names.NamedTracker()  # people and pets the session named: he/she past the window
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -306,13 +308,16 @@ class WritePipeline:
         addressees = self.addressees.assign(events)
         turns = self.previous_turns.assign(events)
         partners = self.partners.assign(events)
+        named = self.named.assign(events)
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
             await antecedents.fill_from_history(conn, events[0].agent_id, events, turns)
             await we_partner.fill_from_store(conn, events[0].agent_id, events, partners)
-        for e, t, partner in zip(events, turns, partners, strict=True):
+            await session_names.fill_from_history(conn, events[0].agent_id, events, named, self.named.seen)
+        for e, t, partner, n in zip(events, turns, partners, named, strict=True):
             e.previous_turns = t
             e.partner = partner
+            e.named_before = n
         if self.load_knowledge is None and self.tag_emotion is None:
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
             sync = getattr(self.extractor, "sync", None)
@@ -415,6 +420,7 @@ class WritePipeline:
             addressee=addressee,
             previous_turns=list(event.previous_turns),
             partner=event.partner,
+            named_before=event.named_before,
             spacy_model=config.spacy_model,
         )
 

@@ -107,6 +107,9 @@ class ExtractionContext:
     # The partner the speaker named earlier in the conversation ("Ellen" after "my wife Ellen",
     # else "Marco's wife"), the last-resort other one of "we" (write/we_partner.py); None: unknown.
     partner: str | None = None
+    # The people and pets the session named in its last turns (write/session_names.Named, filled by
+    # the pipeline's NamedTracker): he/she beyond the 2-turn window; None: derived from previous_turns.
+    named_before: list[Any] | None = None
     # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
     # (write/speech_acts.py, write/antecedents.py); None: nlp.DEFAULT_MODEL, "none": no parse.
     spacy_model: str | None = None
