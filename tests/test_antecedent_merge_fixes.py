@@ -48,3 +48,31 @@ def test_it_is_never_a_first_name_and_a_local_thing_keeps_it_here() -> None:
     out = facts("Just Dev. He took this photo and then sent it to the whole team chat.",
                 [("Ben", "Did Priya come to watch this time, or was it just you and Dev?")])
     assert any(f.startswith("Dev took a photo and then sent it to the whole team chat") for f in out), out
+
+
+def test_a_name_of_the_message_keeps_the_sessions_older_names_out() -> None:
+    """window15's session record gave "He just curls up next to me" to a man named six turns
+    back, though the message itself names the dog ("coming home to Biscuit")."""
+    prev = [("Ana", "Ben that is amazing! Once a coach, always a coach, huh?"),
+            ("Ben", ("Ha, I guess so. I am working with a gentleman named Luis who is learning to read so he can "
+                     "get his license. He is so determined, it is inspiring.")),
+            ("Ana", "That is so meaningful."),
+            ("Ben", "He is doing all the hard work. I just bring the coffee. How has work been for you?"),
+            ("Ana", "Honestly rough this week. We lost one of the patients."),
+            ("Ben", "I am so sorry, Ana. Do you have people to talk to?")]
+    out = facts("Yeah, Tasha and I always debrief after hard nights. And honestly coming home to Biscuit helps a "
+                "ton. He just curls up next to me.", prev)
+    assert not any("Luis" in f for f in out), out
+
+
+def test_an_unnamed_person_noun_of_the_window_keeps_older_names_out() -> None:
+    """ "It's a boy, and she asked me to be his godmother!" ... "I'm already building his library":
+    the boy's, never a man named five turns back."""
+    prev = [("Ana", "The first owner of my house was a railroad conductor named Harold Brandt."),
+            ("Ben", "Maybe Walt knew him back in the day?"),
+            ("Ana", "That's my hope! I'm meeting Walt again next Thursday."),
+            ("Ben", "How's Meera doing with the baby on the way?"),
+            ("Ana", "She's doing well. It's a boy, and she asked me to be his godmother!"),
+            ("Ben", "Godmother Ana, perfect fit!")]
+    out = facts("Ha, I'm already building his library!", prev)
+    assert not any("Harold" in f or "Walt" in f for f in out), out

@@ -410,6 +410,27 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     return _pick(cands, gender) if cands else None
 
 
+_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+def _unread_here(doc: Any, tok: Any, names: set[str]) -> bool:
+    """Whether the message names, before the pronoun, someone this module's candidates did not
+    read: a capitalised word inside a sentence that is no speaker ("coming home to Biscuit helps.
+    He just curls up next to me"); the session's older names are then not asked (lead's merge
+    fix of window15, session 15: "He" had become a man named six turns back)."""
+    return any(t.i > t.sent.start and t.text[:1].isupper() and t.text != "I" and t.is_alpha
+               and t.lower_ not in names for t in doc[: tok.i])
+
+
+def _window_noun(turns: list[tuple[str | None, str]], gender: str) -> bool:
+    """Whether the 2-turn window holds a person or pet noun of the pronoun's gender (or of none)
+    that its candidates did not take: "It's a boy, and she asked me to be his godmother" ...
+    "I'm already building his library" is the boy's, not an older name's (lead's merge fix)."""
+    other = FEMALE if gender == "m" else MALE if gender == "f" else frozenset()
+    return any(w in ANIMATE_NOUNS and w not in other
+               for _, text in turns[-TURNS:] for w in _WORD_RE.findall(text.lower()))
+
+
 def _fits(cands: list[_Cand], gender: str) -> bool:
     """Whether any candidate is compatible with a pronoun of `gender` (said clearly or not)."""
     return any(c.gender in (None, gender) for c in cands)
@@ -514,7 +535,8 @@ def resolve(text: str, ctx: ExtractionContext,
             if found is None:
                 window: dict[str, bool] = {}
                 found = _from_turns(parses, turns, speaker, names, gender, not_subject, window) if turns else None
-                if found is None and not window.get("fits"):
+                if found is None and not window.get("fits") and not _unread_here(doc, tok, names) \
+                        and not _window_noun(turns, gender):
                     # no compatible candidate in the window: the one the session named earlier
                     # (write/session_names.py), when exactly one fits
                     found = _from_record(record, gender, names, not_subject)
