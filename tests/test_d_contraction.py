@@ -30,3 +30,13 @@ def test_d_before_a_participle_is_had(said: str, written: str) -> None:
 ])
 def test_d_before_a_base_form_stays_would(said: str, written: str) -> None:
     assert third(said) == written
+
+
+def test_hes_before_an_adverb_and_a_participle_is_has() -> None:
+    """ "She's already got me wrapped around her paw" was written "... is already got ..." (lead's
+    merge fix, session 15): the adverb hid the participle from the "'s" = has test."""
+    from arandu_pipelines.write.extract_rules import _EnRewrite
+
+    out = _EnRewrite("She's already got me wrapped around her little paw", _Who(speaker="Lena", addr="Marcus",
+                                                                               pron="Olive")).run()
+    assert out.startswith("Olive has already got Lena wrapped"), out

@@ -1106,7 +1106,7 @@ class _EnRewrite:
             out.append(_EN_THIRD_PERSON[low].format(P=who.pron))
         elif who.pron and low in ("he's", "she's"):
             self.own.subject(low)
-            nxt = self.next_lower(i)
+            nxt = self.verb_after(i)  # adverbs skipped: "She's already got me wrapped ..." -> has
             aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
             out.append(f"{who.pron} {aux}")
         elif who.pron and low == "her":
