@@ -17,6 +17,15 @@ fills the slot, with "you" turned into the answerer and "I"/"me" into the asker:
 | "What kind of music do you play?" | "Mostly jazz." | "S plays mostly jazz" |
 | "How many kids do you have?" | "Three!" | "S has three kids" |
 | "Do you have any pets?" | "Yes, two!" / "Yep, a parrot." | "S has two pets" / "S has a parrot" |
+| "How do you keep the varnish even?" | "A foam brush." | "S keeps the varnish even with a foam brush" |
+| "When is the wedding?" (S's last turn named it) | "October 12th at the mill!" | "S's wedding is on 12 October 2024 at the mill" |
+| "Which festival picked the film?" (S: "my film") | "Lakeside Shorts." | "Lakeside Shorts picked S's film" |
+| "What do they play?" (S: "My brother and Sam ...") | "Board games, but Sam ..." | "S's brother and Sam play board games" |
+
+(session 15) "how" is a means only after a verb of doing (not like / feel / find / think ...); a
+question with no "you"/"they" counts only when one of its "the N" words is in the answerer's own
+last turn; a fragment ends before ", and/but ... <clause>" and the clause keeps its own facts;
+dates are resolved (`temporal.absolutize`) and set the fact's `event_date`.
 
 Skipped when unsure: the answer opens with a full clause (the rules already read it), an
 exclamation or a bare "Yes" ("So fun!", "Absolutely!", "Yes!"), a "how"/"why" question (its answers
