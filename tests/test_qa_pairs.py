@@ -103,6 +103,12 @@ def test_no_fact_is_composed_when_unsure(previous, answer):
     ([("Rosa", "My brother and Sam meet every Friday."), ("Tomas", "What do they play?")],
      "Board games, and Sam always wins.", "Rosa's brother and Sam play board games"),
     ([("Tomas", "When did you move to Leeds?")], "June 2nd.", "Rosa moved to Leeds on 2 June 2023"),
+    ([("Rosa", "Sunday lunch was at my dad's place again."),
+      ("Tomas", "Your dad and Lucia are so cute together. What do they play after lunch?")],
+     "Dominoes, and Lucia always wins.", "Rosa's dad and Lucia play dominoes after lunch"),
+    ([("Rosa", "We are opening the bakery in late summer."), ("Tomas", "Cool."),
+      ("Rosa", "It took two years of planning."), ("Tomas", "When is the grand opening?")],
+     "August 26th!", "Rosa's grand opening is on 26 August 2024"),
 ])
 def test_more_question_forms_take_the_fragment(previous, answer, expected):
     got = facts(answer, *previous)

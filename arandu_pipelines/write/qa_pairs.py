@@ -194,11 +194,11 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
 def _anchored(question: str, earlier: list[tuple[str | None, str]], speaker: str) -> bool:
     """A question with no "you" ("Which publisher took the book?") is about the answerer when
     one of its "the N" nouns is a word of the answerer's own last turn ("My picture book got
-    accepted!"): the definite phrase points back at the thing they told."""
-    own = next((t for w, t in reversed(earlier) if (w or "").strip().casefold() == speaker.casefold()), None)
+    accepted!"; their last two turns): the definite phrase points back at the thing they told."""
+    own = [t for w, t in earlier if (w or "").strip().casefold() == speaker.casefold()][-2:]
     if not own:
         return False
-    said = {_stem(w) for w in re.findall(r"[a-z'’-]+", own.casefold()) if len(w) > 3}
+    said = {_stem(w) for w in re.findall(r"[a-z'’-]+", " ".join(own).casefold()) if len(w) > 3}
     return any(_stem(w) in said for m in _THE_NOUNS_RE.finditer(question)
                for w in m.group(1).split() if len(w) > 3 and w.islower() and _stem(w) not in _VAGUE_NOUNS)
 
@@ -244,7 +244,10 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
     asker = (ctx.previous_turns[-1][0] or "").strip()
     own = [t for w, t in ctx.previous_turns[:-1] if (w or "").strip().casefold() == speaker.casefold()]
     first = next((t for t in fdoc if not t.is_punct), None)
-    resolve = _Resolver(parses, own[-1] if own else None, speaker, first.tag_ if first is not None else "")
+    asked = ctx.previous_turns[-1][1] or ""
+    before = asked[:asked.rfind(question)] if question in asked else ""
+    resolve = _Resolver(parses, own[-1] if own else None, speaker, first.tag_ if first is not None else "",
+                        before)
     out = _compose(qdoc, filler, yes, speaker, asker, resolve)
     if out is None:
         return None
@@ -313,7 +316,8 @@ def _filler(toks: list[Any]) -> str:
     name_part = len(toks) > 1 and toks[1].pos_ == "PROPN" and first.text[:1].isupper() and first.pos_ == "ADJ"
     if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")
             or first.pos_ == "VERB" and (first.dep_ == "amod" or first.tag_ == "VBG")
-            or first.tag_ in ("NN", "NNS") and len(toks) > 1 and toks[1].text.islower()) \
+            or first.tag_ in ("NN", "NNS") and len(toks) > 1 and toks[1].text.islower()
+            or first.tag_ == "NNS" and len(toks) == 1) \
             and first.text != "I" and first.lower_ not in _FIRST_IN_ANSWER and not name_part:
         words[0] = words[0][:1].lower() + words[0][1:]
     return re.sub(r"\s+", " ", "".join(words)).strip(" ,")
@@ -327,20 +331,35 @@ class _Resolver:
     """What "it"/"they"/"their" of a question stands for: the one noun phrase of the right number
     in the answerer's own previous turn (a subject, object or attribute), written as theirs."""
 
-    def __init__(self, parses: Any, turn: str | None, speaker: str, answer_tag: str = "") -> None:
+    def __init__(self, parses: Any, turn: str | None, speaker: str, answer_tag: str = "",
+                 asked_before: str = "") -> None:
         self.parses, self.turn, self.speaker = parses, turn, speaker
         self.answer_tag = answer_tag  # the answer's first tag: a gerund means "by ..." (_means)
+        self.asked_before = asked_before  # the asker's turn before the question ("Your dad and Rosa ...")
 
     def __call__(self, plural: bool, people: bool = False) -> str | None:
         """`people`: "they" as the subject of a doing ("What do they play?") is the one pair of
-        people the answerer's turn coordinates ("My grandpa and Rosa ...")."""
+        people the asker's words before the question ("Your dad and Rosa are cute.") or else the
+        answerer's own previous turn ("My grandpa and Rosa ...") coordinates."""
+        if people and self.asked_before.strip():
+            found = self._found(self.asked_before, plural, people, "your")
+            if len(found) == 1:
+                return f"{self.speaker}'s {found[0]}"
+            if found:
+                return None
         if not self.turn:
             return None
+        found = self._found(self.turn, plural, people, "my")
+        if len(found) != 1:
+            return None
+        return f"{self.speaker}'s {found[0]}"
+
+    def _found(self, text: str, plural: bool, people: bool, owner: str) -> list[str]:
         from arandu_pipelines.write.parses import PARSE
 
-        doc = self.parses.doc(self.turn[:1000], PARSE, STAGE)
+        doc = self.parses.doc(text[:1000], PARSE, STAGE)
         if doc is None:
-            return None
+            return []
         found: list[str] = []
         for chunk in doc.noun_chunks:
             head = chunk.root
@@ -357,14 +376,11 @@ class _Resolver:
             if is_plural != plural:
                 continue
             nouns = [head, *conj] if conj else [head]
-            if people and not (any(t.dep_ == "poss" and t.lower_ == "my" for t in head.children)
+            if people and not (any(t.dep_ == "poss" and t.lower_ == owner for t in head.children)
                                and any(c.pos_ == "PROPN" or c.dep_ == "conj" for c in conj)):
                 continue  # "my grandpa and Rosa": the answerer's person and one named
             found.append(" and ".join(_own(n) for n in nouns))
-        found = list(dict.fromkeys(found))
-        if len(found) != 1:
-            return None
-        return f"{self.speaker}'s {found[0]}"
+        return list(dict.fromkeys(found))
 
 
 def _own(noun: Any) -> str:
