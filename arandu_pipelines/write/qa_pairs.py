@@ -344,7 +344,7 @@ class _Resolver:
         if people and self.asked_before.strip():
             found = self._found(self.asked_before, plural, people, "your")
             if len(found) == 1:
-                return f"{self.speaker}'s {found[0]}"
+                return found[0]
             if found:
                 return None
         if not self.turn:
@@ -352,7 +352,7 @@ class _Resolver:
         found = self._found(self.turn, plural, people, "my")
         if len(found) != 1:
             return None
-        return f"{self.speaker}'s {found[0]}"
+        return found[0] if people else f"{self.speaker}'s {found[0]}"
 
     def _found(self, text: str, plural: bool, people: bool, owner: str) -> list[str]:
         from arandu_pipelines.write.parses import PARSE
@@ -363,7 +363,8 @@ class _Resolver:
         found: list[str] = []
         for chunk in doc.noun_chunks:
             head = chunk.root
-            if head.pos_ not in ("NOUN",) or head.dep_ not in ("dobj", "nsubj", "attr", "conj", "pobj"):
+            if head.pos_ not in ("NOUN", "PROPN" if people else "NOUN") \
+                    or head.dep_ not in ("dobj", "nsubj", "attr", "conj", "pobj"):
                 continue
             if head.dep_ == "conj":
                 continue  # read with its first conjunct
@@ -376,11 +377,23 @@ class _Resolver:
             if is_plural != plural:
                 continue
             nouns = [head, *conj] if conj else [head]
-            if people and not (any(t.dep_ == "poss" and t.lower_ == owner for t in head.children)
-                               and any(c.pos_ == "PROPN" or c.dep_ == "conj" for c in conj)):
-                continue  # "my grandpa and Rosa": the answerer's person and one named
+            if people:  # "my grandpa and Rosa", "Rosa and my dad": the answerer's person and another
+                if not conj or not any(n.pos_ == "NOUN" and any(t.dep_ == "poss" and t.lower_ == owner
+                                                                for t in n.children) for n in nouns):
+                    continue
+                found.append(" and ".join(_person_phrase(n, owner, self.speaker) for n in nouns))
+                continue
             found.append(" and ".join(_own(n) for n in nouns))
         return list(dict.fromkeys(found))
+
+
+def _person_phrase(noun: Any, owner: str, speaker: str) -> str:
+    """A conjunct person as said, the answerer's "my"/"your" as theirs: "his girlfriend Rosa",
+    "Ana's dad" (its own conjuncts, "and" and a determiner left out)."""
+    skip = {t.i for c in noun.children if c.dep_ in ("conj", "cc", "punct") for t in c.subtree}
+    words = [f"{speaker}'s" if t.lower_ == owner and t.dep_ == "poss" else t.text
+             for t in noun.subtree if t.i not in skip and t.dep_ != "det" and not t.is_punct]
+    return " ".join(words)
 
 
 def _own(noun: Any) -> str:
