@@ -311,7 +311,11 @@ def _filler(toks: list[Any]) -> str:
     comma = next((i for i, t in enumerate(toks) if i and t.doc[t.i - 1].text == ","
                   and all(x.pos_ in ("ADV", "INTJ") for x in toks[i:])), None)
     toks = toks[:comma] if comma else toks  # "Frida Kahlo, obviously" -> "Frida Kahlo"
-    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text) + t.whitespace_ for t in toks]
+    doc = toks[0].doc  # a comma the fragment keeps ("In a clay pot, like ...") stays between its words
+    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text)
+             + (t.whitespace_ or (doc[t.i + 1].text + " " if t.i + 1 < len(doc) and doc[t.i + 1].text in (",", ";")
+                                  and t != toks[-1] else ""))
+             for t in toks]
     first = toks[0]
     name_part = len(toks) > 1 and toks[1].pos_ == "PROPN" and first.text[:1].isupper() and first.pos_ == "ADJ"
     if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")
@@ -452,7 +456,14 @@ def _means(filler: str, first_tag: str) -> str:
     "practicing daily" -> "by practicing daily", "by train" stays."""
     if re.match(r"(?i)(?:by|with|through|via|using|in|on|at|from)\b", filler):
         return filler
-    return f"by {filler}" if first_tag == "VBG" else f"with {filler}"
+    if first_tag == "VBG" or _VEHICLE_RE.match(filler):  # "by watching ...", "by overnight train"
+        return f"by {filler}"
+    return f"with {filler}"
+
+
+# a means of travel said without a determiner takes "by" ("Overnight train from Madrid")
+_VEHICLE_RE = re.compile(r"(?i)^(?:\w+\s+)?(?:train|bus|car|plane|bike|bicycle|boat|ferry|foot|taxi|cab|subway|"
+                         r"metro|tram|coach|ship|air|rail|road|sea|motorbike|motorcycle)\b")
 
 
 _MONTH_OR_DAY_RE = re.compile(
@@ -742,14 +753,19 @@ def _phrase(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
 
 
 def _where_is(filler: str) -> str:
-    if re.match(r"(?i)(?:to|in|at|on|from|near|by|around|into|across|over|up|down|outside|inside|above|below|"
-                r"behind|beside|next\s+to|off|downtown|upstairs|downstairs|just\s+(?:off|outside|above))\b", filler):
+    if _PLACE_PREP_RE.match(filler):
         return filler
     return f"in {filler}"
 
 
+# a place said with its own preposition, maybe after "right"/"just" ("Right by the lake")
+_PLACE_PREP_RE = re.compile(
+    r"(?i)(?:(?:right|just|way|somewhere|also)\s+)?(?:to|in|at|on|from|near|by|around|into|across|over|up|down|"
+    r"outside|inside|above|below|behind|beside|next\s+to|off|downtown|upstairs|downstairs|out|back|home)\b")
+
+
 def _where(root: Any, filler: str) -> str:
-    if re.match(r"(?i)(?:to|in|at|on|from|near|by|around|into|across|over|up|down)\b", filler):
+    if _PLACE_PREP_RE.match(filler):
         return filler
     lemma = root.lemma_ or root.lower_  # the shared pipeline has no lemmatizer: the base form
     if lemma in _MOTION:
