@@ -115,6 +115,8 @@ def test_no_fact_is_composed_when_unsure(previous, answer):
      "Rosa's cabin is right by the river"),
     ([("Tomas", "How do you brew your tea?")], "In a glass pot, like my aunt.",
      "Rosa brews Rosa's tea in a glass pot, like Rosa's aunt"),
+    ([("Tomas", "How did you meet your wife?")], "A friend's wedding.", "Rosa met Rosa's wife at a friend's wedding"),
+    ([("Tomas", "How do you spend your evenings?")], "Knitting, mostly.", "Rosa spends Rosa's evenings knitting"),
     ([("Rosa", "We are opening the bakery in late summer."), ("Tomas", "Cool."),
       ("Rosa", "It took two years of planning."), ("Tomas", "When is the grand opening?")],
      "August 26th!", "Rosa's grand opening is on 26 August 2024"),
@@ -142,6 +144,8 @@ def test_the_clause_after_the_fragment_keeps_its_own_fact():
     ([("Tomas", "How did you find the course?")], "Pretty tough stuff."),
     ([("Tomas", "How do you feel about the move?")], "Nervous excitement, mostly."),
     ([("Tomas", "How did you two meet?")], "A salsa class."),  # "you two": not the answerer alone
+    ([("Tomas", "How would you describe your style?")], "Cozy chaos."),  # a description, not a means
+    ([("Tomas", "How do you pronounce your name?")], "Ro-sa."),
     ([("Rosa", "I am so tired today."), ("Tomas", "When is the game?")], "Sunday at noon."),  # whose game?
     ([("Rosa", "I watched the whole thing."), ("Tomas", "Which team won the final?")], "The Hawks."),
     ([("Tomas", "When is your flight?")], "Not sure yet."),  # no answer

@@ -144,7 +144,8 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> Compos
             return None
         same = []
     if same:  # the rules read the sentence: only a bare restatement of the fragment gives way
-        restated = {_bare(got.filler), _bare(f"{speaker} is {got.filler}"), _bare(f"{speaker} {got.filler}")}
+        restated = {_bare(x) for said in (got.filler, got.source)
+                    for x in (said, f"{speaker} is {said}", f"{speaker} {said}")}
         if len(same) > 1 or _bare(same[0].fact_text) not in restated:  # "Rosa is watching anime ..."
             return None
         same[0].fact_text, same[0].rule_kind = got.text, f"qa_pair.{got.kind}"
@@ -442,7 +443,14 @@ def _compose(q: Any, filler: str, yes: bool, speaker: str, asker: str, resolve: 
 # "how" + a verb of doing: its answer is a means ("How do you keep track?" "Labeled bags"); a
 # verb of judging or feeling asks for an opinion ("How do you like it?", "How did you find it?")
 _JUDGING = frozenset({"feel", "like", "find", "think", "know", "say", "mean", "love", "enjoy", "be", "do", "go",
-                      "look", "seem", "sound"})
+                      "look", "seem", "sound",
+                      # a wording or a description, not a means ("How would you describe it?" "Cozy chaos")
+                      "describe", "pronounce", "spell", "call", "name", "write", "put", "explain", "rate",
+                      "define", "sum", "summarize", "handle", "cope", "take", "react", "respond"})
+# "how" verbs whose bare noun-phrase answer is an occasion ("How did you meet?" "A friend's barbecue")
+# or whose gerund answer goes bare ("How do you spend your weekends?" "Hiking")
+_HOW_AT = frozenset({"meet"})
+_HOW_BARE_GERUND = frozenset({"spend", "pass"})
 
 
 def _manner(wh: Any, root: Any, subj: Any) -> bool:
@@ -451,16 +459,26 @@ def _manner(wh: Any, root: Any, subj: Any) -> bool:
             and root.lower_ not in _JUDGING)
 
 
-def _means(filler: str, first_tag: str) -> str:
+def _means(filler: str, first_tag: str, verb: str = "") -> str:
     """The means a "how" answer names, as an adverbial: "labeled bags" -> "with labeled bags",
     "practicing daily" -> "by practicing daily", "by train" stays."""
     if re.match(r"(?i)(?:by|with|through|via|using|in|on|at|from)\b", filler):
         return filler
+    gerund = _GERUND_RE.match(filler)
+    if gerund and not _ING_NOUN_RE.match(filler):  # the parser tags "Hiking, mostly" a noun
+        first_tag, filler = "VBG", filler[:1].lower() + filler[1:]
+    if first_tag == "VBG" and verb in _HOW_BARE_GERUND:
+        return filler  # "spends Rosa's weekends hiking"
     if first_tag == "VBG" or _VEHICLE_RE.match(filler):  # "by watching ...", "by overnight train"
         return f"by {filler}"
+    if verb in _HOW_AT:
+        return f"at {filler}"
     return f"with {filler}"
 
 
+_GERUND_RE = re.compile(r"(?i)^[a-z]{2,}ing\b")
+_ING_NOUN_RE = re.compile(r"(?i)^(?:\w*thing|morning|evening|spring|string|ring|king|wing|ceiling|sibling|"
+                          r"pudding|dumpling|wedding|duckling|earring|clothing|lightning|ceiling|viking)s?\b")
 # a means of travel said without a determiner takes "by" ("Overnight train from Madrid")
 _VEHICLE_RE = re.compile(r"(?i)^(?:\w+\s+)?(?:train|bus|car|plane|bike|bicycle|boat|ferry|foot|taxi|cab|subway|"
                          r"metro|tram|coach|ship|air|rail|road|sea|motorbike|motorcycle)\b")
@@ -639,7 +657,7 @@ def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, spe
         elif wh.lower_ == "when":
             words.append(_when(filler))
         elif wh.lower_ == "how" and slot is None:
-            words.append(_means(filler, resolve.answer_tag))
+            words.append(_means(filler, resolve.answer_tag, root.lower_))
         elif head.dep_ in ("pobj", "oprd", "dobj", "attr"):
             words.append(filler)
         else:
