@@ -17,6 +17,15 @@ fills the slot, with "you" turned into the answerer and "I"/"me" into the asker:
 | "What kind of music do you play?" | "Mostly jazz." | "S plays mostly jazz" |
 | "How many kids do you have?" | "Three!" | "S has three kids" |
 | "Do you have any pets?" | "Yes, two!" / "Yep, a parrot." | "S has two pets" / "S has a parrot" |
+| "How do you keep the varnish even?" | "A foam brush." | "S keeps the varnish even with a foam brush" |
+| "When is the wedding?" (S's last turn named it) | "October 12th at the mill!" | "S's wedding is on 12 October 2024 at the mill" |
+| "Which festival picked the film?" (S: "my film") | "Lakeside Shorts." | "Lakeside Shorts picked S's film" |
+| "What do they play?" (S: "My brother and Sam ...") | "Board games, but Sam ..." | "S's brother and Sam play board games" |
+
+(session 15) "how" is a means only after a verb of doing (not like / feel / find / think ...); a
+question with no "you"/"they" counts only when one of its "the N" words is in the answerer's own
+last turn; a fragment ends before ", and/but ... <clause>" and the clause keeps its own facts;
+dates are resolved (`temporal.absolutize`) and set the fact's `event_date`.
 
 Skipped when unsure: the answer opens with a full clause (the rules already read it), an
 exclamation or a bare "Yes" ("So fun!", "Absolutely!", "Yes!"), a "how"/"why" question (its answers
@@ -37,6 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from arandu_pipelines.write.language import conj_en
@@ -60,9 +70,14 @@ _NO_RE = re.compile(r"(?i)^\s*(?:no|nope|nah|not)\b")
 # the question's form (after a leading reaction): a wh-question with a slot a fragment can fill,
 # or a yes/no question to "you"; and it must be about the listener ("you") or name their things
 _ASKS_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:(?:what|which|who|whom|where|when)\b|how\s+(?:long|many|much)\b"
+                      r"|how\s+(?:do|does|did|can|could|will|would|have|has)\s+you\b"
                       r"|(?:do|does|did|have|has|are|were|is|was)\s+you\b)")
 _YES_NO_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:do|does|did|have|has|are|were|is|was)\s+you\b")
-_ABOUT_RE = re.compile(r"(?i)\b(?:you|your|their|its)\b")
+_ABOUT_RE = re.compile(r"(?i)\b(?:you|your|their|its|they)\b")
+# "the N" of a question with no "you": about the answerer's thing when their own turn named N
+_THE_NOUNS_RE = re.compile(r"(?i)\bthe\s+((?:[a-z'’-]+\s+){0,2}[a-z'’-]+)")
+# the fragment ends before a clause joined by a comma: "Gin rummy, and he cheats" -> "Gin rummy"
+_CLAUSE_TAIL_RE = re.compile(r"(?i),\s*(?:and|but|so|though|although|which|according\s+to)\b.*$")
 # an opening that is a clause or a reaction, never a slot filler: not worth a parse
 _CLAUSE_START_RE = re.compile(
     r"(?i)^(?:i|i['’](?:m|ve|d|ll)|we|we['’](?:re|ve)|it|it['’]s|that|that['’]s|this|they|they['’]re|he|she|you|"
@@ -107,6 +122,8 @@ class Composed:
     source: str
     kind: str
     filler: str = ""
+    tail: bool = False  # the opening goes on with a clause of its own ("Gin rummy, and he cheats")
+    event_date: datetime | None = None  # a date of the filler, resolved ("on 26 August 2023")
 
 
 def _bare(s: str) -> str:
@@ -122,13 +139,20 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> Compos
         return None
     speaker = (ctx.speaker_name or "").strip()
     same = [f for f in result.facts if (f.source_text or "").strip() == got.source.strip()]
+    if got.tail and same:  # the rules read the clause after the fragment: both facts stand
+        if any(_bare(f.fact_text) == _bare(got.text) for f in result.facts):
+            return None
+        same = []
     if same:  # the rules read the sentence: only a bare restatement of the fragment gives way
-        if len(same) > 1 or _bare(same[0].fact_text) != _bare(got.filler):
+        restated = {_bare(x) for said in (got.filler, got.source)
+                    for x in (said, f"{speaker} is {said}", f"{speaker} {said}")}
+        if len(same) > 1 or _bare(same[0].fact_text) not in restated:  # "Rosa is watching anime ..."
             return None
         same[0].fact_text, same[0].rule_kind = got.text, f"qa_pair.{got.kind}"
         return got
     result.facts.append(ExtractedFact(speaker, got.text, None, None, "specific_event", 0.8,
-                                      source_text=got.source, rule_kind=f"qa_pair.{got.kind}"))
+                                      event_date=got.event_date, source_text=got.source,
+                                      rule_kind=f"qa_pair.{got.kind}"))
     return got
 
 
@@ -141,7 +165,9 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
     if not asker or asker.strip().casefold() == speaker.casefold():
         return None
     asks = [q.group(0).strip() for q in _QUESTION_RE.finditer(prev or "")]
-    if not asks or not _ASKS_RE.match(asks[-1]) or not _ABOUT_RE.search(asks[-1]):
+    if not asks or not _ASKS_RE.match(asks[-1]):
+        return None
+    if not _ABOUT_RE.search(asks[-1]) and not _anchored(asks[-1], previous_turns[:-1], speaker):
         return None
     yes_no = bool(_YES_NO_RE.match(asks[-1]))
     opening = None
@@ -156,11 +182,35 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
     if yes != yes_no:
         return None  # a yes/no question needs "yes" and a filler; a wh-question no "yes"
     frag = _YES_RE.sub("", opening, count=1) if yes else opening
-    frag = _TRAIL_RE.sub("", frag.rstrip(" .!?…")).strip(" ,-—–")
+    frag = _CLAUSE_TAIL_RE.sub("", frag.rstrip(" .!?…"))
+    frag = _TRAIL_RE.sub("", frag).strip(" ,-—–")
     if (not frag or _NO_RE.match(frag) or _CLAUSE_START_RE.match(frag)
             or len(frag.split()) > MAX_FRAGMENT_WORDS):
         return None
+    if opening.rstrip().endswith("?") or frag.casefold() in (asker.strip().casefold(), speaker.casefold()):
+        return None  # a question back ("October?") or a vocative ("Tomas!"), not an answer
     return asks[-1], opening, frag
+
+
+def _anchored(question: str, earlier: list[tuple[str | None, str]], speaker: str) -> bool:
+    """A question with no "you" ("Which publisher took the book?") is about the answerer when
+    one of its "the N" nouns is a word of the answerer's own last turn ("My picture book got
+    accepted!"; their last two turns): the definite phrase points back at the thing they told."""
+    own = [t for w, t in earlier if (w or "").strip().casefold() == speaker.casefold()][-2:]
+    if not own:
+        return False
+    said = {_stem(w) for w in re.findall(r"[a-z'’-]+", " ".join(own).casefold()) if len(w) > 3}
+    return any(_stem(w) in said for m in _THE_NOUNS_RE.finditer(question)
+               for w in m.group(1).split() if len(w) > 3 and w.islower() and _stem(w) not in _VAGUE_NOUNS)
+
+
+# nouns too vague to point back at one thing ("the funniest thing", "the best part")
+_VAGUE_NOUNS = frozenset({"thing", "stuff", "time", "part", "kind", "sort", "best", "worst", "most", "first",
+                          "last", "whole", "other", "same", "rest", "idea", "place", "moment", "news", "story"})
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ies|es|s|['’]s)$", "", word.casefold())
 
 
 def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
@@ -194,14 +244,23 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
     filler = filler.replace("{S}", speaker)
     asker = (ctx.previous_turns[-1][0] or "").strip()
     own = [t for w, t in ctx.previous_turns[:-1] if (w or "").strip().casefold() == speaker.casefold()]
-    resolve = _Resolver(parses, own[-1] if own else None, speaker)
+    first = next((t for t in fdoc if not t.is_punct), None)
+    asked = ctx.previous_turns[-1][1] or ""
+    before = asked[:asked.rfind(question)] if question in asked else ""
+    resolve = _Resolver(parses, own[-1] if own else None, speaker, first.tag_ if first is not None else "",
+                        before)
     out = _compose(qdoc, filler, yes, speaker, asker, resolve)
     if out is None:
         return None
     fact, kind = out
     fact = re.sub(r"\s+", " ", fact).strip()
     fact = re.sub(r"\s+([,;:])", r"\1", fact)
-    return Composed(fact[:1].upper() + fact[1:], opening, kind, filler)
+    from arandu_pipelines.write.temporal import absolutize
+
+    # "on August 26th" -> "on 26 August 2023", "last spring" -> its year, as every rule fact's dates
+    fact, when = absolutize(fact, ctx.occurred_at, ctx.timezone, calendar=True)
+    tail = bool(_CLAUSE_TAIL_RE.search(opening.rstrip(" .!?…")))
+    return Composed(fact[:1].upper() + fact[1:], opening, kind, filler, tail, when)
 
 
 # ---- the answer ---------------------------------------------------------------------------------
@@ -216,21 +275,32 @@ def _fragment(doc: Any) -> str | None:
     first = toks[0].lower_
     if first in ("since", "for", "until", "till") or first == "ever" and len(toks) > 1 and toks[1].lower_ == "since":
         return _filler(toks)
-    if any(t.tag_ in _FINITE_TAGS for t in toks) or any(t.lower_ in _SECOND or t.lower_ in _WE for t in toks):
+    if any(t.tag_ in _FINITE_TAGS and not _plural_noun(t, toks) for t in toks) \
+            or any(t.lower_ in _SECOND or t.lower_ in _WE for t in toks):
         return None
-    if any(t.lower_ in ("'s", "’s") and t.i + 1 < len(doc) and doc[t.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")
+    if any(t.lower_ in ("'s", "’s") and t.i + 1 < len(doc) and (
+            doc[t.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")
+            or doc[t.i + 1].pos_ == "ADJ" and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct))
            for t in toks):
         return None  # "Guitar's mostly my thing": the "'s" is "is", a clause of its own
     if any(t.lower_ in _THIRD for t in toks):
         return None  # "That one!" points at something unnamed
     # a base-form "verb" after a determiner, adjective or adverb is a mis-tagged noun ("Mostly sourdough")
     named = any(t.pos_ in ("NOUN", "PROPN", "NUM") or t.tag_ == "VB" and t.i > 0 and doc[t.i - 1].pos_ in ("DET", "ADJ", "ADV")
-                for t in toks)
+                or _plural_noun(t, toks) for t in toks)
     if not named and not (len(toks) == 1 and toks[0].text[:1].isupper() and toks[0].pos_ not in ("ADJ", "ADV", "INTJ")):
         return None  # "So fun!", "Absolutely!", "Awesome!"
     if toks[0].tag_ == "VB" and len(toks) > 1:
         return None  # "Go for it!": an imperative
     return _filler(toks)
+
+
+def _plural_noun(t: Any, toks: list[Any]) -> bool:
+    """A plural noun the parser took for a verb: "Mostly curries" ("curries" as VBZ) - the last
+    word, after only adverbs, determiners or adjectives, with no subject or object of its own."""
+    return (t.tag_ in ("VBZ", "VBP") and t == toks[-1] and t.i > 0
+            and all(x.pos_ in ("ADV", "DET", "ADJ", "NUM") for x in toks if x.i < t.i)
+            and not any(c.dep_ in ("nsubj", "dobj", "ccomp", "xcomp", "attr", "acomp") for c in t.children))
 
 
 _LOWER_OPENERS = frozenset({"DET", "ADV", "ADJ", "ADP", "NUM", "PRON", "SCONJ", "CCONJ", "PART"})
@@ -242,10 +312,18 @@ def _filler(toks: list[Any]) -> str:
     comma = next((i for i, t in enumerate(toks) if i and t.doc[t.i - 1].text == ","
                   and all(x.pos_ in ("ADV", "INTJ") for x in toks[i:])), None)
     toks = toks[:comma] if comma else toks  # "Frida Kahlo, obviously" -> "Frida Kahlo"
-    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text) + t.whitespace_ for t in toks]
+    doc = toks[0].doc  # a comma the fragment keeps ("In a clay pot, like ...") stays between its words
+    words = [_FIRST_IN_ANSWER.get(t.lower_, t.text)
+             + (t.whitespace_ or (doc[t.i + 1].text + " " if t.i + 1 < len(doc) and doc[t.i + 1].text in (",", ";")
+                                  and t != toks[-1] else ""))
+             for t in toks]
     first = toks[0]
-    if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")) \
-            and first.text != "I" and first.lower_ not in _FIRST_IN_ANSWER:
+    name_part = len(toks) > 1 and toks[1].pos_ == "PROPN" and first.text[:1].isupper() and first.pos_ == "ADJ"
+    if (first.pos_ in _LOWER_OPENERS or first.pos_ == "NOUN" and first.lower_.endswith("ing")
+            or first.pos_ == "VERB" and (first.dep_ == "amod" or first.tag_ == "VBG")
+            or first.tag_ in ("NN", "NNS") and len(toks) > 1 and toks[1].text.islower()
+            or first.tag_ == "NNS" and len(toks) == 1) \
+            and first.text != "I" and first.lower_ not in _FIRST_IN_ANSWER and not name_part:
         words[0] = words[0][:1].lower() + words[0][1:]
     return re.sub(r"\s+", " ", "".join(words)).strip(" ,")
 
@@ -258,25 +336,44 @@ class _Resolver:
     """What "it"/"they"/"their" of a question stands for: the one noun phrase of the right number
     in the answerer's own previous turn (a subject, object or attribute), written as theirs."""
 
-    def __init__(self, parses: Any, turn: str | None, speaker: str) -> None:
+    def __init__(self, parses: Any, turn: str | None, speaker: str, answer_tag: str = "",
+                 asked_before: str = "") -> None:
         self.parses, self.turn, self.speaker = parses, turn, speaker
+        self.answer_tag = answer_tag  # the answer's first tag: a gerund means "by ..." (_means)
+        self.asked_before = asked_before  # the asker's turn before the question ("Your dad and Rosa ...")
 
-    def __call__(self, plural: bool) -> str | None:
+    def __call__(self, plural: bool, people: bool = False) -> str | None:
+        """`people`: "they" as the subject of a doing ("What do they play?") is the one pair of
+        people the asker's words before the question ("Your dad and Rosa are cute.") or else the
+        answerer's own previous turn ("My grandpa and Rosa ...") coordinates."""
+        if people and self.asked_before.strip():
+            found = self._found(self.asked_before, plural, people, "your")
+            if len(found) == 1:
+                return found[0]
+            if found:
+                return None
         if not self.turn:
             return None
+        found = self._found(self.turn, plural, people, "my")
+        if len(found) != 1:
+            return None
+        return found[0] if people else f"{self.speaker}'s {found[0]}"
+
+    def _found(self, text: str, plural: bool, people: bool, owner: str) -> list[str]:
         from arandu_pipelines.write.parses import PARSE
 
-        doc = self.parses.doc(self.turn[:1000], PARSE, STAGE)
+        doc = self.parses.doc(text[:1000], PARSE, STAGE)
         if doc is None:
-            return None
+            return []
         found: list[str] = []
         for chunk in doc.noun_chunks:
             head = chunk.root
-            if head.pos_ not in ("NOUN",) or head.dep_ not in ("dobj", "nsubj", "attr", "conj", "pobj"):
+            if head.pos_ not in ("NOUN", "PROPN" if people else "NOUN") \
+                    or head.dep_ not in ("dobj", "nsubj", "attr", "conj", "pobj"):
                 continue
             if head.dep_ == "conj":
                 continue  # read with its first conjunct
-            conj = [c for c in head.conjuncts if c.pos_ == "NOUN"]
+            conj = [c for c in head.conjuncts if c.pos_ == "NOUN" or people and c.pos_ == "PROPN"]
             if not conj and head.dep_ == "dobj":  # "got a parrot and a tortoise": the parser hangs the
                 conj = [c for c in head.head.children  # second noun on the verb
                         if c.dep_ == "conj" and c.pos_ == "NOUN" and c.i > head.i
@@ -285,11 +382,23 @@ class _Resolver:
             if is_plural != plural:
                 continue
             nouns = [head, *conj] if conj else [head]
+            if people:  # "my grandpa and Rosa", "Rosa and my dad": the answerer's person and another
+                if not conj or not any(n.pos_ == "NOUN" and any(t.dep_ == "poss" and t.lower_ == owner
+                                                                for t in n.children) for n in nouns):
+                    continue
+                found.append(" and ".join(_person_phrase(n, owner, self.speaker) for n in nouns))
+                continue
             found.append(" and ".join(_own(n) for n in nouns))
-        found = list(dict.fromkeys(found))
-        if len(found) != 1:
-            return None
-        return f"{self.speaker}'s {found[0]}"
+        return list(dict.fromkeys(found))
+
+
+def _person_phrase(noun: Any, owner: str, speaker: str) -> str:
+    """A conjunct person as said, the answerer's "my"/"your" as theirs: "his girlfriend Rosa",
+    "Ana's dad" (its own conjuncts, "and" and a determiner left out)."""
+    skip = {t.i for c in noun.children if c.dep_ in ("conj", "cc", "punct") for t in c.subtree}
+    words = [f"{speaker}'s" if t.lower_ == owner and t.dep_ == "poss" else t.text
+             for t in noun.subtree if t.i not in skip and t.dep_ != "det" and not t.is_punct]
+    return " ".join(words)
 
 
 def _own(noun: Any) -> str:
@@ -311,14 +420,117 @@ def _compose(q: Any, filler: str, yes: bool, speaker: str, asker: str, resolve: 
     if yes:
         return None  # "Yes" to a wh-question: not an answer to it
     wh = whs[0]
-    if wh.lower_ in ("why",) or wh.lower_ == "how" and not _how_slot(wh):
-        return None
     subj = next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if wh.lower_ in ("why",) or wh.lower_ == "how" and not _how_slot(wh) and not _manner(wh, root, subj):
+        return None
+    if subj is not None and subj.lower_ == "you" and subj.i + 1 < len(q) \
+            and q[subj.i + 1].lower_ in ("two", "three", "both", "all", "guys", "folks"):
+        return None  # "How did you two meet?": the answerer and someone else
     if subj is not None and subj.lower_ == "you":
         return _you_clause(toks, root, subj, wh, filler, speaker, asker, resolve)
+    if subj is not None and subj.lower_ == "they" and root.pos_ == "VERB":  # "What do they play together?"
+        who = resolve(True, people=True)
+        if who is None:
+            return None
+        return _you_clause(toks, root, subj, wh, filler, who, asker, resolve, plural=True)
     if root.lower_ in _AUX_FINITE:
         return _copular(root, subj, wh, filler, speaker, asker, resolve)
+    if subj is not None and (subj == wh or wh.dep_ == "det" and wh.head == subj):
+        return _wh_subject(toks, root, subj, filler, speaker, asker, resolve)
     return None
+
+
+# "how" + a verb of doing: its answer is a means ("How do you keep track?" "Labeled bags"); a
+# verb of judging or feeling asks for an opinion ("How do you like it?", "How did you find it?")
+_JUDGING = frozenset({"feel", "like", "find", "think", "know", "say", "mean", "love", "enjoy", "be", "do", "go",
+                      "look", "seem", "sound",
+                      # a wording or a description, not a means ("How would you describe it?" "Cozy chaos")
+                      "describe", "pronounce", "spell", "call", "name", "write", "put", "explain", "rate",
+                      "define", "sum", "summarize", "handle", "cope", "take", "react", "respond"})
+# "how" verbs whose bare noun-phrase answer is an occasion ("How did you meet?" "A friend's barbecue")
+# or whose gerund answer goes bare ("How do you spend your weekends?" "Hiking")
+_HOW_AT = frozenset({"meet"})
+_HOW_BARE_GERUND = frozenset({"spend", "pass"})
+
+
+def _manner(wh: Any, root: Any, subj: Any) -> bool:
+    return (wh.head == root and wh.dep_ == "advmod" and root.pos_ == "VERB" and subj is not None
+            and subj.lower_ == "you" and not list(subj.children) and (root.lemma_ or root.lower_) not in _JUDGING
+            and root.lower_ not in _JUDGING)
+
+
+def _means(filler: str, first_tag: str, verb: str = "") -> str:
+    """The means a "how" answer names, as an adverbial: "labeled bags" -> "with labeled bags",
+    "practicing daily" -> "by practicing daily", "by train" stays."""
+    if re.match(r"(?i)(?:by|with|through|via|using|in|on|at|from)\b", filler):
+        return filler
+    gerund = _GERUND_RE.match(filler)
+    if gerund and not _ING_NOUN_RE.match(filler):  # the parser tags "Hiking, mostly" a noun
+        first_tag, filler = "VBG", filler[:1].lower() + filler[1:]
+    if first_tag == "VBG" and verb in _HOW_BARE_GERUND:
+        return filler  # "spends Rosa's weekends hiking"
+    if first_tag == "VBG" or _VEHICLE_RE.match(filler):  # "by watching ...", "by overnight train"
+        return f"by {filler}"
+    if verb in _HOW_AT:
+        return f"at {filler}"
+    return f"with {filler}"
+
+
+_GERUND_RE = re.compile(r"(?i)^[a-z]{2,}ing\b")
+_ING_NOUN_RE = re.compile(r"(?i)^(?:\w*thing|morning|evening|spring|string|ring|king|wing|ceiling|sibling|"
+                          r"pudding|dumpling|wedding|duckling|earring|clothing|lightning|ceiling|viking)s?\b")
+# a means of travel said without a determiner takes "by" ("Overnight train from Madrid")
+_VEHICLE_RE = re.compile(r"(?i)^(?:\w+\s+)?(?:train|bus|car|plane|bike|bicycle|boat|ferry|foot|taxi|cab|subway|"
+                         r"metro|tram|coach|ship|air|rail|road|sea|motorbike|motorcycle)\b")
+
+
+_MONTH_OR_DAY_RE = re.compile(
+    r"(?i)^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|the\s+\d{1,2}(?:st|nd|rd|th)\b)")
+_MONTH_OR_YEAR_RE = re.compile(r"(?i)^(?:(?:january|february|march|april|june|july|august|september|october|"
+                               r"november|december)\b(?!\s+\d)|(?:19|20)\d\d\b)")
+
+
+def _when(filler: str) -> str:
+    """A time answer as an adverbial: "August 26th ..." -> "on August 26th ...", "June" / "2019"
+    -> "in June"; "last spring", "next week", "in May" stay as said."""
+    if _MONTH_OR_DAY_RE.match(filler):
+        return f"on {filler}"
+    if _MONTH_OR_YEAR_RE.match(filler):
+        return f"in {filler}"
+    return filler
+
+
+def _wh_subject(toks: list[Any], root: Any, subj: Any, filler: str, speaker: str, asker: str,
+                resolve: _Resolver) -> tuple[str, str] | None:
+    """"Which publisher took the book?" + "Bramble Press" -> "Bramble Press took S's book": the
+    filler takes the wh-phrase's place as the subject, the rest of the clause is kept ("the" and
+    "your" of the answerer's thing become theirs, "I" the asker)."""
+    if root.pos_ != "VERB" or root.tag_ not in ("VBD", "VBZ", "VBP", "VBG", "VBN"):
+        return None
+    phrase = {t.i for t in subj.subtree}
+    if any(t.dep_ not in ("aux", "auxpass", "neg") for t in toks if max(phrase) < t.i < root.i):
+        return None  # "What's the funniest thing Oliver's done?": no subject question
+    words: list[str] = [filler]
+    for t in toks:
+        if t.i in phrase or t.dep_ in ("intj", "discourse"):
+            continue
+        if t.i < min(phrase):
+            return None  # something before the wh-phrase ("So, which ...") other than punctuation
+        if t.lower_ in _THIRD:
+            rep = _pronoun(t, resolve)
+            if rep is None:
+                return None
+            words.append(rep)
+        elif t.lower_ == "the" and t.dep_ == "det":
+            words.append(f"{speaker}'s")
+        else:
+            words.append(_person(t.text, speaker, asker) or t.text)
+    if speaker not in " ".join(words[1:]):
+        return None  # the clause names nothing of the answerer's
+    if " and " in filler and words[1:2] in (["is"], ["has"], ["was"]):
+        words[1] = {"is": "are", "has": "have", "was": "were"}[words[1]]
+    return re.sub(r"'s's\b", "'s", " ".join(words)), "who" if subj.lower_ == "who" else "what"
 
 
 def _how_slot(wh: Any) -> str | None:
@@ -352,17 +564,19 @@ def _wh_phrase(wh: Any, root: Any, slot: str | None, filler: str) -> tuple[set[i
     return {wh.i}, wh, filler
 
 
-def _verb_form(t: Any, aux: list[Any], subj: Any) -> str:
+def _verb_form(t: Any, aux: list[Any], subj: Any, plural: bool = False) -> str:
     """The clause's verb in the answerer's statement: "did you go" -> "went", "do you play" ->
     "plays", "are you thinking" -> "thinking" (its "are" is an aux, written as "is")."""
     if any(a.lower_ == "did" for a in aux):
         return _past(t.lower_)
     if any(a.lower_ in ("do", "does") for a in aux):
-        return conj_en(t.lower_)
+        return t.lower_ if plural else conj_en(t.lower_)
+    if plural:
+        return t.lower_
     return t.lower_ if t.i > subj.i else _AUX_FINITE.get(t.lower_, t.lower_)
 
 
-def _aux_word(t: Any) -> str | None:
+def _aux_word(t: Any, plural: bool = False) -> str | None:
     """An inverted auxiliary in the statement: "" (do/does/did: the verb carries it), "has",
     "is", a modal; None: an auxiliary this does not write."""
     low = t.lower_
@@ -370,11 +584,13 @@ def _aux_word(t: Any) -> str | None:
         return ""
     if low in _MODALS:
         return low
+    if plural and low in ("have", "'ve", "are", "'re", "were"):
+        return {"'ve": "have", "'re": "are"}.get(low, low)
     return _AUX_FINITE.get(low)
 
 
 def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: str,
-                resolve: _Resolver) -> tuple[str, str] | None:
+                resolve: _Resolver, plural: bool = False) -> tuple[str, str] | None:
     """"How long have you been married?" -> "S has been married for F"; "What did you name it?"
     -> "S's puppy is named F"; "Where did you go?" -> "S went to F"."""
     clause = [t for t in toks if t.i >= min(wh.i, subj.i) and (t.head == root or t == root or _under(t, root))]
@@ -404,14 +620,14 @@ def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, spe
         if t.i in phrase or t == subj or t.is_punct or t.dep_ in ("intj", "discourse"):
             continue  # the wh-phrase's filler is placed at its role's position
         if t in aux:
-            word = _aux_word(t)
+            word = _aux_word(t, plural)
             if word is None:
                 return None
             words += [word] if word else []
             continue
         if t == root and not verb_done:
             verb_done = True
-            words.append(_verb_form(t, aux, subj))
+            words.append(_verb_form(t, aux, subj, plural))
             if head.dep_ == "dobj" and head.head == root:
                 words.append(filler)
                 placed = True
@@ -438,11 +654,15 @@ def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, spe
             words.append(filler if re.match(r"(?i)(?:since|for|ever)\b", filler) else f"for {filler}")
         elif wh.lower_ == "where":
             words.insert(at, _where(root, filler))
-        elif wh.lower_ == "when" or head.dep_ in ("pobj", "oprd", "dobj", "attr"):
+        elif wh.lower_ == "when":
+            words.append(_when(filler))
+        elif wh.lower_ == "how" and slot is None:
+            words.append(_means(filler, resolve.answer_tag, root.lower_))
+        elif head.dep_ in ("pobj", "oprd", "dobj", "attr"):
             words.append(filler)
         else:
             return None
-    kind = {"how": f"how_{slot}", "where": "where", "when": "when", "who": "who"}.get(wh.lower_, "what")
+    kind = {"how": f"how_{slot or 'manner'}", "where": "where", "when": "when", "who": "who"}.get(wh.lower_, "what")
     return " ".join(words), kind
 
 
@@ -452,6 +672,14 @@ def _copular(root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: st
     "S's pup and kitty are named F"."""
     if subj is None:  # "Who's your favorite artist?": the parser calls both sides attr
         subj = next((t for t in root.children if t.dep_ == "attr" and t != wh and t.pos_ == "NOUN"), None)
+    if subj is not None and wh.lower_ in ("when", "where") and wh.dep_ == "advmod" and subj.pos_ == "NOUN":
+        thing = _phrase(subj, speaker, asker, resolve)  # "When is the grand opening?" / "your birthday"
+        if thing is None or speaker not in thing:
+            return None
+        be = "are" if root.lower_ in ("are", "'re", "were") or subj.tag_ == "NNS" else "is"
+        be = {"is": "was", "are": "were"}[be] if root.lower_ in ("was", "were") else be
+        place = _when(filler) if wh.lower_ == "when" else _where_is(filler)
+        return f"{thing} {be} {place}", wh.lower_
     if subj is None or wh.dep_ not in ("attr", "nsubj") or subj.pos_ not in ("NOUN", "PROPN"):
         return None
     poss = next((t for t in subj.children if t.dep_ == "poss"), None)
@@ -542,8 +770,20 @@ def _phrase(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
     return re.sub(r"'s's\b", "'s", out)
 
 
+def _where_is(filler: str) -> str:
+    if _PLACE_PREP_RE.match(filler):
+        return filler
+    return f"in {filler}"
+
+
+# a place said with its own preposition, maybe after "right"/"just" ("Right by the lake")
+_PLACE_PREP_RE = re.compile(
+    r"(?i)(?:(?:right|just|way|somewhere|also)\s+)?(?:to|in|at|on|from|near|by|around|into|across|over|up|down|"
+    r"outside|inside|above|below|behind|beside|next\s+to|off|downtown|upstairs|downstairs|out|back|home)\b")
+
+
 def _where(root: Any, filler: str) -> str:
-    if re.match(r"(?i)(?:to|in|at|on|from|near|by|around|into|across|over|up|down)\b", filler):
+    if _PLACE_PREP_RE.match(filler):
         return filler
     lemma = root.lemma_ or root.lower_  # the shared pipeline has no lemmatizer: the base form
     if lemma in _MOTION:
