@@ -76,3 +76,14 @@ def test_an_unnamed_person_noun_of_the_window_keeps_older_names_out() -> None:
             ("Ben", "Godmother Ana, perfect fit!")]
     out = facts("Ha, I'm already building his library!", prev)
     assert not any("Harold" in f or "Walt" in f for f in out), out
+
+
+def test_a_resolved_shes_before_an_adverb_and_got_is_has() -> None:
+    """ "She's already got me wrapped around her paw", "she" put back as the kitten named in the
+    listener's question, was written "Mochi is already got ..." (the adverb hid "got")."""
+    out = facts("She's already got me wrapped around her little paw.",
+                [("Ben", "Which kitten is the troublemaker, Mochi or Bean?"), ("Ana", "Mochi, definitely. She's the smallest.")])
+    out += facts("Definitely. She's already got me wrapped around her little paw.",
+                 [("Ana", "We are fostering a kitten named Mochi."), ("Ben", "How is she?")])
+    assert not any(" is already got " in f for f in out), out
+    assert any("has already got Ana wrapped" in f for f in out), out

@@ -654,7 +654,9 @@ def _replacement(doc: Any, tok: Any, slot: str, np: str) -> Replacement | None:
     if after is not None and after.text.lower() in _CONTRACTIONS:
         verb = _CONTRACTIONS[after.text.lower()]
         nxt = after.nbor(1) if after.i + 1 < len(doc) else None
-        if verb == "is" and nxt is not None and nxt.tag_ == "VBN":
+        while nxt is not None and nxt.pos_ == "ADV" and nxt.i + 1 < len(doc):
+            nxt = nxt.nbor(1)  # "She's already got me ...": the participle after the adverbs
+        if verb == "is" and nxt is not None and (nxt.tag_ == "VBN" or nxt.lower_ in ("got", "gotten", "been")):
             verb = "has"
         end = after.idx + len(after.text)
         return Replacement(tok.idx, end, doc.text[tok.idx: end], f"{np} {verb}")
