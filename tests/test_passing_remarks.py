@@ -90,6 +90,10 @@ def test_a_passing_remark_is_dropped(before: list[tuple[str, str]], text: str, n
     ([("Omar", "Any news?")], "Priya doesn't know the results yet but she is hopeful.", "results"),
     # a report with its clause
     ([("Omar", "How was the check-up?")], "The doctor said I need surgery in May.", "surgery"),
+    # a report that names what it is about; a state with be on a shown photo that names news
+    ([("Omar", "Did you get the raise?")], "My boss said no to the raise.", "raise"),
+    ([("Omar", "Here is a photo of my niece Ada [image: a girl on a swing]")], ("My son is so happy at his new "
+     "school."), "school"),
     # no photo shown: how someone looks stays a fact of the turn
     ([("Omar", "How is your brother?")], "My brother Sam looks so healthy after the surgery in March.", "Sam"),
 ])

@@ -100,6 +100,9 @@ _ECHO = frozenset(["too", "also", "either"])
 _SUBJECT_DEPS = frozenset(["nsubj", "nsubjpass", "csubj", "expl"])
 _FIRST_SECOND = frozenset(["i", "we", "you", "me", "us", "others"])
 _WORD_RE = re.compile(r"[\w'’-]+")
+# people nouns outside the kin / pet / occupation tables
+_PEOPLE = frozenset(["baby", "babies", "twins", "toddler", "toddlers", "everyone", "everybody", "folks", "people",
+                     "guys", "girls", "boys", "agent", "agents", "family"])
 _IDIOM_WORDS = frozenset(["moon", "cloud", "nine", "tears", "world", "top"])  # "over the moon", "in tears"
 _PREFILTER_RE = re.compile(
     r"(?i)\b(?:" + "|".join(sorted(VERDICT_NOUNS, key=len, reverse=True)) + r")\b|\w+ing\b.*" + _MOMENT
@@ -124,7 +127,12 @@ def _third_party(subj: Any | None, speaker: set[str]) -> bool:
         return False
     if any(c.dep_ == "conj" and (_lower(c) in _FIRST_SECOND or _lower(c) in speaker) for c in subj.children):
         return False
-    return subj.tag_ in ("NNP", "NNPS", "NN", "NNS") or low in ("he", "she", "they")
+    if subj.tag_ in ("NN", "NNS"):  # someone, not something: "The kids", "S's editor", not "The market"
+        from arandu_pipelines.write.moments import _person_noun
+        from arandu_pipelines.write.role_subjects import OCCUPATIONS
+
+        return _person_noun(low) or low in OCCUPATIONS or low.removesuffix("s") in OCCUPATIONS or low in _PEOPLE
+    return subj.tag_ in ("NNP", "NNPS") or low in ("he", "she", "they")
 
 
 @dataclass(frozen=True)
@@ -259,17 +267,28 @@ def report(root: Any, turn: Turn) -> bool:
         return False
     if any(t.tag_.startswith("VB") and t.i != root.i for t in root.subtree):
         return False
-    return any(c.dep_ in ("dobj", "npadvmod", "attr", "intj", "oprd") for c in root.children)
+    comps = [c for c in root.children if c.dep_ in ("dobj", "npadvmod", "attr", "intj", "oprd")]
+    if not comps:
+        return False
+    # "said no to the raise", "said nothing about the move": the object of the report is named
+    if any(p.dep_ == "prep" and _lower(p) in ("to", "about", "on", "of", "regarding")
+           and any(x.dep_ == "pobj" and x.tag_.startswith("NN") for x in p.children)
+           for h in (root, *comps) for p in h.children):
+        return False
+    return turn.listener.rstrip().endswith("?") or all(_lower(c) in _GREETING_ANSWERS for c in comps)
+
+
+_GREETING_ANSWERS = frozenset(["yes", "no", "hi", "hello", "hey", "thanks", "so", "yeah", "yep", "nope", "sure"])
 
 
 # a shown photo in the listener's last turn or the message itself: a caption or a photo noun
 PHOTO_RE = re.compile(r"(?i)\[image\b|\b(?:photos?|pictures?|pics?|selfies?|snapshots?|snaps?)\b")
 _PHOTO_PREFILTER_RE = re.compile(r"(?i)\b(?:looks?|looked|seems?|seemed|appears?|appeared|is|are|was|['’]s)\b")
 _LOOKS = frozenset(["look", "looks", "looked", "looking", "seem", "seems", "seemed", "appear", "appears", "appeared"])
-# how someone on a photo is found: "so cute", "adorable", "so big", "so grown up"
+# how someone on a photo looks with be: an evaluation or the body ("so cute", "so big", "so grown");
+# "is so happy at his new school" is news of a state, not a look
 LOOKS_ADJECTIVES: frozenset[str] = VERDICTS | frozenset([
-    "happy", "big", "tall", "grown", "small", "tiny", "little", "handsome", "beautiful", "chubby", "fluffy", "serious",
-    "peaceful", "relaxed", "proud", "focused", "confident", "sleepy", "silly", "grumpy", "content", "comfy", "cozy",
+    "big", "tall", "grown", "small", "tiny", "little", "handsome", "beautiful", "chubby", "fluffy", "photogenic",
 ])
 
 
