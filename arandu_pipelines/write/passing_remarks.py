@@ -111,9 +111,19 @@ _WORD_RE = re.compile(r"[\w'’-]+")
 _PEOPLE = frozenset(["baby", "babies", "twins", "toddler", "toddlers", "everyone", "everybody", "folks", "people",
                      "guys", "girls", "boys", "agent", "agents", "family"])
 _IDIOM_WORDS = frozenset(["moon", "cloud", "nine", "tears", "world", "top", "clue"])  # "over the moon", "no clue"
+def _alt(words: frozenset[str] | set[str]) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+
+# a fact is parsed only when one row's words are in it (no parse for most facts)
 _PREFILTER_RE = re.compile(
-    r"(?i)\b(?:" + "|".join(sorted(VERDICT_NOUNS, key=len, reverse=True)) + r")\b|\w+ing\b.*" + _MOMENT
-    + r"|\byet\b|\b(?:will|'ll|’ll|gonna|going\s+to)\b|\b(?:too|also|either|as\s+well)\b|\b(?:says?|said|reckons?)\b")
+    r"(?i)\b(?:" + _alt(VERDICTS) + r")\s+(?:\w+\s+)?(?:" + _alt(VERDICT_NOUNS) + r")\b"  # verdict
+    + r"|\w+ing\b.*" + _MOMENT  # progressive
+    + r"|\byet\b"  # not_yet
+    + r"|\b(?:will|'ll|’ll|gonna|going\s+to)\b.*\b(?:" + _alt(PREDICTED | _REACTIONS | {"love", "adore", "blown"})
+    + r"|over\s+the\s+moon|on\s+cloud\s+nine|in\s+tears)\b"  # predicted
+    + r"|^[^,;:]{1,60}\b(?:too|also|either|as\s+well)\s*(?:[,;:.!]|$)"  # echo
+    + r"|\b(?:says?|said|reckons?)\b")  # report
 
 
 def _lower(t: Any) -> str:
@@ -294,13 +304,16 @@ _GREETING_ANSWERS = frozenset(["yes", "no", "hi", "hello", "hey", "thanks", "so"
 
 # a shown photo in the listener's last turn or the message itself: a caption or a photo noun
 PHOTO_RE = re.compile(r"(?i)\[image\b|\b(?:photos?|pictures?|pics?|selfies?|snapshots?|snaps?)\b")
-_PHOTO_PREFILTER_RE = re.compile(r"(?i)\b(?:looks?|looked|seems?|seemed|appears?|appeared|is|are|was|['’]s)\b")
 _LOOKS = frozenset(["look", "looks", "looked", "looking", "seem", "seems", "seemed", "appear", "appears", "appeared"])
 # how someone on a photo looks with be: an evaluation or the body ("so cute", "so big", "so grown");
 # "is so happy at his new school" is news of a state, not a look
 LOOKS_ADJECTIVES: frozenset[str] = VERDICTS | frozenset([
     "big", "tall", "grown", "small", "tiny", "little", "handsome", "beautiful", "chubby", "fluffy", "photogenic",
 ])
+
+_PHOTO_PREFILTER_RE = re.compile(
+    r"(?i)\b(?:looks?|looked|seems?|seemed|appears?|appeared)\b|\b(?:is|are|was|['’]s)\s+(?:so\s+|such\s+|really\s+|very\s+)?"
+    r"(?:" + _alt(LOOKS_ADJECTIVES) + r")\b")
 
 
 def photo(root: Any, turn: Turn) -> bool:
