@@ -1616,6 +1616,9 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
         from arandu_pipelines.write import moments
 
         moments.apply(result, ctx)  # a reaction of the moment beside the turn's news (write/moments.py)
+        from arandu_pipelines.write import passing_remarks
+
+        passing_remarks.apply(result, ctx, text)  # "Rose is a beautiful name", "X doesn't know yet" (write/passing_remarks.py)
     # a fact another fact of the message states in full: "Dev is S's brother" beside "S's brother
     # Dev gave S his old bike" (write/subsumed.py; the relation itself stays an edge)
     from arandu_pipelines.write import subsumed
