@@ -76,6 +76,17 @@ def test_name_the_conversation_showed():
     assert "Tavi and his mom went to the zoo" in out, out
 
 
+def test_split_second_action_repeats_the_pair():
+    out = facts("Tyler and Rose got married and moved to Denver.")
+    assert "Tyler and Rose moved to Denver" in out, out
+    assert not {"Rose moved to Denver", "Tyler moved to Denver", "Rose got married"} & set(out), out
+
+
+def test_split_second_action_repeats_a_kin_pair():
+    out = facts("Jake and my sister got married and moved to Austin.")
+    assert "Jake and Ann's sister moved to Austin" in out, out
+
+
 # ---- guards: left as they were ----------------------------------------------------------------------
 
 def test_places_are_no_pair_of_people():
@@ -120,9 +131,18 @@ def test_conjunct_after():
     body = "Jake and my best friend moved away."
     cj = C.conjunct_after(body, 4)
     assert cj is not None and body[cj.start:cj.end] == "my best friend"
+    body = "Jake and Emma's son moved away."
+    cj = C.conjunct_after(body, 4)
+    assert cj is not None and body[cj.start:cj.end] == "Emma's son"
+    assert C.conjunct_after("Jake and Emma's wedding was beautiful.", 4) is None
     assert C.conjunct_after("Salt and pepper is all you need.", 4) is None
     assert C.conjunct_after("Jake and his wife's car broke down.", 4) is None  # no kin noun before the predicate
     assert C.conjunct_after("Tyler and Rose Garden tickets.", 5) is None  # no predicate
+
+
+def test_pair_subject():
+    assert C.pair_subject("Jake and Ann's sister got married", "Jake") == "Jake and Ann's sister"
+    assert C.pair_subject("Jake bought a car and a house", "Jake") is None
 
 
 def test_first_conjunct():

@@ -104,7 +104,7 @@ class Conjunct:
 
 
 _AFTER_RE = re.compile(
-    r"\s+(?:and|&)\s+(?:(?P<pw>(?i:my|his|her|their|our))\s+(?P<np>(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
+    r"\s+(?:and|&)\s+(?:(?P<pw>(?i:my|his|her|their|our)|[A-Z][a-z]+['’]s)\s+(?P<np>(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
     r"|(?P<name>[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)?))(?=[\s,])")
 
 
@@ -142,6 +142,16 @@ _FIRST_RE = re.compile(
     rf"[a-z][a-z-]*))\s+(?:and|&)\s+$")
 
 
+def pair_subject(text: str, subject: str) -> str | None:
+    """The whole conjoined subject a fact text opens with ("Tyler and Rose", "Jake and his wife",
+    "Jake and Ann's sister") when `subject` is its first conjunct; else None. A clause split off
+    such a fact repeats the pair, not the first person alone (write/fact_quality._split_actions)."""
+    if not subject or not text.startswith(subject):
+        return None
+    cj = conjunct_after(text, len(subject))
+    return text[:cj.end] if cj is not None else None
+
+
 def first_conjunct(prefix: str) -> tuple[str | None, bool] | None:
     """When `prefix` (the sentence up to a verb rule's subject) is "<X> and " with X at the
     sentence start (a time word may lead): (X's name or None, True) for a name or a possessive
@@ -159,5 +169,5 @@ def first_conjunct(prefix: str) -> tuple[str | None, bool] | None:
     return (None, True) if np.split()[-1] in _nouns() or last2 in _nouns() else None
 
 
-__all__ = ["NONE", "PLACED", "STAGE", "STRONG", "WEAK", "Conjunct", "conjunct_after", "first_conjunct", "pair_is_people",
+__all__ = ["NONE", "PLACED", "STAGE", "STRONG", "WEAK", "Conjunct", "conjunct_after", "first_conjunct", "pair_is_people", "pair_subject",
            "predicate_follows"]
