@@ -87,6 +87,12 @@ def test_split_second_action_repeats_a_kin_pair():
     assert "Jake and Ann's sister moved to Austin" in out, out
 
 
+def test_her_of_someone_named_before_is_not_the_first_conjunct():
+    # "her" cannot be Jake's: it stays the cousin's, and no verb fact for "her sister" alone
+    out = facts("My cousin Lily called. Jake and her sister got engaged.")
+    assert "Jake and Lily's sister got engaged" in out, out
+
+
 # ---- guards: left as they were ----------------------------------------------------------------------
 
 def test_places_are_no_pair_of_people():
@@ -101,6 +107,10 @@ def test_first_names_ner_places_without_a_person_side():
 def test_common_nouns():
     assert "Salt" not in people("Salt and pepper is all you need.")
     assert not any(f.startswith("Salt") for f in facts("Salt and pepper is all you need."))
+
+
+def test_her_of_someone_named_before_unchanged():
+    assert "Jake and Lily's sister bought a house" in facts("My cousin Lily called. Jake and her sister bought a house.")
 
 
 def test_me_and_name_unchanged():
@@ -151,6 +161,11 @@ def test_first_conjunct():
     assert C.first_conjunct("My sister and ") == (None, True)
     assert C.first_conjunct("I met Tyler and ") is None  # not the sentence's subject
     assert C.first_conjunct("My car and ") is None
+
+
+def test_possessive_agrees():
+    assert C.possessive_agrees("his", "m") and C.possessive_agrees("her", None) and C.possessive_agrees("my", "m")
+    assert not C.possessive_agrees("her", "m")
 
 
 def test_pair_is_people():

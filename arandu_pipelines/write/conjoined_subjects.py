@@ -101,6 +101,15 @@ class Conjunct:
     start: int
     end: int
     name: str | None
+    possessive: str = ""  # "his" / "her" / "my" ... of a kin phrase, lower case
+
+
+def possessive_agrees(possessive: str, gender: str | None) -> bool:
+    """False when a "his" / "her" conjunct cannot be the first conjunct's ("Jake and her sister":
+    her is someone named before, so the pair is not read and the pronoun resolves as before);
+    True for "my" / "their" / "Ann's" and for a name of unknown gender ("m" / "f" / None)."""
+    want = {"his": "m", "her": "f"}.get(possessive)
+    return want is None or gender is None or gender == want
 
 
 _AFTER_RE = re.compile(
@@ -131,7 +140,7 @@ def conjunct_after(body: str, end: int) -> Conjunct | None:
         if noun in nouns:
             stop = m.start("np") + len(" ".join(words[:k]))
             if predicate_follows(body[stop:]):
-                return Conjunct(m.start("pw"), stop, None)
+                return Conjunct(m.start("pw"), stop, None, m.group("pw").lower())
             return None
     return None
 
@@ -170,4 +179,5 @@ def first_conjunct(prefix: str) -> tuple[str | None, bool] | None:
 
 
 __all__ = ["NONE", "PLACED", "STAGE", "STRONG", "WEAK", "Conjunct", "conjunct_after", "first_conjunct", "pair_is_people", "pair_subject",
+           "possessive_agrees",
            "predicate_follows"]

@@ -702,6 +702,7 @@ class _Msg:
         self.cross_turn: list = []  # write/antecedents.Replacement of pronouns resolved from the previous turn
         self.resolved: dict[str, str] = {}  # names person_antecedents put in a pronoun's place (write/name_subjects.py)
         self.ner_only: set[str] = set()  # keys typed a person by NER alone, no first name: no he/she antecedent
+        self.pair_firsts: set[str] = set()  # "Jake and her sister": a pair not typed (write/conjoined_subjects.py)
         self._turn_names: dict[str, str] | None = None
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
@@ -1925,6 +1926,12 @@ def _conjoined_people(ms: _Msg, body: str, base: int, a: int, b: int, name: str,
     second_ev = conjoined_subjects.STRONG if second is None else _name_evidence(ms, body, cj.start, second)
     if not conjoined_subjects.pair_is_people(first_ev, second_ev):
         return False
+    # (the chat's evidence reads "Jake and her sister" as "Jake is she" and, against the table,
+    # makes Jake unknown: the table decides then, write/gender_evidence.py)
+    gender = ms.person_gender(name) or name_gender.table_gender(name.split()[0].casefold())
+    if not conjoined_subjects.possessive_agrees(cj.possessive, gender):
+        ms.pair_firsts.add(ms.key(name))  # "Jake and her sister": "her" is someone named before
+        return False
     if second is not None:
         ms.add_entity(second, "person", _RANK_PERSONVERB, base + cj.start)
         taken.add((cj.start, cj.start + len(second)))
@@ -2332,7 +2339,7 @@ def _second_conjunct(ms: _Msg, prefix: str) -> bool:
     if got is None:
         return False
     name = got[0]
-    return name is None or ms.entity_type(name) == "person" and not ms.is_speaker(name)
+    return name is None or (ms.entity_type(name) == "person" or ms.key(name) in ms.pair_firsts) and not ms.is_speaker(name)
 
 
 def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int, base: int) -> _Subj | None:
