@@ -93,11 +93,21 @@ def test_her_of_someone_named_before_is_not_the_first_conjunct():
     assert "Jake and Lily's sister got engaged" in out, out
 
 
+def test_three_names():
+    out = facts("Tyler, Rose and Sam went camping.")
+    assert out == ["Tyler, Rose and Sam went camping"], out
+    assert {"Tyler", "Rose", "Sam"} <= people("Tyler, Rose and Sam went camping.")
+
+
 # ---- guards: left as they were ----------------------------------------------------------------------
 
 def test_places_are_no_pair_of_people():
     assert not people("Paris and Rome were lovely.") & {"Paris", "Rome"}
     assert not any(f.startswith("Paris") for f in facts("Paris and Rome were lovely."))
+
+
+def test_three_places():
+    assert not people("Paris, Rome and Florence were lovely.") & {"Paris", "Rome", "Florence"}
 
 
 def test_first_names_ner_places_without_a_person_side():
@@ -145,6 +155,9 @@ def test_conjunct_after():
     cj = C.conjunct_after(body, 4)
     assert cj is not None and body[cj.start:cj.end] == "Emma's son"
     assert C.conjunct_after("Jake and Emma's wedding was beautiful.", 4) is None
+    body = "Tyler, Rose and Sam went camping."
+    cj = C.conjunct_after(body, 5)
+    assert cj is not None and cj.name == "Sam" and cj.middle == ((7, "Rose"),)
     assert C.conjunct_after("Salt and pepper is all you need.", 4) is None
     assert C.conjunct_after("Jake and his wife's car broke down.", 4) is None  # no kin noun before the predicate
     assert C.conjunct_after("Tyler and Rose Garden tickets.", 5) is None  # no predicate
@@ -159,6 +172,7 @@ def test_first_conjunct():
     assert C.first_conjunct("Tyler and ") == ("Tyler", True)
     assert C.first_conjunct("Last weekend, Tyler and ") == ("Tyler", True)
     assert C.first_conjunct("My sister and ") == (None, True)
+    assert C.first_conjunct("Tyler, Rose and ") == ("Tyler", True)
     assert C.first_conjunct("I met Tyler and ") is None  # not the sentence's subject
     assert C.first_conjunct("My car and ") is None
 
@@ -173,3 +187,4 @@ def test_pair_is_people():
     assert C.pair_is_people(C.PLACED, C.STRONG)
     assert not C.pair_is_people(C.WEAK, C.PLACED)
     assert not C.pair_is_people(C.NONE, C.STRONG)
+    assert C.pair_is_people(C.WEAK, C.PLACED, C.STRONG) and not C.pair_is_people(C.WEAK, C.WEAK, C.PLACED)

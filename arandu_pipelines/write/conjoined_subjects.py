@@ -49,15 +49,16 @@ STAGE = "conjoined_subjects"
 NONE, PLACED, WEAK, STRONG = 0, 1, 2, 3
 
 
-def pair_is_people(first: int, second: int) -> bool:
+def pair_is_people(*grades: int) -> bool:
     """Two conjuncts are read as two people when each is a person by some evidence and the pair
     as a whole is not a place's: both WEAK or better (two known first names NER does not place),
     or one STRONG (known to the conversation, NER PERSON, a "his wife" phrase) and the other at
     least a first name NER placed. The small NER model places first names often ("Tyler and Rose
     are engaged": Tyler GPE, Rose PERSON); two things joined by "and" are of one kind, so the
-    other conjunct's evidence decides. "Paris and Rome were lovely": Rome is no first name;
+    other conjunct's evidence decides (each of three or more: "Tyler, Rose and Sam went ...").
+    "Paris and Rome were lovely": Rome is no first name;
     "Florence and Sydney were beautiful": no STRONG side to outweigh Sydney's GPE."""
-    lo, hi = min(first, second), max(first, second)
+    lo, hi = min(grades), max(grades)
     return lo >= PLACED and (hi == STRONG or lo >= WEAK)
 
 # adverbs between a plural subject and its verb ("Tyler and Rose just got married", "both moved")
@@ -102,6 +103,7 @@ class Conjunct:
     end: int
     name: str | None
     possessive: str = ""  # "his" / "her" / "my" ... of a kin phrase, lower case
+    middle: tuple[tuple[int, str], ...] = ()  # "Tyler, Rose and Sam": (start, name) of the names between
 
 
 def possessive_agrees(possessive: str, gender: str | None) -> bool:
@@ -113,7 +115,7 @@ def possessive_agrees(possessive: str, gender: str | None) -> bool:
 
 
 _AFTER_RE = re.compile(
-    r"\s+(?:and|&)\s+(?:(?P<pw>(?i:my|his|her|their|our)|[A-Z][a-z]+['’]s)\s+(?P<np>(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
+    r"(?P<mid>(?:,\s*[A-Z][a-z'’]+)*),?\s+(?:and|&)\s+(?:(?P<pw>(?i:my|his|her|their|our)|[A-Z][a-z]+['’]s)\s+(?P<np>(?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
     r"|(?P<name>[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)?))(?=[\s,])")
 
 
@@ -123,6 +125,13 @@ def conjunct_after(body: str, end: int) -> Conjunct | None:
     m = _AFTER_RE.match(body, end)
     if m is None:
         return None
+    mid = tuple((m.start("mid") + w.start(), w.group(0)) for w in re.finditer(r"[A-Z][a-z'’]+", m.group("mid")))
+    cj = _last_conjunct(body, m)
+    return Conjunct(cj.start, cj.end, cj.name, cj.possessive, mid) if cj is not None and mid else cj
+
+
+def _last_conjunct(body: str, m: re.Match[str]) -> Conjunct | None:
+    """The conjunct after "and" of an `_AFTER_RE` match, with the predicate after it."""
     if m.group("name"):
         name = m.group("name")
         # "Tyler and Rose Got ..." never; "Tyler and Rose Miller got": a two-word name
@@ -147,8 +156,8 @@ def conjunct_after(body: str, end: int) -> Conjunct | None:
 
 _PROPER = r"[A-Z][a-z'’]+(?:\s+[A-Z][a-z'’]+)?"
 _FIRST_RE = re.compile(
-    rf"^\W*(?P<lead>.*?)(?:(?P<name>{_PROPER})|(?P<pw>(?i:my|his|her|their|our))\s+(?P<np>(?:[a-z][a-z-]*\s+){{0,2}}"
-    rf"[a-z][a-z-]*))\s+(?:and|&)\s+$")
+    rf"^\W*(?P<lead>.*?)(?:(?P<name>{_PROPER})(?:,\s*{_PROPER})*,?|(?P<pw>(?i:my|his|her|their|our))\s+"
+    rf"(?P<np>(?:[a-z][a-z-]*\s+){{0,2}}[a-z][a-z-]*))\s+(?:and|&)\s+$")
 
 
 def pair_subject(text: str, subject: str) -> str | None:

@@ -1920,11 +1920,13 @@ def _conjoined_people(ms: _Msg, body: str, base: int, a: int, b: int, name: str,
     if cj is None:
         return False
     second = cj.name
-    if second is not None and (ms.key(second) == ms.sp_fold or not (_is_name(second) or _english_first_name(ms, second))):
+    others = [*cj.middle, *([(cj.start, second)] if second is not None else [])]  # "Tyler, Rose and Sam"
+    if any(ms.key(n) == ms.sp_fold or not (_is_name(n) or _english_first_name(ms, n)) for _, n in others):
         return False
-    first_ev = _name_evidence(ms, body, a, name)
-    second_ev = conjoined_subjects.STRONG if second is None else _name_evidence(ms, body, cj.start, second)
-    if not conjoined_subjects.pair_is_people(first_ev, second_ev):
+    grades = [_name_evidence(ms, body, a, name), *(_name_evidence(ms, body, at, n) for at, n in others)]
+    if second is None:
+        grades.append(conjoined_subjects.STRONG)  # "his wife", "my sister": a person
+    if not conjoined_subjects.pair_is_people(*grades):
         return False
     # (the chat's evidence reads "Jake and her sister" as "Jake is she" and, against the table,
     # makes Jake unknown: the table decides then, write/gender_evidence.py)
@@ -1932,9 +1934,9 @@ def _conjoined_people(ms: _Msg, body: str, base: int, a: int, b: int, name: str,
     if not conjoined_subjects.possessive_agrees(cj.possessive, gender):
         ms.pair_firsts.add(ms.key(name))  # "Jake and her sister": "her" is someone named before
         return False
-    if second is not None:
-        ms.add_entity(second, "person", _RANK_PERSONVERB, base + cj.start)
-        taken.add((cj.start, cj.start + len(second)))
+    for at, n in others:
+        ms.add_entity(n, "person", _RANK_PERSONVERB, base + at)
+        taken.add((at, at + len(n)))
     ms.add_entity(name, "person", _RANK_PERSONVERB, base + a)
     taken.add((a, b))
     return True
