@@ -83,14 +83,15 @@ from functools import lru_cache
 from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
-from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import (
+    conjoined_subjects,
     kin_antecedents,
     name_gender,
     name_subjects,
     own_possessive,
     session_names,
 )
+from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
@@ -702,6 +703,7 @@ class _Msg:
         self.cross_turn: list = []  # write/antecedents.Replacement of pronouns resolved from the previous turn
         self.resolved: dict[str, str] = {}  # names person_antecedents put in a pronoun's place (write/name_subjects.py)
         self.ner_only: set[str] = set()  # keys typed a person by NER alone, no first name: no he/she antecedent
+        self.pair_firsts: set[str] = set()  # "Jake and her sister": a pair not typed (write/conjoined_subjects.py)
         self._turn_names: dict[str, str] | None = None
         spk = ExtractedEntity(self.speaker, "person", [], True)
         self.ents[self.sp_fold] = spk
@@ -1883,6 +1885,8 @@ def _scan_entities(ms: _Msg, s: _Sent) -> None:
             ms.ner_only.add(ms.key(name))
             taken.add((a, b))
             continue
+        if not follows_verb and initial and _conjoined_people(ms, body, base, a, b, name, taken):
+            continue  # "Jake and his wife bought ...", "Tyler and Rose got married" (write/conjoined_subjects.py)
         if not follows_verb and initial:
             subject_type = _first_name_person(ms, body, a, b, name)
             if subject_type is None:
@@ -1910,6 +1914,56 @@ def _english_first_name(ms: _Msg, name: str) -> bool:
     w = name.casefold()
     return (ms.lang == "en" and " " not in w and w not in L.STOPWORDS_EN and w not in _DISCOURSE_WORDS
             and name_subjects.is_first_name(w))
+
+
+def _conjoined_people(ms: _Msg, body: str, base: int, a: int, b: int, name: str, taken: _SpanSet) -> bool:
+    """A sentence-initial "<Name> and <Name | his wife | my sister> <predicate>" whose two conjuncts
+    are people by name_subjects' evidence, read as a pair (write/conjoined_subjects.py): both
+    names typed people. True when the first name was typed."""
+    if ms.lang != "en" or ms.key(name) == ms.sp_fold:
+        return False
+    cj = conjoined_subjects.conjunct_after(body, b)
+    if cj is None:
+        return False
+    second = cj.name
+    others = [*cj.middle, *([(cj.start, second)] if second is not None else [])]  # "Tyler, Rose and Sam"
+    if any(ms.key(n) == ms.sp_fold or not (_is_name(n) or _english_first_name(ms, n)) for _, n in others):
+        return False
+    grades = [_name_evidence(ms, body, a, name), *(_name_evidence(ms, body, at, n) for at, n in others)]
+    if second is None:
+        grades.append(conjoined_subjects.STRONG)  # "his wife", "my sister": a person
+    if not conjoined_subjects.pair_is_people(*grades):
+        return False
+    # (the chat's evidence reads "Jake and her sister" as "Jake is she" and, against the table,
+    # makes Jake unknown: the table decides then, write/gender_evidence.py)
+    gender = ms.person_gender(name) or name_gender.table_gender(name.split()[0].casefold())
+    if not conjoined_subjects.possessive_agrees(cj.possessive, gender):
+        ms.pair_firsts.add(ms.key(name))  # "Jake and her sister": "her" is someone named before
+        return False
+    for at, n in others:
+        ms.add_entity(n, "person", _RANK_PERSONVERB, base + at)
+        taken.add((at, at + len(n)))
+    ms.add_entity(name, "person", _RANK_PERSONVERB, base + a)
+    taken.add((a, b))
+    return True
+
+
+def _name_evidence(ms: _Msg, body: str, a: int, name: str) -> int:
+    """How much a name at `a` looks like a person's (write/conjoined_subjects.py's scale): known
+    to the message or the conversation, or spaCy NER PERSON: STRONG; a known first name
+    (name_subjects.listed_name) NER does not place: WEAK; one NER places: PLACED; else NONE."""
+    C = conjoined_subjects
+    if _known_person(ms, name) or ms.resolved.get(name.casefold()) == "person" \
+            or ms.turn_names().get(name.split()[0].casefold()) == "person":
+        return C.STRONG
+    from arandu_pipelines.write import parses as chunk_parses
+
+    label = name_subjects.label_at(chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model), body, a, name)
+    if label == "PERSON":
+        return C.STRONG
+    if not name_subjects.listed_name(name):
+        return C.NONE
+    return C.PLACED if label in name_subjects.PLACE_LABELS else C.WEAK
 
 
 def _first_name_person(ms: _Msg, body: str, a: int, b: int, name: str) -> str | None:
@@ -2274,12 +2328,26 @@ def _subject(ms: _Msg, s: _Sent, verb_start: int, verb: str) -> _Subj | None:
         aux = m.group("aux") or ""
         st = lo + m.start()
         sub = _subject_from_match(ms, s, m, aux, st, base)
+        if sub is not None and sub.kind in ("name", "term") and _second_conjunct(ms, body[:st]):
+            return None  # "Tyler and Rose got married": no fact for Rose alone (write/conjoined_subjects.py)
         if sub is not None and sub.kind != "dropped":
             sub.surface = body[st: lo + m.start("aux")].strip()
         if sub is not None or not m.group("name"):
             return sub
         # a stop-listed capitalised word ("Não", "Yesterday") is not a subject: look further
     return _subject_implicit(ms, s, lo, masked, verb_start, verb, base)
+
+
+def _second_conjunct(ms: _Msg, prefix: str) -> bool:
+    """The text before a verb rule's subject is "<person> and " at the sentence start: a person
+    name the scan typed or a possessive kin / role phrase ("Jake and my sister got married")."""
+    if ms.lang != "en" or not prefix.rstrip().endswith(("and", "&")):
+        return False
+    got = conjoined_subjects.first_conjunct(prefix)
+    if got is None:
+        return False
+    name = got[0]
+    return name is None or (ms.entity_type(name) == "person" or ms.key(name) in ms.pair_firsts) and not ms.is_speaker(name)
 
 
 def _subject_from_match(ms: _Msg, s: _Sent, m: re.Match[str], aux: str, st: int, base: int) -> _Subj | None:

@@ -818,11 +818,16 @@ _GOVERNED_RE = re.compile(r"(?i)\b(?:hop|want|plan|need|tr|decid|intend|lik|lov|
 
 
 def _action_subject(f: ExtractedFact) -> str | None:
-    """What a split-off second action repeats as its subject: the subject itself, or the subject's
+    """What a split-off second action repeats as its subject: the subject itself, the pair it
+    opens ("Tyler and Rose", "Jake and his wife"; write/conjoined_subjects.py), or the subject's
     relative / pet it opens with ("Ann's nephew"; write/kin_antecedents.possessed_subject)."""
+    from arandu_pipelines.write.conjoined_subjects import pair_subject
     from arandu_pipelines.write.kin_antecedents import possessed_subject
     from arandu_pipelines.write.person_antecedents import ANIMATE_NOUNS
 
+    pair = pair_subject(f.fact_text, f.subject)
+    if pair is not None:
+        return pair
     rest = f.fact_text[len(f.subject):]
     if rest[:1] in ("'", "’"):
         return possessed_subject(f.fact_text, f.subject, ANIMATE_NOUNS)

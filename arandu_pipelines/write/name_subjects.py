@@ -95,16 +95,19 @@ def _verb_next(rest: str) -> bool:
     return len(w) > 2 and w.endswith("s") and not w.endswith(("ss", "us", "is", "ous"))
 
 
-def table_candidate(name: str, rest: str) -> bool:
-    """The cheap part of the first-name test (no parse): one word of the lists, not a common noun
-    or an English stop / calendar word, and a verb-like word follows."""
+def listed_name(name: str) -> bool:
+    """One word of the first-name lists, not a common noun or an English stop / calendar word."""
     words = name.split()
     if len(words) != 1:
         return False
     w = words[0].casefold()
-    if w in COMMON or w in L.STOPWORDS_EN or not is_first_name(w):
-        return False
-    return _verb_next(rest)
+    return w not in COMMON and w not in L.STOPWORDS_EN and is_first_name(w)
+
+
+def table_candidate(name: str, rest: str) -> bool:
+    """The cheap part of the first-name test (no parse): a `listed_name` that a verb-like word
+    follows."""
+    return listed_name(name) and _verb_next(rest)
 
 
 def label_at(parses: Any, sentence: str, start: int, name: str) -> str | None:
@@ -183,4 +186,4 @@ def weak_person(name: str, text: str) -> bool:
 
 
 __all__ = ["COMMON", "NOT_PERSON_LABELS", "PLACE_LABELS", "STAGE", "TIME_LEAD_RE", "from_turns", "is_first_name", "label_at",
-           "table_candidate", "unlisted", "weak_person"]
+           "listed_name", "table_candidate", "unlisted", "weak_person"]
