@@ -87,3 +87,14 @@ def test_a_resolved_shes_before_an_adverb_and_got_is_has() -> None:
                  [("Ana", "We are fostering a kitten named Mochi."), ("Ben", "How is she?")])
     assert not any(" is already got " in f for f in out), out
     assert any("has already got Ana wrapped" in f for f in out), out
+
+
+def test_an_unlisted_name_that_only_opens_sentences_is_still_a_person() -> None:
+    """The sentence-start rule for "Grandmas always ..." first made every unlisted name said only
+    at a sentence start no antecedent ("Jaylen won his first bout ... He hugged me" lost Jaylen);
+    only a kin, person or pet noun so capitalised is none now."""
+    out = facts("I was in his corner, just holding the water bottle. He hugged me after the fight.",
+                [("Ben", "Is it something to do with the garden or with the gym?"),
+                 ("Ana", "Both, actually. Jaylen won his first amateur bout on Saturday morning, by decision.")],
+                speaker="Ana")
+    assert any(f.startswith("Jaylen hugged Ana after the fight") for f in out), out

@@ -162,6 +162,13 @@ _PLACE_SUFFIX_RE = re.compile(r"(?i)^[a-z]{3,}(?:field|ville|ton|burg|burgh|boro
                               r"ridge|view|crest|haven|brook|creek|land|dale)$")
 
 
+def _common_noun(word: str) -> bool:
+    """A kin, person or pet noun of the lexicon, singular or plural ("Grandmas", "Nephews")."""
+    low = word.casefold()
+    nouns = L.REL_TERMS_EN.keys() | {t.split()[-1] for t in L.PET_TERMS_EN}
+    return low in nouns or low.endswith("s") and low[:-1] in nouns
+
+
 def unlisted(name: str) -> bool:
     """A one-word name that no first-name list knows ("Westfield", "Jaylen")."""
     words = name.split()
@@ -173,15 +180,15 @@ def weak_person(name: str, text: str) -> bool:
     it is read in, with the turns before it) also uses as a place: "head coach at Brookfield"
     (NER alone, which types towns, teams and schools PERSON, is then not evidence enough to
     take it for "he" / "she"), or that ends like an English place name ("Brookfield",
-    `_PLACE_SUFFIX_RE`), or that is capitalised only where a sentence starts ("Grandmas always
-    show up ..."). Any other unlisted name, written capitalised inside a sentence, is a person's
-    ("Is Jaylen still training?")."""
+    `_PLACE_SUFFIX_RE`), or that is a kin, person or pet noun a sentence start capitalised
+    ("Grandmas always show up ..."). Any other unlisted name is a person's ("Jaylen won his
+    first bout", "Is Jaylen still training?")."""
     if not unlisted(name):
         return False
     if _PLACE_SUFFIX_RE.search(name.strip()):
         return True
-    if not re.search(r"(?:[a-z,;:]|\b(?:Is|Was|Does|Did|Has|How's|Where's))\s+" + re.escape(name.strip()) + r"(?![\w'’])", text):
-        return True  # capitalised only where a sentence starts ("Grandmas always ..."): no sign of a name
+    if _common_noun(name.strip()):
+        return True  # "Grandmas always show up ...": a kin, person or pet noun capitalised by the sentence
     return re.search(r"(?<![\w'’])(?:at|in)\s+" + re.escape(name.strip()) + r"(?![\w'’])", text) is not None
 
 
