@@ -458,14 +458,21 @@ def apply(result: ExtractionResult, ctx: ExtractionContext) -> list[tuple[str, E
         if kind == "same" or any(g is not f and id(g) not in kinds and g.subject == f.subject and _carrier(g)
                                  for g in facts):
             gone.append((f"moment_{kind}", f))
-    if gone:
-        result.facts = [f for f in facts if all(f is not g for _, g in gone)]
-        counts = result.trace.setdefault("refine_dropped", {})
-        from arandu_pipelines.write.fact_quality import AUDIT
-
-        audit = AUDIT.get()
-        for name, f in gone:
-            counts[name] = counts.get(name, 0) + 1
-            if audit is not None:
-                audit.append((name, f.fact_text))
+    drop(result, gone)
     return gone
+
+
+def drop(result: ExtractionResult, gone: list[tuple[str, ExtractedFact]]) -> None:
+    """Take the `gone` facts out of `result`, each counted under its reason in the trace's
+    "refine_dropped" and written to fact_quality's AUDIT (shared with write/passing_remarks.py)."""
+    if not gone:
+        return
+    result.facts = [f for f in result.facts if all(f is not g for _, g in gone)]
+    counts = result.trace.setdefault("refine_dropped", {})
+    from arandu_pipelines.write.fact_quality import AUDIT
+
+    audit = AUDIT.get()
+    for name, f in gone:
+        counts[name] = counts.get(name, 0) + 1
+        if audit is not None:
+            audit.append((name, f.fact_text))

@@ -63,7 +63,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write.moments import REACTION_LEMMAS, STATE_ADJECTIVES, _inflect
+from arandu_pipelines.write.moments import (
+    REACTION_LEMMAS,
+    STATE_ADJECTIVES,
+    _inflect,
+    drop,
+)
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -411,14 +416,5 @@ def apply(result: ExtractionResult, ctx: ExtractionContext, text: str = "") -> l
         kind = kind_of(doc, turn, speaker)
         if kind is not None:
             gone.append((f"remark_{kind}", f))
-    if gone:
-        result.facts = [f for f in facts if all(f is not g for _, g in gone)]
-        counts = result.trace.setdefault("refine_dropped", {})
-        from arandu_pipelines.write.fact_quality import AUDIT
-
-        audit = AUDIT.get()
-        for name, f in gone:
-            counts[name] = counts.get(name, 0) + 1
-            if audit is not None:
-                audit.append((name, f.fact_text))
+    drop(result, gone)
     return gone
