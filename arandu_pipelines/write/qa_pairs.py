@@ -517,15 +517,10 @@ def _wh_subject(toks: list[Any], root: Any, subj: Any, filler: str, speaker: str
             continue
         if t.i < min(phrase):
             return None  # something before the wh-phrase ("So, which ...") other than punctuation
-        if t.lower_ in _THIRD:
-            rep = _pronoun(t, resolve)
-            if rep is None:
-                return None
-            words.append(rep)
-        elif t.lower_ == "the" and t.dep_ == "det":
-            words.append(f"{speaker}'s")
-        else:
-            words.append(_person(t.text, speaker, asker) or t.text)
+        said = _said(t, speaker, asker, resolve)
+        if said is None:
+            return None
+        words.append(said)
     if speaker not in " ".join(words[1:]):
         return None  # the clause names nothing of the answerer's
     if " and " in filler and words[1:2] in (["is"], ["has"], ["was"]):
@@ -750,6 +745,16 @@ def _pronoun(t: Any, resolve: _Resolver) -> str | None:
     return None
 
 
+def _said(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
+    """A question's word as the answerer's fact says it: he/she/they by its antecedent (None when
+    unresolved), a determiner "the" as the answerer's, I/you/my/your as the asker/answerer."""
+    if t.lower_ in _THIRD:
+        return _pronoun(t, resolve)
+    if t.lower_ == "the" and t.dep_ == "det":
+        return f"{speaker}'s"
+    return _person(t.text, speaker, asker) or t.text
+
+
 def _phrase(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
     """A noun phrase of the question in the answerer's words ("your puppy" -> "S's puppy", "it"
     -> its antecedent); None when a pronoun in it is not resolved."""
@@ -757,15 +762,10 @@ def _phrase(t: Any, speaker: str, asker: str, resolve: _Resolver) -> str | None:
     for w in t.subtree:
         if w.is_punct:
             continue
-        if w.lower_ in _THIRD:
-            rep = _pronoun(w, resolve)
-            if rep is None:
-                return None
-            words.append(rep)
-        elif w.lower_ == "the" and w.dep_ == "det":
-            words.append(f"{speaker}'s")
-        else:
-            words.append(_person(w.text, speaker, asker) or w.text)
+        said = _said(w, speaker, asker, resolve)
+        if said is None:
+            return None
+        words.append(said)
     out = " ".join(words).replace(" 's", "'s")
     return re.sub(r"'s's\b", "'s", out)
 
