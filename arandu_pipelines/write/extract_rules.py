@@ -310,7 +310,10 @@ _GREET_STRIP = (
     r"|long\s+time\s+no\s+(?:see|talk|chat)|how\s+are\s+you|how'?s\s+it\s+going|what'?s\s+up"
     r"|oi|olá|ola|e\s+aí|eae|bom\s+dia|boa\s+tarde|boa\s+noite|tudo\s+bem|tudo\s+bom|beleza"
 )
-_DISC = L.lead_alternation("marker") + "|" + _GREET_STRIP
+# "Speaking of animals, I had an adventure": the topic lead names what comes next, it says nothing
+# of the speaker (it had been read as a dropped-subject clause: "Joel is speaking of animals, ...")
+_TOPIC_LEAD = r"(?:speaking|talking)\s+(?:of|about)\s+[^,.!?;:]{1,40}?(?=\s*,)"
+_DISC = L.lead_alternation("marker") + "|" + _GREET_STRIP + "|" + _TOPIC_LEAD
 _LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.IGNORECASE)
 _AND_I_RE = re.compile(r"(?<!\s)(?:\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w]))")  # run starts: linear
 _PERSON_CTX_RE = re.compile(
