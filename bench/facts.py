@@ -98,13 +98,18 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     # cut off mid-phrase: ends in a determiner, possessive, conjunction, a dangling "made this", or a
     # transitive verb whose object (or date) was cut ("... so Melanie is planning a few",
     # "A buddy of Melanie's adopted")
+    # (defects16: a passive "three got adopted", "she was adopted" is whole: no object was cut)
     "truncated_end": re.compile(
         r"\b(?:a|an|the|a\s+few|several|their|our|its|and|or|but|because|started\s+this|made\s+this"
-        r"|adopted|bought|brought|got|gave|took|planning)\s*[.!]?$"),
+        r"|(?<!\bgot\s)(?<!\bget\s)(?<!\bgets\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)(?<!\bbe\s)"
+        r"(?<!\bis\s)(?<!\bare\s)adopted|bought|brought|got|gave|took|planning)\s*[.!]?$"),
     # a date phrase cut out and nothing put back: "about ; it's been ...", " ,", double spaces
     # (grammar13b: "over" at the very end is a phrasal particle - "checked the dog over", "came
     # over", "start over" - and flags only before ";"; a cut "over the weekend" leaves "over ;")
+    # (defects16: "about"/"from" closing a wh- or relative clause is its stranded preposition, not a
+    # cut date: "where they come from", "which Lena had completely forgotten about")
     "date_remnant": re.compile(
+        r"^(?!.*\b(?:which|what|where|who|whom)\s[^,;]*\b(?:about|from)\s*$).*"
         r"\b(?:about|around|roughly|nearly|almost|approximately|since|until|from)\s*(?:;|$)|\bover\s*;"
         r"|\s[;,.]|\s{2,}",
         re.IGNORECASE),
@@ -125,7 +130,10 @@ DEFECTS: dict[str, re.Pattern[str]] = {
     "demonstrative": re.compile(
         r"\b(?:this|these|those)\b(?!\s+(?:year|week|weekend|month|summer|winter|spring|fall|autumn|morning"
         r"|afternoon|evening|night|time|times|days|past|coming|last|next|upcoming|semester|season|moment"
-        r"|who|is|was|are|were|has|have|had|kind|sort|way|much|many|same|very)\b)", re.IGNORECASE),
+        r"|who|is|was|are|were|has|have|had|kind|sort|way|much|many|same|very"
+        # session 16 (defects16): a month or weekday is a time phrase too ("this October", "this Friday")
+        r"|january|february|march|april|(?-i:May)|june|july|august|september|october|november|december"
+        r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)", re.IGNORECASE),
     # "us" written "S and others" where it is an object: "within Caroline and others all",
     # "to both of Jon and others", "all of Jon and others"
     "group_phrase": re.compile(

@@ -275,6 +275,18 @@ def late(text: str) -> str:
     return re.sub(r"(?<=\w) +([;:])(?= )", r"\1", out)
 
 
+def unlaugh(text: str) -> str:
+    """`text` without written laughter ("S thinks A is famous haha" -> "... famous"): `tidy` takes
+    it out of the facts `fact_quality.refine` keeps, but the facts added after refine (speech acts,
+    held-back stance, question-and-answer pairs) never pass through it (session 16, defects16).
+    A text with no laughter comes back unchanged."""
+    if not _LAUGH_RE.search(text):
+        return text
+    t = _LAUGH_RE.sub(" ", text)
+    t = re.sub(r"\s+([,.!?;:])", r"\1", t)
+    return re.sub(r"\s{2,}", " ", t).strip(" ,;:-")
+
+
 def _case(word: str, new: str) -> str:
     """The replacement keeps a capital first letter ("Ur" -> "Your")."""
     return new[:1].upper() + new[1:] if word[:1].isupper() else new

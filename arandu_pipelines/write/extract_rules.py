@@ -1583,6 +1583,7 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             result = _extract_spans(text, spans, ctx, lang, resolved)
         else:
             result = _merged([_extract_spans(text, w, ctx, lang, resolved) for w in windows])
+        refined = {id(f) for f in result.facts}  # finished by fact_quality.refine (see qa_pairs below)
         if lang == "en":  # advice asked for / a proposal (write/advice.py), then at most one act toward the listener
             from arandu_pipelines.write import advice, speech_acts
 
@@ -1604,13 +1605,22 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
             # "5 years already!" answering "How long have you been married?" (write/qa_pairs.py)
+            answered = {id(f): f.fact_text for f in result.facts}
             qa_pairs.apply(result, text, ctx)
+            # refine never finished what came after it: the speech acts, held-back and qa facts, and
+            # a fact qa_pairs rewrote (the fragment "Knitting, mostly." as "S spends S's evenings knitting")
+            refined -= {id(f) for f in result.facts if answered.get(id(f), f.fact_text) != f.fact_text}
+            from arandu_pipelines.write import chat_forms, readability
             from arandu_pipelines.write.plain_forms import polish
 
             for f in result.facts:  # "A reminder to X" -> "The tattoo is a reminder to X"
                 f.fact_text = name_reminder(f.fact_text, f.subject, text, f.source_text)
                 # the speech acts and held-back facts added after refine: "chase those dreams" (plain_forms)
                 f.fact_text = polish(f.fact_text, (ctx.speaker_name or "").strip(), ctx.addressee)
+                if id(f) not in refined:  # ... and refine's last steps they missed (session 16, defects16):
+                    # "S thinks A is famous haha" (write/chat_forms.py), "Howard keeps track of all of
+                    # Howard's pieces" -> "... their pieces" (write/readability.py)
+                    f.fact_text = readability.pronouns(chat_forms.unlaugh(f.fact_text), f.subject)
                 # "Lena's dad bruised Lena's dad's hip" -> "... his hip" (write/own_possessive.py)
                 f.fact_text = own_possessive.apply(f.fact_text)
 

@@ -15,7 +15,8 @@ writes that. The rule (`pronouns`), applied to every kept fact at the end of `fa
   others refer to the person), else singular "they": "their"; a plural subject ("S and others")
   always takes "their";
 - another name between the clause's subject and the repeat keeps the repeat ("Caroline met Ana
-  at Caroline's house" is not "their house");
+  at Caroline's house" is not "their house"); an initialism of three or more capitals ("LGBTQ",
+  "NYC") is no name (session 16);
 - nothing else changes: a possessive in a clause with another subject ("Caroline's friends are
   Caroline's rocks"), and a name in subject position ("since Caroline moved"), keep the name, so
   no pronoun can point to the wrong person and no verb needs a new agreement;
@@ -57,6 +58,13 @@ def pronouns(text: str, subject: str, pronoun: str | None = None) -> str:
     return "".join(out)
 
 
+def _acronym(word: str) -> bool:
+    """An initialism of three or more capitals ("LGBTQ", "NYC") names no person who could own the
+    repeat: "Caroline is having an LGBTQ art show with Caroline's paintings" -> "... their
+    paintings" (session 16, defects16); a two-letter one ("JJ") may be a nickname and still stops."""
+    return len(word) >= 3 and word.isalpha() and word.isupper()
+
+
 def _clause(clause: str, subject: str, pronoun: str | None) -> str:
     s = re.escape(subject)
     head = re.match(rf"\s*(?:(?:{_OPENERS})\s+)?{s}(?P<others> and others)?\b(?!['’]s)", clause)
@@ -67,7 +75,7 @@ def _clause(clause: str, subject: str, pronoun: str | None) -> str:
 
     def repl(m: re.Match[str]) -> str:
         words = (w.strip(",.;:!?\"“”()").removesuffix("'s").removesuffix("’s") for w in rest[:m.start()].split())
-        if any(w[:1].isupper() and w != subject for w in words):
+        if any(w[:1].isupper() and w != subject and not _acronym(w) for w in words):
             return m.group(0)  # another name stands between: "met Ana at Caroline's house" stays
         return _POSSESSIVE[kind]
 
