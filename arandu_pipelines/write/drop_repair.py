@@ -7,7 +7,10 @@ extracted well, because of a clause around them:
 
 - `lead_clause`: "Jon is taking Gina's advice, Jon is sprucing up Jon's biz plan" (speaker Jon,
   addressee Gina): the addressee is named only in a leading clause before a comma, and the rest
-  opens with the speaker again -> "Jon is sprucing up Jon's biz plan". A fact that still names
+  opens with the speaker again -> "Jon is sprucing up Jon's biz plan", or with the speaker's own
+  thing ("Gina is right, Jon's oven only reaches 400 degrees" -> "Jon's oven only reaches ...",
+  session 16). `agreed_lead` does the same for the speaker's "You're right, ..." when the fact's
+  subject is the addressee ("Gina is right, Jon's oven ..." -> the speaker's "Jon's oven ..."). A fact that still names
   the addressee after the cut is left to the check (it is about the two of them).
 - `causative`: "It made Caroline reflect on how far Caroline has come", "It taught Caroline
   self-acceptance": an "it" whose verb acts on the subject reports what happened to the subject,
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["but_tail", "causative", "finds", "lead_clause", "shown_own"]
+__all__ = ["agreed_lead", "but_tail", "causative", "finds", "lead_clause", "shown_own"]
 
 
 def _names(text: str, who: str) -> bool:
@@ -42,7 +45,25 @@ def lead_clause(text: str, subject: str, addressee: str) -> str | None:
     tail = tail.strip()
     if not sep or not _names(head, addressee) or _names(tail, addressee):
         return None
-    if not tail.startswith(subject + " ") or len(tail.split()) < 4:
+    # the rest opens with the subject or the subject's own thing ("Walt's oven only reaches ...")
+    if not tail.startswith((subject + " ", subject + "'s ", subject + "’s ")) or len(tail.split()) < 4:
+        return None
+    return tail
+
+
+# "Gina is right", "Gina is so right", "Gina was spot on": the speaker agreeing, said before a comma
+_AGREED_RE = re.compile(r"^(?:is|was)\s+(?:(?:so|totally|absolutely|completely|quite|100%)\s+)?(?:right|correct|spot\s+on)$")
+
+
+def agreed_lead(text: str, addressee: str, speaker: str) -> str | None:
+    """Cut "<addressee> is right, " (the speaker's "You're right, ...") when the rest opens with
+    the speaker or the speaker's own thing: "Gina is right, Jon's oven only reaches 400 degrees"
+    -> "Jon's oven only reaches 400 degrees" (the fact is then the speaker's)."""
+    head, sep, tail = text.partition(", ")
+    tail = tail.strip()
+    if not sep or not head.startswith(addressee + " ") or not _AGREED_RE.match(head[len(addressee) + 1:]):
+        return None
+    if not tail.startswith((speaker + " ", speaker + "'s ", speaker + "’s ")) or len(tail.split()) < 4:
         return None
     return tail
 

@@ -208,6 +208,9 @@ def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
     if f.subject == ctx.speaker_name and (cut := drop_repair.lead_clause(f.fact_text, f.subject, who)):
         f.fact_text = cut  # "Jon is taking Gina's advice, Jon is sprucing up ..." (write/drop_repair.py)
         return f
+    if f.subject == who and (cut := drop_repair.agreed_lead(f.fact_text, who, ctx.speaker_name)):
+        f.fact_text, f.subject = cut, ctx.speaker_name  # "Gina is right, Jon's oven ..." (drop_repair.py)
+        return f
     if not others and (f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text)
                        or _YOU_RE.search(f.fact_text)):
         return None  # about the two of them only: talk ("Maria is glad John's son is okay")

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arandu_pipelines.write import news_forms, role_subjects, subject_forms
+from arandu_pipelines.write import news_forms, news_frames, role_subjects, subject_forms
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "people_forms"
@@ -218,7 +218,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     original sentence index of each new span; (text, spans, None) when nothing changes."""
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
-            or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text))
+            or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text)
+            or news_frames.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -231,6 +232,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     changed = False
     budget = MAX_PARSES
     news = [text[a:b] for a, b in spans] if news_forms.gate(text) else None
+    frames = news_frames.gate(text)
     pos = 0
     length = 0
     for i, (a, b) in enumerate(spans):
@@ -244,6 +246,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
         s2 = subject_forms.rewrite_sentence(text, a, s, ctx)
         if news is not None:  # "Guess who ran 10 miles?!", "Yep, still in the ER", "That's X, a Y" (news_forms.py)
             s2 = news_forms.rewrite_sentence(text, news, i, ctx, parses) or s2
+        if frames and s2 is s:  # "I heard Tom quit.", "Good news, X", "Put me down for $100" (news_frames.py)
+            s2 = news_frames.rewrite_sentence(s, ctx, parses) or s2
         if s2 is s:  # "The inspector said ..." -> "My inspector said ..." (write/role_subjects.py)
             s2 = role_subjects.rewrite_sentence(text, a, s, ctx, may_parse)
         for part in _split_role(_intro(_kin_names(s2)), may_parse):
