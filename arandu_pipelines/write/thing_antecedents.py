@@ -31,6 +31,10 @@ org_antecedents, with the same `restore` of the message as written):
   van this week. Teal with yellow letters.") completes that object: "We painted the van teal with
   yellow letters this week." (the fragment stays as written; alone it gives no fact).
 
+- a demonstrative or "The" noun-phrase subject that points back ("We won the grant! That money
+  covers a new roof" -> "our grant covers ..."): write/demonstrative_subjects.py (session 16), on
+  the same parse of the message and the same splice.
+
 English only; with no spaCy pipeline nothing changes. Cost: a regex prefilter (`_hits`) lets
 through only a sentence-initial "It" + a content verb or copula + preposition after a sentence
 with the/my/our/your (or a message-initial one after a question with the/your), and a sentence
@@ -43,6 +47,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arandu_pipelines.write import demonstrative_subjects
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _REACTION_ADJ,
@@ -187,11 +192,20 @@ def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> l
     for text, speaker, turns in items:
         question = _last_question(turns[-1:], speaker)
         end = _hits(text, question)
-        if end:
-            out.append(text[:end])
-            if question is not None:
+        previous = _previous(turns, speaker)
+        dem_end, need_prev = demonstrative_subjects.hits(text, previous)
+        if max(end, dem_end):
+            out.append(text[:max(end, dem_end)])
+            if end and question is not None:
                 out.append(question)
+            if dem_end and need_prev and previous is not None:
+                out.append(previous)
     return list(dict.fromkeys(out))
+
+
+def _previous(turns: list[tuple[str | None, str]], speaker: str) -> str | None:
+    """The previous turn's text a demonstrative subject may point into (its last MAX_PARSE_CHARS)."""
+    return turns[-1][1][-MAX_PARSE_CHARS:] if turns else None
 
 
 # ---- candidates --------------------------------------------------------------------------------------
@@ -430,7 +444,10 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     speaker = (ctx.speaker_name or "").strip()
     turns = context_turns(ctx)
     question = _last_question(turns[-1:], speaker)
-    end = _hits(text, question)
+    it_end = _hits(text, question)
+    previous = _previous(turns, speaker)
+    dem_end, need_prev = demonstrative_subjects.hits(text, previous)
+    end = max(it_end, dem_end)
     if not end:
         return []
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -441,8 +458,15 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         return []
     names = _names(ctx, turns)
     _ner(parses, doc, names)  # dates and people are no things: NER only when a proper noun is there
-    sents = list(doc.sents)
     out: list[Replacement] = []
+    if dem_end:  # "That money covers ..." -> "our $5,000 grant covers ..." (write/demonstrative_subjects.py)
+        prev_doc = parses.doc(previous, PARSE, STAGE) if need_prev and previous is not None else None
+        if prev_doc is not None:
+            _ner(parses, prev_doc, names)
+        out += demonstrative_subjects.replacements(doc, prev_doc, turns[-1][0] if turns else None, speaker)
+    if not it_end:
+        return out
+    sents = list(doc.sents)
     resolved: dict[int, str] = {}  # sentence index -> what its opening "It" became
     for i, sent in enumerate(sents):
         if i and _fragment(sent):
