@@ -27,3 +27,8 @@ def test_talking_about_is_dropped_from_the_fact():
 def test_speaking_inside_a_sentence_is_kept():
     got = facts("I love speaking of my travels at the library club.")
     assert any("speaking of" in f for f in got), got
+
+
+def test_a_gerund_clause_subject_is_not_a_lead():
+    got = facts("Talking about money is hard for me, and I hate budgets.")
+    assert any("Talking about money is hard" in f for f in got), got

@@ -312,7 +312,9 @@ _GREET_STRIP = (
 )
 # "Speaking of animals, I had an adventure": the topic lead names what comes next, it says nothing
 # of the speaker (it had been read as a dropped-subject clause: "Joel is speaking of animals, ...")
-_TOPIC_LEAD = r"(?:speaking|talking)\s+(?:of|about)\s+[^,.!?;:]{1,40}?(?=\s*,)"
+# The topic is a short noun phrase: "Talking about money is hard, and ..." is a clause, not a lead.
+_TOPIC_VERB = r"(?:is|are|was|were|be|been|has|have|had|will|would|can|could|should|must|makes?|made|means?|helps?)"
+_TOPIC_LEAD = rf"(?:speaking|talking)\s+(?:of|about)\s+(?:(?!{_TOPIC_VERB}\b)[\w'’$-]+\s*){{1,5}}(?=,)"
 _DISC = L.lead_alternation("marker") + "|" + _GREET_STRIP + "|" + _TOPIC_LEAD
 _LEAD_RE = re.compile(rf"^(?:(?:{_DISC})(?![\w'’])[\s,!.…:;~\-–—]*)+", re.IGNORECASE)
 _AND_I_RE = re.compile(r"(?<!\s)(?:\s+(?:and|&)\s+(?:I|me)(?![\w])|\s+e\s+eu(?![\w]))")  # run starts: linear
