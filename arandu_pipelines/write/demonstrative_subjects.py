@@ -29,7 +29,7 @@ thing it points at, as the current speaker says it:
   antecedent's own possessive flipped across speakers ("my" of the other speaker -> "Ana's"),
   the answerer's ("my") for "the <thing>" the other speaker asked about as the subject of a
   question ("How's the dance studio?" "The dance studio is on tenuous grounds" -> "my dance
-  studio ..."; not a public thing of thing_antecedents.PUBLIC nor weather/nature, `NATURE`),
+  studio ..."; not a public thing of lexicon.PUBLIC_THINGS nor weather/nature, `NATURE`),
   else "the";
 - "The" opens such a subject too: "The money covers ..." after "We won the grant" (a general
   word), or the same noun when the owner found is not "the" ("We adopted a puppy. The puppy
@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.antecedents import (
     _REACTION_ADJ,
     _VAGUE,
@@ -263,10 +264,8 @@ def _owner(chunk: Any, who: str | None, speaker: str) -> str | None:
 def _asked_about(root: Any) -> bool:
     """The other speaker asked how the thing is ("How's the new job?", "Did the package come?"):
     what the question is about, as its subject, and not a public thing (a game, the weather)."""
-    from arandu_pipelines.write.thing_antecedents import PUBLIC
-
     return root.sent.text.rstrip().endswith("?") and root.dep_ in ("nsubj", "nsubjpass", "attr") \
-        and root.lower_ not in PUBLIC and root.lower_ not in NATURE and not root.ent_type_
+        and root.lower_ not in L.PUBLIC_THINGS and root.lower_ not in NATURE and not root.ent_type_
 
 
 def _body(chunk: Any) -> str:

@@ -529,3 +529,14 @@ def count_content(text: str, stop: frozenset[str], names: tuple[str, ...], min_l
     skip = {w.lower() for n in names for w in re.findall(r"[\w'’]+", n)}
     return sum(1 for w in re.findall(r"[\w'’-]+", text.lower())
                if w not in stop and w.removesuffix("'s").removesuffix("’s") not in skip and len(w) >= min_len)
+
+# Things everyone shares (a game, the weather, the news): nobody's own thing, so never "my X" or
+# an "it" to resolve to (write/thing_antecedents.py, write/demonstrative_subjects.py).
+PUBLIC_THINGS = frozenset({
+    "game", "match", "movie", "film", "show", "concert", "play", "episode", "series", "season", "book", "song",
+    "album", "news", "weather", "election", "world", "internet", "sun", "moon", "sky", "city", "town", "country",
+    "park", "beach", "lake", "river", "ocean", "sea", "mountain", "neighborhood", "neighbourhood", "area",
+    "street", "road", "place", "traffic", "economy", "market", "government", "story", "article", "post", "video",
+    "podcast", "exhibit", "exhibition", "festival", "parade", "fair", "tournament", "race", "marathon",
+    "conference", "storm", "hurricane", "earthquake", "flood", "fire", "heatwave", "blizzard", "outage", "eclipse",
+    "pandemic", "war", "strike", "protest", "holiday", "lottery", "sale", "update", "trend", "team"})

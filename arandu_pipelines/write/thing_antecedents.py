@@ -48,6 +48,7 @@ import re
 from typing import Any
 
 from arandu_pipelines.write import demonstrative_subjects
+from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _REACTION_ADJ,
@@ -69,14 +70,7 @@ from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "thing_antecedents"
 # things a speaker attends, watches or shares rather than has: "the game" stays "the game"
-PUBLIC = frozenset({
-    "game", "match", "movie", "film", "show", "concert", "play", "episode", "series", "season", "book", "song",
-    "album", "news", "weather", "election", "world", "internet", "sun", "moon", "sky", "city", "town", "country",
-    "park", "beach", "lake", "river", "ocean", "sea", "mountain", "neighborhood", "neighbourhood", "area",
-    "street", "road", "place", "traffic", "economy", "market", "government", "story", "article", "post", "video",
-    "podcast", "exhibit", "exhibition", "festival", "parade", "fair", "tournament", "race", "marathon",
-    "conference", "storm", "hurricane", "earthquake", "flood", "fire", "heatwave", "blizzard", "outage", "eclipse",
-    "pandemic", "war", "strike", "protest", "holiday", "lottery", "sale", "update", "trend", "team"})
+PUBLIC = L.PUBLIC_THINGS
 # places: "it" may be a place, so a place is a competitor (never the thing resolved)
 # (a home, a room, a garden is a thing one has: "How's the new apartment?" "It has a balcony")
 _PLACE_NOUNS = frozenset({"city", "town", "country", "park", "beach", "lake", "river", "mountain", "island",
