@@ -21,6 +21,11 @@ read it (as person_antecedents does, and with the same `restore` of the message 
   person noun: a singular "they" may be that person), a second organisation. The speakers are
   never candidates (an ORG-tagged speaker name is skipped). The verb agrees: "they want" ->
   "Ledger wants", "they're" -> "the library is", "they don't" -> "the clinic doesn't".
+  Since session 16 (write/group_antecedents.py) a subject "they" also takes the ONE group of
+  people or pair of people under the same rule ("My parents retired. They bought an RV" -> "My
+  parents bought an RV"; "Tyler and Rose ... They moved" -> "Tyler and Rose moved"), a class or
+  camp counts as an organisation ("a pottery class. They gave me ..."), and a generic "they"
+  ("they say it's going to rain") is never resolved.
 - "it" (the subject that opens a sentence, of a content verb: not a copula "It's tough" / "It's
   been a wild ride" nor "It felt / took / made ...", which are about the doing the previous
   sentence told, not the thing; not an expletive) -> the previous sentence's one singular object noun phrase, when
@@ -44,6 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from arandu_pipelines.write import group_antecedents as G
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _VAGUE,
@@ -95,7 +101,7 @@ _IT_RE = re.compile(r"(?<=[.!?…])\s+It\s+(?:(?:also|really|just|even|still|onl
                     r"takes?|took|makes?|made|means?|meant|seems?|seemed|sounds?|sounded|looks?|looked|goes|went|"
                     r"gets?|got|turned|ended|worked|happened|would|will|could|might|may|can|must|should|has\s+been|"
                     r"had\s+been|isn|wasn|doesn|didn|won)\b)[a-z]+\b")
-_ORG_WORD_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted((re.escape(w) for w in ORG_NOUNS), key=len,
+_ORG_WORD_RE = re.compile(r"(?i)(?<![\w'’])(?:" + "|".join(sorted((re.escape(w) for w in ORG_NOUNS | G.GROUP_NOUNS), key=len,
                                                                    reverse=True)) + r")(?![\w])")
 _PROPER_RE = re.compile(r"(?<=[\w,;:)'’\"-] )(?!I['’])[A-Z][\w&'’.-]+")
 _OWNED_RE = re.compile(r"(?i)(?<![\w'’])(?:my|our|(?:i|we)(?:['’]ve)?\s+(?:\w+\s+){0,2}?(?:bought|got|adopted|built|"
@@ -132,9 +138,14 @@ def _name_or_date(word: str, names: frozenset[str]) -> bool:
 def _they_hits(text: str, previous: str, names: frozenset[str]) -> list[re.Match[str]]:
     out = []
     for m in _THEY_RE.finditer(text):
-        if _hints_org(text[: m.start()], names) or (previous and m.start() < REACH and _hints_org(previous, names)):
+        if _hints(text[: m.start()], names) or (previous and m.start() < REACH and _hints(previous, names)):
             out.append(m)
     return out
+
+
+def _hints(text: str, names: frozenset[str]) -> bool:
+    """An organisation, or a group of people or two people "they" may stand for (group_antecedents)."""
+    return _hints_org(text, names) or G.hints_people(text)
 
 
 def _it_hits(text: str) -> list[re.Match[str]]:
@@ -153,6 +164,7 @@ class _Cand:
     key: str  # what makes two mentions one candidate
     phrase: str | None  # what replaces the pronoun; None: an org it cannot say clearly, or a competitor
     org: bool
+    plural: bool = False  # a group of people or a pair (group_antecedents): "they" only, no agreement change
 
 
 def _names(ctx: ExtractionContext, turns: list[tuple[str | None, str]]) -> set[str]:
@@ -198,7 +210,10 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
     it ambiguous (plural phrases, coordinations, people)."""
     out: list[_Cand] = []
     covered: set[int] = set()
+    out += _pairs(span, who, speaker, covered)
     for ent in span.ents:
+        if ent.root.i in covered:
+            continue  # a conjunct of a pair of people
         if ent.label_ in ("ORG", "GPE", "FAC", "PERSON") and _workplace(ent.root):
             out.append(_Cand(ent.text.casefold(), ent.text, True))  # "an internship at Quillbridge"
             covered |= set(range(ent.start, ent.end))
@@ -221,8 +236,9 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         if any(c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN") for c in root.children):
             out.append(_Cand(chunk.text.casefold() + "+", None, False))  # "Ana and Leo", "the school and the church"
         if root.tag_ in ("NNS", "NNPS"):
-            if low not in _TIME_NOUNS:
-                out.append(_Cand(chunk.text.casefold(), None, False))
+            if low not in _TIME_NOUNS:  # "my parents", "the boys": a group of people (group_antecedents)
+                group = G.group_phrase(chunk, lambda c: _org_phrase(c, who, speaker))
+                out.append(_Cand(chunk.text.casefold(), group, False, group is not None))
             continue
         if low in _PERSON_NOUNS and root.pos_ == "NOUN":
             out.append(_Cand(chunk.text.casefold(), None, False))
@@ -236,20 +252,44 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             elif chunk.text.casefold() not in names and root.lower_ not in names:
                 out.append(_Cand(chunk.text.casefold(), None, False))  # an unknown name may be a person
             continue
-        if low in ORG_NOUNS and root.pos_ == "NOUN":
+        if low in G.GROUP_NOUNS and root.pos_ == "NOUN" and root.tag_ == "NN":
+            phrase = G.class_phrase(chunk) or _org_phrase(chunk, who, speaker)  # "his obedience class"
+            key = " ".join(t.lower_ for t in chunk if t.dep_ not in ("det", "poss", "punct"))
+            out.append(_Cand(key, phrase, True))
+        elif low in ORG_NOUNS and root.pos_ == "NOUN":
             phrase = _org_phrase(chunk, who, speaker)
             key = " ".join(t.lower_ for t in chunk if t.dep_ not in ("det", "poss", "punct"))
             out.append(_Cand(key, phrase, True))
     return out
 
 
-def _pick(cands: list[_Cand]) -> _Cand | None:
-    """The one organisation when nothing else is a candidate; None otherwise."""
+def _pairs(span: Any, who: str | None, speaker: str, covered: set[int]) -> list[_Cand]:
+    """"Tyler and Rose", "Jake and his wife": pairs of people (group_antecedents.pair_phrase);
+    their conjuncts go into `covered` so they are not counted again one by one."""
+    labels = {t.i: ent.label_ for ent in span.ents for t in ent}
+    out: list[_Cand] = []
+    for tok in span:
+        if tok.dep_ == "conj" or tok.i in covered or not any(c.dep_ == "conj" for c in tok.children):
+            continue
+        found = G.pair_phrase(tok, labels)
+        if found is None:
+            continue
+        text, idx = found
+        owned = any(w in ("my", "our") for w in text.lower().split())
+        phrase = text if who == speaker or not owned else None  # "my sister" in the other speaker's turn
+        out.append(_Cand(text.casefold() + "+", phrase, False, True))
+        covered |= set(idx) | {t.i for i in idx for t in span.doc[i].subtree if t.i < max(idx) + 1}
+    return out
+
+
+def _pick(cands: list[_Cand], plural: bool = True) -> _Cand | None:
+    """The one organisation, or (with `plural`) the one group of people, when nothing else is a
+    candidate; None otherwise."""
     keys = {c.key for c in cands}
-    orgs = [c for c in cands if c.org]
-    if len(keys) != 1 or not orgs:
+    ones = [c for c in cands if c.org or (plural and c.plural)]
+    if len(keys) != 1 or not ones:
         return None
-    return next((c for c in orgs if c.phrase), None)
+    return next((c for c in ones if c.phrase), None)
 
 
 def _ner(parses: Any, doc: Any, names: set[str]) -> None:
@@ -273,16 +313,18 @@ def _from_turn(parses: Any, turns: list[tuple[str | None, str]], speaker: str, n
     return _pick(_candidates(doc[:], who, speaker, names))
 
 
-def _they_replacements(doc: Any, tok: Any, np: str) -> list[Replacement]:
+def _they_replacements(doc: Any, tok: Any, np: str, plural: bool = False) -> list[Replacement]:
     """"they want" -> "<np> wants"; "they're" -> "<np> is"; conjoined verbs agree too."""
     after = tok.nbor(1) if tok.i + 1 < len(doc) else None
     out: list[Replacement] = []
     if after is not None and after.text.lower() in _CONTRACTIONS:
         verb = _CONTRACTIONS[after.text.lower()]
-        verb = {"are": "is", "have": "has"}.get(verb, verb)
+        verb = verb if plural else {"are": "is", "have": "has"}.get(verb, verb)
         end = after.idx + len(after.text)
         return [Replacement(tok.idx, end, doc.text[tok.idx: end], f"{np} {verb}")]
     out.append(Replacement(tok.idx, tok.idx + len(tok.text), tok.text, np))
+    if plural:
+        return out  # "they bought" -> "my parents bought"
     head = tok.head
     verbs = [head] + [c for c in head.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
                       and not any(s.dep_ in _SUBJ for s in c.children)]
@@ -297,6 +339,13 @@ def _they_replacements(doc: Any, tok: Any, np: str) -> list[Replacement]:
         if new != first.text:
             out.append(Replacement(first.idx, first.idx + len(first.text), first.text, new))
     return out
+
+
+def _sentence_start(doc: Any, tok: Any, np: str) -> str:
+    """A group put at a sentence start opens with a capital ("They moved" -> "My parents moved"; the
+    rules read "my" there only as "My")."""
+    first = next((t for t in tok.sent if not t.is_punct and not t.is_space), None)
+    return np[:1].upper() + np[1:] if first is not None and first.i == tok.i else np
 
 
 # ---- "it" -> the speaker's thing ---------------------------------------------------------------------
@@ -399,6 +448,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     _ner(parses, doc, names)
     out: list[Replacement] = []
     for tok in doc:
+        if tok.lower_ == "they" and G.generic(tok):
+            continue  # "they say it's going to rain": people in general
         if (tok.lower_ == "they" and tok.dep_ in _SUBJ) or (tok.lower_ == "them" and tok.dep_ in ("dobj", "pobj", "dative", "nsubj")):
             here = _candidates(doc[: tok.i], speaker, speaker, names)
             if here:
@@ -408,9 +459,11 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             else:
                 found = None
             if found is not None and found.phrase and tok.lower_ == "them":
-                out.append(Replacement(tok.idx, tok.idx + len(tok.text), tok.text, found.phrase))
+                if not found.plural:  # an object "them" for people is left as written
+                    out.append(Replacement(tok.idx, tok.idx + len(tok.text), tok.text, found.phrase))
             elif found is not None and found.phrase:
-                out += _they_replacements(doc, tok, found.phrase)
+                np = _sentence_start(doc, tok, found.phrase) if found.plural else found.phrase
+                out += _they_replacements(doc, tok, np, found.plural)
         elif tok.lower_ == "it":
             rep = _it_replacement(doc, tok, speaker, speaker)
             if rep is not None:
