@@ -87,6 +87,7 @@ from arandu_pipelines.write import (
     fact_shape,
     generic_repairs,
     held_back,
+    listener_things,
     plain_forms,
     precision,
     readability,
@@ -200,7 +201,9 @@ def _question(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """A free-text fact about the addressee is a compliment or an echo of what they said
     ("Jon has potential", "Gina knows Jon loves music"): the addressee's own turn says it. One
-    that names a third entity stays ("Maria met John's brother Carlos at the gym")."""
+    that names a third entity stays ("Maria met John's brother Carlos at the gym"), and so does the
+    speaker's own deed with the listener's thing ("Maria made John's lasagna recipe",
+    write/listener_things.py, session 16)."""
     who = (ctx.addressee or "").strip()
     if not who or not _free(f):
         return f
@@ -213,6 +216,8 @@ def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
         return f
     if not others and (f.subject == who or re.search(rf"\b{re.escape(who)}\b", f.fact_text)
                        or _YOU_RE.search(f.fact_text)):
+        if f.subject == ctx.speaker_name and listener_things.speaker_action(f.fact_text, f.subject, who):
+            return f  # "Frank made Ana's lasagna recipe": the speaker's deed (write/listener_things.py)
         return None  # about the two of them only: talk ("Maria is glad John's son is okay")
     return f
 
