@@ -31,6 +31,13 @@ import re
 from typing import Any
 
 from arandu_pipelines.write import news_forms, news_frames, role_subjects, subject_forms
+
+from arandu_pipelines.write import (
+    news_forms,
+    role_subjects,
+    said_promises,
+    subject_forms,
+)
 from arandu_pipelines.write.types import ExtractionContext
 
 STAGE = "people_forms"
@@ -220,6 +227,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
             or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text)
             or news_frames.gate(text))
+
+            or said_promises.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -250,6 +259,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             s2 = news_frames.rewrite_sentence(s, ctx, parses) or s2
         if s2 is s:  # "The inspector said ..." -> "My inspector said ..." (write/role_subjects.py)
             s2 = role_subjects.rewrite_sentence(text, a, s, ctx, may_parse)
+        # "My boss said she'd give me a raise" -> "My boss offered to give me a raise" (write/said_promises.py)
+        s2 = said_promises.rewrite_sentence(s2, may_parse)
         for part in _split_role(_intro(_kin_names(s2)), may_parse):
             pieces.extend(_split_splices(part, may_parse))
         if may_parse is not None and (_ROLE_RE.match(s) or _SPLICE_RE.search(s)):
