@@ -7,6 +7,10 @@ its copula: "Caroline believes conversations about inclusion are". A head that s
 which needs a complement (a copula or auxiliary, an article, a preposition, a conjunction, a
 degree word) is no clause; such a cut is refused and the next boundary tried.
 
+A head of a fact that opens with a time or place phrase must name the subject ("On Dana's
+anniversary, Dana and others danced ..." is not cut to "On Dana's anniversary", a phrase with
+no clause of Dana's).
+
 A clause that restarts with the fact's own subject ("..., and Dana is grateful for ...") is a
 boundary too: the first clause is a whole statement about the subject.
 """
@@ -53,4 +57,21 @@ def subject_restart(text: str, subject: str, start: int) -> int | None:
     return m.start() if m else None
 
 
-__all__ = ["dangling", "degree_so", "subject_restart"]
+def names_subject(head: str, subject: str) -> bool:
+    """True when `head` has `subject` as a word of its own, not only as an owner ("On Dana's
+    anniversary" is a fronted phrase, no clause of Dana's: a cut after it lost the clause)."""
+    return bool(subject) and re.search(r"(?<![\w'’])" + re.escape(subject) + r"(?![\w'’])", head) is not None
+
+
+# a fact that opens with a time or place phrase before its subject ("On Thursday ...", "At the fair ...")
+_FRONTED_RE = re.compile(r"(?i)^(?:on|in|at|during|after|before|last|this|next|every|over|since|by)\b")
+
+
+def fronted_head(head: str, subject: str) -> bool:
+    """True when `head` opens with a time or place phrase and does not name `subject`: the cut
+    kept only what came before the subject's clause ("On Dana's anniversary", "On Thursday a pipe
+    burst under the sink" before "while Dana was at work"); the next boundary is tried."""
+    return bool(_FRONTED_RE.match(head)) and not names_subject(head, subject)
+
+
+__all__ = ["dangling", "degree_so", "fronted_head", "names_subject", "subject_restart"]

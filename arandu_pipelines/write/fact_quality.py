@@ -42,7 +42,8 @@ what does not read as an atomic statement about a person or thing:
 |                             | (except the kinds of write/attitudes.py: resolve, outlook, a coming |
 |                             | event with something named)                                         |
 | long                        | more than `MAX_WORDS` words: cut at the first clause boundary after |
-|                             | the subject's verb, dropped if still too long                       |
+|                             | the subject's verb, dropped if still too long; a later clause about |
+|                             | the subject is split off first (write/later_clauses.py, session 16) |
 | duplicate                   | within one message, a free-text fact whose content words are mostly |
 |                             | another's of the same subject is dropped (rule facts win)           |
 | thin                        | fewer than two content words besides the subject, and no named      |
@@ -88,6 +89,8 @@ from arandu_pipelines.write import (
     generic_repairs,
     held_back,
     listener_things,
+
+    later_clauses,
     plain_forms,
     precision,
     readability,
@@ -560,7 +563,8 @@ def _generic_we(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     different paths"; a past "we all made our own pots" is an event and stays)."""
     if (_free(f) and not f.fact_text.startswith(f.subject) and f"{f.subject} and others" in f.fact_text
             and not drop_repair.causative(f.fact_text, f.subject)  # "It made Caroline think ... others"
-            and not we_events.keeps(f.fact_text, f.subject)):  # "The school asked S and others to sing"
+            and not we_events.keeps(f.fact_text, f.subject)  # "The school asked S and others to sing"
+            and not we_events.fronted_subject(f.fact_text, f.subject)):  # "On S's anniversary, S and others danced"
         return None
     if _free(f) and re.match(rf"{re.escape(f.subject)} and others (?:all (?:are|have|need|deserve)|are all)\b", f.fact_text):
         return None  # "We all have different paths", "We're all imperfect": people in general
@@ -634,7 +638,8 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
         cuts = sorted(cuts + [(restart, " and ")])
     for at, cut in cuts:
         head = f.fact_text[:at].strip(" ,")
-        if clause_ends.degree_so(f.fact_text, at, cut) or clause_ends.dangling(head):
+        if clause_ends.degree_so(f.fact_text, at, cut) or clause_ends.dangling(head) \
+                or (not start and clause_ends.fronted_head(head, f.subject)):
             continue
         if len(head.split()) >= 4:
             if len(head.split()) <= MAX_WORDS:
@@ -869,13 +874,33 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+def _split_clauses(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A free-text fact too long to keep whole whose subject goes on with a second clause of its
+    own (", and [on Wednesday nights] S takes ...") is two facts: `_long` would cut at the first
+    clause boundary and lose the second clause (write/later_clauses.py). A rendered date counts
+    no words here: `_glued_date` takes it out before `_long` measures the fact."""
+    out: list[ExtractedFact] = []
+    for f in facts:
+        parts = later_clauses.split(f.fact_text, f.subject) \
+            if _free(f) and len(_RENDERED_DATE_RE.sub("", f.fact_text).split()) > MAX_WORDS else None
+        if parts is None:
+            out.append(f)
+            continue
+        head, tail = parts
+        second = replace(f, fact_text=tail, mentions=[x for x in f.mentions if x in tail])
+        f.fact_text, f.mentions = head, [x for x in f.mentions if x in head]
+        out += [f, second]
+        _GENERIC.set(_GENERIC.get() | {id(second)})
+    return out
+
+
 # bench/fact_drops.py: when set, every dropped fact is appended as (reason, text before the check)
 AUDIT: ContextVar[list[tuple[str, str]] | None] = ContextVar("arandu_refine_audit", default=None)
 
 
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     audit = AUDIT.get()
-    result.facts = _split_actions(result.facts)
+    result.facts = _split_clauses(_split_actions(result.facts))
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:

@@ -15,6 +15,9 @@ Lessons and effects ("taught", "showed", "reminded", "made", "helped", "gave ...
 "brought ... together") are not in the table: a definite agent that "taught us" something is
 still a judgement about people. A present tense is not an event ("The school asks us ...").
 
+A fronted time or place phrase before the group as subject ("On S's anniversary, S and others
+danced ...") is the group's event too (`fronted_subject`, session 16).
+
 `keeps` tells `_generic_we` not to drop such a fact; `object_at` lets write/we_group.py name the
 object "us" too when it knows the group ("The school asked Ana and Ana's choir to sing").
 English only; regex only.
@@ -92,4 +95,24 @@ def keeps(text: str, speaker: str) -> bool:
     return bool(object_at(text, speaker))
 
 
-__all__ = ["EVENT_VERBS", "keeps", "object_at"]
+# "On S's anniversary, S and others danced ...": a fronted time or place phrase (a preposition or
+# a time word, up to seven words, no clause mark), then the group as the subject of a past verb
+_FRONTED_RE = re.compile(
+    r"(?i:on|in|at|during|after|before|last|this|that|next|every|over|for)\b(?:\s+[\w'’-]+){0,6}?,\s+")
+
+
+def fronted_subject(text: str, speaker: str) -> bool:
+    """Whether "<speaker> and others" is the subject of a past verb after a fronted time or place
+    phrase ("On S's anniversary, S and others danced on the porch"; session 16, clause16): the
+    group's event, as "S and others danced ..." is when it opens the fact. "In life, S and others
+    all need ..." (no past verb) stays people in general."""
+    from arandu_pipelines.write import lexicon as L
+
+    m = _FRONTED_RE.match(text)
+    if m is None or not text.startswith(f"{speaker} and others ", m.end()):
+        return False
+    verb = text[m.end() + len(speaker) + len(" and others "):].split(" ", 1)[0]
+    return verb.endswith("ed") or verb in L.IRREGULAR_PAST_EN
+
+
+__all__ = ["EVENT_VERBS", "fronted_subject", "keeps", "object_at"]
