@@ -88,9 +88,8 @@ from arandu_pipelines.write import (
     fact_shape,
     generic_repairs,
     held_back,
-    listener_things,
-
     later_clauses,
+    listener_things,
     plain_forms,
     precision,
     readability,

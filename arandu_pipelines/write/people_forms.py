@@ -30,10 +30,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arandu_pipelines.write import news_forms, news_frames, role_subjects, subject_forms
-
 from arandu_pipelines.write import (
     news_forms,
+    news_frames,
     role_subjects,
     said_promises,
     subject_forms,
@@ -226,9 +225,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
             or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text)
-            or news_frames.gate(text))
-
-            or said_promises.gate(text))
+            or news_frames.gate(text) or said_promises.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
