@@ -63,7 +63,7 @@ def test_requests_are_no_facts(text: str) -> None:
 @pytest.mark.parametrize(("text", "want"), [
     ("Please don't tell Tomas another one stayed", True),
     ("And give Biscuit and the puppies a scratch from Tomas", True),
-    ("Say hi to Marco from Tomas!", True),
+    ("Say hi to Marco from Tomas!", False),  # small_talk's `regards` row drops it (and counts it)
     ("Tell Tomas about Lisbon", True),  # unchanged (session 14)
     ("Come visit Tomas in Porto", True),  # two bare verbs (session 14)
     # must not fire: the speaker as the source of something, not a message passed on

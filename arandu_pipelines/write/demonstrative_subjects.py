@@ -265,7 +265,14 @@ def _asked_about(root: Any) -> bool:
     """The other speaker asked how the thing is ("How's the new job?", "Did the package come?"):
     what the question is about, as its subject, and not a public thing (a game, the weather)."""
     return root.sent.text.rstrip().endswith("?") and root.dep_ in ("nsubj", "nsubjpass", "attr") \
-        and root.lower_ not in L.PUBLIC_THINGS and root.lower_ not in NATURE and not root.ent_type_
+        and root.lower_ not in L.PUBLIC_THINGS and root.lower_ not in NATURE and not root.ent_type_ \
+        and not _acts_on_listener(root)
+
+
+def _acts_on_listener(root: Any) -> bool:
+    """"Did the clinic call you back?": the thing acts on the listener, so it is someone they deal
+    with (an organisation, a shop), not a thing of theirs ("How's the new job?")."""
+    return any(t.lower_ == "you" and t.dep_ in ("dobj", "dative", "iobj") for t in root.head.children)
 
 
 def _body(chunk: Any) -> str:
