@@ -81,6 +81,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from arandu_pipelines.write import (
+    cap_choice,
     chat_forms,
     clause_ends,
     drop_repair,
@@ -778,14 +779,16 @@ def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 _TYPED_GENERIC_KINDS = frozenset(["generic.belief"])
 
 
-def _rank(f: ExtractedFact, ctx: ExtractionContext | None = None) -> tuple[int, int, int, int]:
-    """Which free-text fact of a subject to keep: one that opens with its subject, typed
-    (event/plan/preference), naming an entity besides the speakers (`_named`: "Jon has been to
-    Paris" over "Jon has been looking at different places ..."), with the most content words."""
-    first = f.fact_text.startswith(f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
+def _rank(f: ExtractedFact, ctx: ExtractionContext | None = None) -> tuple[int, int, int, int, int]:
+    """Which free-text fact of a subject to keep: one that opens with its subject (a time word or
+    a pair may lead: write/cap_choice.py), whose deed is no placeholder ("did the thing"), typed
+    (event/plan/preference), naming an entity besides the speakers or a number / date (`_named`:
+    "Jon has been to Paris" over "Jon has been looking at different places ..."), with the most
+    content words."""
+    first = cap_choice.opens_with(f.fact_text, f.subject) or drop_repair.causative(f.fact_text, f.subject) is not None
     typed = f.attribute_key is not None or f.rule_kind in _TYPED_GENERIC_KINDS
-    return (int(first), int(typed), int(_named(f, ctx)),
-            min(len(_content(f.fact_text)), 10))
+    return (int(first), int(not cap_choice.vague_deed(f.fact_text)), int(typed),
+            int(_named(f, ctx) or cap_choice.dated(f.fact_text, _content)), min(len(_content(f.fact_text)), 10))
 
 
 def _cap(facts: list[ExtractedFact], ctx: ExtractionContext | None = None) -> list[ExtractedFact]:
