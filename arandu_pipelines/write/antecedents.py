@@ -450,6 +450,8 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False, keep_vague:
             continue  # "was it just you and Dev?": a first name is a person, never what "it" stands for
         if root.dep_ == "ROOT" or root.dep_ == "npadvmod":
             continue  # "Thanks, Mel!", "Good luck!": no role in a clause
+        if root.text[:1].isupper() and root.lower_ in _DATE_WORDS:
+            continue  # "send it to publishers in March": a date is never what "it" stands for
         slot = root
         while slot.dep_ == "conj" and slot.head.i != slot.i:
             slot = slot.head  # "the painting or the vase": each conjunct has the first one's role
@@ -460,6 +462,15 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False, keep_vague:
                 continue
         out.append(_Cand(chunk, "subj" if slot.dep_ in _ROLES_SUBJ else "obj"))
     return out
+
+
+def _date_words() -> frozenset[str]:
+    from arandu_pipelines.write import lexicon as L
+
+    return L.WEEKDAYS_MONTHS
+
+
+_DATE_WORDS = _date_words()
 
 
 def _first_name(word: str) -> bool:

@@ -92,6 +92,7 @@ from arandu_pipelines.write import (
     later_clauses,
     listener_things,
     plain_forms,
+    plans,
     precision,
     readability,
     reply_forms,
@@ -495,8 +496,19 @@ def _have(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 
 
 def _reaction(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    """Reactions and guesses ("Maria is so glad ...", "It must have been special") are talk."""
-    return None if _free(f) and _REACTION_RE.search(f.fact_text) else f
+    """Reactions and guesses ("Maria is so glad ...", "It must have been special") are talk; a
+    concrete plan hedged with "probably" ("S will probably go with the Thai caterer") is a
+    decision, kept (write/plans.py)."""
+    if not _free(f) or not _REACTION_RE.search(f.fact_text):
+        return f
+    hedged = _PROBABLY_RE.sub(r"\1 ", f.fact_text)
+    if hedged != f.fact_text and not _REACTION_RE.search(hedged) and plans.keep(replace(f), ctx.addressee) is not None:
+        return f
+    return None
+
+
+# "probably" right after a plan's modal ("will probably", "are probably going to")
+_PROBABLY_RE = re.compile(r"(?i)\b(will|['’]ll|are|am|is)\s+probably\s+")
 
 
 _MOOD_PHRASE_RE = re.compile(r"(?i)\b(?:" + "|".join(re.escape(x) for x in L.MOOD_PHRASES_EN) + r")\b")
@@ -691,6 +703,8 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
 
     if (kept := keep(f)) is not None:
         return kept  # resolve and outlook with something named (write/attitudes.py KINDS)
+    if (plan := plans.keep(f, ctx.addressee)) is not None:
+        return plan  # a concrete plan: "S will put together a group of eight singers" (write/plans.py)
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
     t = _IMAGINE_RE.sub(" imagines", t)
     main = _SUBCLAUSE_RE.sub("", t)
