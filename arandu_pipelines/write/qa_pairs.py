@@ -27,6 +27,14 @@ question with no "you"/"they" counts only when one of its "the N" words is in th
 last turn; a fragment ends before ", and/but ... <clause>" and the clause keeps its own facts;
 dates are resolved (`temporal.absolutize`) and set the fact's `event_date`.
 
+(session 16, write/qa_results.py) "How did the race/it go?" + a time or a ranking place ("2 hours, 9
+minutes", "Third place") -> "S finished the race in ..."; a comparison sentence after a time or a
+place ("Under my goal!") is appended; a bare "Yes!"/"Of course!" to a yes/no question lets the next
+sentence answer ("Do they have names?" + "Of course! Pepper and Sage." -> "S's kittens are named
+Pepper and Sage"); "you two" is the one person paired with the answerer ("My dad and I ..." ->
+"S's dad and S play chess"); a gerund or "going to <verb>" takes the place ("S ended up going to
+Lisbon", "S is going to move to Porto").
+
 Skipped when unsure: the answer opens with a full clause (the rules already read it), an
 exclamation or a bare "Yes" ("So fun!", "Absolutely!", "Yes!"), a "how"/"why" question (its answers
 are judgements and reasons), a question about a third person or "we", a pronoun in the question
@@ -50,6 +58,14 @@ from datetime import datetime
 from typing import Any
 
 from arandu_pipelines.write.language import conj_en
+from arandu_pipelines.write.qa_results import (
+    and_units,
+    asks_how_it_went,
+    comparison,
+    is_result,
+    result_fact,
+    you_two,
+)
 from arandu_pipelines.write.types import (
     ExtractedFact,
     ExtractionContext,
@@ -67,12 +83,17 @@ _COURTESY_RE = re.compile(
     r"(?:\s+so\s+much|\s+a\s+lot)?\b[^.!?]{0,20})?[.!?…]+\s*$")
 _YES_RE = re.compile(r"(?i)^\s*(?:yes|yeah|yep|yup|yea|sure|definitely|totally)\b(?:\s+(?:i\s+do|i\s+did))?[\s,!.—–-]+")
 _NO_RE = re.compile(r"(?i)^\s*(?:no|nope|nah|not)\b")
+_BARE_YES_RE = re.compile(r"(?i)^\s*(?:yes|yeah|yep|yup|of\s+course|sure\s+do|we\s+do|i\s+do)\s*[!.…]+\s*$")
+# an apposition after the answer: "Pepper and Sage, my little spice rack" -> "Pepper and Sage"
+_APPOS_TAIL_RE = re.compile(r"(?i),\s*(?:my|our)\s+[^,]*$")
 # the question's form (after a leading reaction): a wh-question with a slot a fragment can fill,
 # or a yes/no question to "you"; and it must be about the listener ("you") or name their things
 _ASKS_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:(?:what|which|who|whom|where|when)\b|how\s+(?:long|many|much)\b"
                       r"|how\s+(?:do|does|did|can|could|will|would|have|has)\s+you\b"
                       r"|(?:do|does|did|have|has|are|were|is|was)\s+you\b)")
-_YES_NO_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:do|does|did|have|has|are|were|is|was)\s+you\b")
+_YES_NO_RE = re.compile(r"(?i)^(?:[^,?]*,\s*)?(?:(?:do|does|did|have|has|are|were|is|was)\s+you\b"
+                        r"|(?:do|does)\s+(?:they|it|he|she)\s+have\s+(?:a\s+)?names?\b)")  # _have_names
+_NAMES_Q_RE = re.compile(r"(?i)\b(?:do|does)\s+(?:they|it|he|she)\s+have\s+(?:a\s+)?names?\b")
 _ABOUT_RE = re.compile(r"(?i)\b(?:you|your|their|its|they)\b")
 # "the N" of a question with no "you": about the answerer's thing when their own turn named N
 _THE_NOUNS_RE = re.compile(r"(?i)\bthe\s+((?:[a-z'’-]+\s+){0,2}[a-z'’-]+)")
@@ -146,6 +167,9 @@ def apply(result: ExtractionResult, text: str, ctx: ExtractionContext) -> Compos
     if same:  # the rules read the sentence: only a bare restatement of the fragment gives way
         restated = {_bare(x) for said in (got.filler, got.source)
                     for x in (said, f"{speaker} is {said}", f"{speaker} {said}")}
+        piece = _bare(re.sub(rf"^{re.escape(speaker)}'s\b", "my", same[0].fact_text))
+        if piece and f" {piece} " in f" {_bare(got.source)} " and not got.tail:
+            restated.add(_bare(same[0].fact_text))  # "S's little spice rack": a bare piece of the fragment
         if len(same) > 1 or _bare(same[0].fact_text) not in restated:  # "Rosa is watching anime ..."
             return None
         same[0].fact_text, same[0].rule_kind = got.text, f"qa_pair.{got.kind}"
@@ -165,9 +189,10 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
     if not asker or asker.strip().casefold() == speaker.casefold():
         return None
     asks = [q.group(0).strip() for q in _QUESTION_RE.finditer(prev or "")]
-    if not asks or not _ASKS_RE.match(asks[-1]):
+    went = bool(asks) and asks_how_it_went(asks[-1])  # "How did the race go?": a result only (qa_results)
+    if not asks or not (went or _ASKS_RE.match(asks[-1]) or _YES_NO_RE.match(asks[-1])):
         return None
-    if not _ABOUT_RE.search(asks[-1]) and not _anchored(asks[-1], previous_turns[:-1], speaker):
+    if not went and not _NAMES_Q_RE.search(asks[-1]) and not _ABOUT_RE.search(asks[-1]) and not _anchored(asks[-1], previous_turns[:-1], speaker):
         return None
     yes_no = bool(_YES_NO_RE.match(asks[-1]))
     opening = None
@@ -178,17 +203,26 @@ def candidate(text: str, previous_turns: list[tuple[str | None, str]], speaker: 
             break
     if opening is None:
         return None
-    yes = bool(_YES_RE.match(opening))
+    bare = yes_no and bool(_BARE_YES_RE.match(opening))
+    if bare:  # "Of course! Pepper and Sage.": the next sentence answers
+        rest = text[text.find(opening) + len(opening):]
+        opening = next((m.group(0).strip() for m in _SENT_RE.finditer(rest) if m.group(0).strip()), "")
+        if not opening or _YES_RE.match(opening) or _NO_RE.match(opening):
+            return None
+    yes = bare or bool(_YES_RE.match(opening))
     if yes != yes_no:
         return None  # a yes/no question needs "yes" and a filler; a wh-question no "yes"
-    frag = _YES_RE.sub("", opening, count=1) if yes else opening
+    frag = _YES_RE.sub("", opening, count=1) if yes and not bare else opening
     frag = _CLAUSE_TAIL_RE.sub("", frag.rstrip(" .!?…"))
     frag = _TRAIL_RE.sub("", frag).strip(" ,-—–")
+    frag = _APPOS_TAIL_RE.sub("", frag).strip(" ,")
     if (not frag or _NO_RE.match(frag) or _CLAUSE_START_RE.match(frag)
-            or len(frag.split()) > MAX_FRAGMENT_WORDS):
+            and not is_result(frag) or len(frag.split()) > MAX_FRAGMENT_WORDS):
         return None
     if opening.rstrip().endswith("?") or frag.casefold() in (asker.strip().casefold(), speaker.casefold()):
         return None  # a question back ("October?") or a vocative ("Tomas!"), not an answer
+    if went and not is_result(frag):
+        return None  # "How did it go?" + "So fun!": a judgement, not parsed
     return asks[-1], opening, frag
 
 
@@ -237,10 +271,13 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
     qdoc, fdoc = parses.docs([question, frag], PARSE, STAGE)  # the question: the antecedents' doc too
     if qdoc is None or fdoc is None:
         return None
-    yes = bool(_YES_RE.match(opening))
-    filler = _fragment(fdoc)
+    yes = bool(_YES_NO_RE.match(question))  # `candidate` let through only a "yes" to a yes/no question
+    # a result is told by its words ("5th overall"), never a name: its capital is the sentence's
+    filler = frag[:1].lower() + frag[1:] if is_result(frag) else _fragment(fdoc)
     if filler is None:
         return None
+    if _NAMES_Q_RE.search(question):
+        filler = frag  # names as written ("Waffles", not the plural noun's "waffles")
     filler = filler.replace("{S}", speaker)
     asker = (ctx.previous_turns[-1][0] or "").strip()
     own = [t for w, t in ctx.previous_turns[:-1] if (w or "").strip().casefold() == speaker.casefold()]
@@ -259,6 +296,9 @@ def compose(text: str, ctx: ExtractionContext) -> Composed | None:
 
     # "on August 26th" -> "on 26 August 2023", "last spring" -> its year, as every rule fact's dates
     fact, when = absolutize(fact, ctx.occurred_at, ctx.timezone, calendar=True)
+    if is_result(filler):  # "4 hours, 12 minutes! Under my goal!": the comparison goes with the result
+        fact, than = and_units(fact), comparison(text, opening, speaker)
+        fact = f"{fact}, {than}" if than else fact
     tail = bool(_CLAUSE_TAIL_RE.search(opening.rstrip(" .!?…")))
     return Composed(fact[:1].upper() + fact[1:], opening, kind, filler, tail, when)
 
@@ -416,16 +456,26 @@ def _compose(q: Any, filler: str, yes: bool, speaker: str, asker: str, resolve: 
     if root is None or root.pos_ not in ("VERB", "AUX"):
         return None
     if not whs:
-        return _yes_no(q, toks, root, filler, yes, speaker, asker) if yes else None
+        if not yes:
+            return None
+        return _have_names(root, filler, resolve) or _yes_no(q, toks, root, filler, yes, speaker, asker)
     if yes:
         return None  # "Yes" to a wh-question: not an answer to it
     wh = whs[0]
     subj = next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if wh.lower_ == "how" and root.lower_ == "go" and not _how_slot(wh):
+        return result_fact(root, subj, filler, speaker, resolve)  # "How did the race go?" + "Third place!"
     if wh.lower_ in ("why",) or wh.lower_ == "how" and not _how_slot(wh) and not _manner(wh, root, subj):
         return None
     if subj is not None and subj.lower_ == "you" and subj.i + 1 < len(q) \
             and q[subj.i + 1].lower_ in ("two", "three", "both", "all", "guys", "folks"):
-        return None  # "How did you two meet?": the answerer and someone else
+        # "What do you two play?": the answerer and the one person named with them (qa_results)
+        who = you_two(resolve.turn, resolve.asked_before, speaker) if q[subj.i + 1].lower_ in ("two", "both") \
+            and wh.lower_ != "how" and root.pos_ == "VERB" else None
+        if who is None:
+            return None  # "How did you two meet?", "What are you guys up to?"
+        rest = [t for t in toks if t.i != subj.i + 1]
+        return _you_clause(rest, root, subj, wh, filler, who, asker, resolve, plural=True)
     if subj is not None and subj.lower_ == "you":
         return _you_clause(toks, root, subj, wh, filler, speaker, asker, resolve)
     if subj is not None and subj.lower_ == "they" and root.pos_ == "VERB":  # "What do they play together?"
@@ -641,14 +691,18 @@ def _you_clause(toks: list[Any], root: Any, subj: Any, wh: Any, filler: str, spe
     origin += [last] * (len(words) - len(origin))
     # a place goes after the verb and its object ("S traveled to F last summer"); a time or a
     # duration at the end ("S has lived in Porto for F")
+    # "Where did you end up going?": the place goes after the gerund, whose verb takes it ("to")
+    gerund = next((c for c in root.children if c.dep_ == "xcomp" and (
+        c.tag_ == "VBG" and not list(c.children)  # "going to move": the place is the move's
+        or c.tag_ == "VB" and root.lower_ == "going" and all(x.dep_ == "aux" or x == wh for x in c.children))), None)
     anchor = max([t.i for c in root.children if c.dep_ in ("dobj", "prt", "dative", "acomp", "oprd")
-                  and c.i not in phrase for t in c.subtree] + [root.i])
+                  and c.i not in phrase for t in c.subtree] + [root.i] + ([gerund.i] if gerund is not None else []))
     at = sum(1 for o in origin if o <= anchor)
     if not placed:
         if slot == "long":
             words.append(filler if re.match(r"(?i)(?:since|for|ever)\b", filler) else f"for {filler}")
         elif wh.lower_ == "where":
-            words.insert(at, _where(root, filler))
+            words.insert(at, _where(gerund if gerund is not None else root, filler))
         elif wh.lower_ == "when":
             words.append(_when(filler))
         elif wh.lower_ == "how" and slot is None:
@@ -695,6 +749,20 @@ def _copular(root: Any, subj: Any, wh: Any, filler: str, speaker: str, asker: st
     rest = " ".join(t.text for t in subj.subtree
                     if t != poss and t not in poss.subtree and not t.is_punct and t.tag_ != "POS")
     return f"{owner}'s {rest} {be} {filler}", "what"
+
+
+def _have_names(root: Any, filler: str, resolve: _Resolver) -> tuple[str, str] | None:
+    """"Do they have names yet?" + "Yes! Pepper and Sage." -> "S's kittens are named Pepper and
+    Sage": they/it/he/she is the one noun phrase of the answerer's previous turn (`_Resolver`)."""
+    subj = next((t for t in root.children if t.dep_ == "nsubj"), None)
+    obj = next((t for t in root.children if t.dep_ == "dobj"), None)
+    if root.lower_ not in ("have", "has") or subj is None or obj is None or obj.lower_ not in ("name", "names") \
+            or subj.lower_ not in ("they", "it", "he", "she") or any(c.dep_ == "prep" for c in root.children):
+        return None
+    owner = resolve(subj.lower_ == "they")
+    if owner is None or not all(w[:1].isupper() or w in ("and", "&") for w in re.findall(r"[\w'’&-]+", filler)):
+        return None  # names are capitalised words ("Pepper, Olive and Sage"), not "Two silly ones"
+    return f"{owner} {'are' if subj.lower_ == 'they' else 'is'} named {filler}", "name"
 
 
 def _yes_no(q: Any, toks: list[Any], root: Any, filler: str, yes: bool, speaker: str,
@@ -786,6 +854,8 @@ def _where(root: Any, filler: str) -> str:
     if _PLACE_PREP_RE.match(filler):
         return filler
     lemma = root.lemma_ or root.lower_  # the shared pipeline has no lemmatizer: the base form
+    if lemma.endswith("ing") and (lemma[:-3] in _MOTION or lemma[:-3] + "e" in _MOTION or lemma[:-4] in _MOTION):
+        lemma = next(b for b in (lemma[:-3], lemma[:-3] + "e", lemma[:-4]) if b in _MOTION)  # going, moving, running
     if lemma in _MOTION:
         return f"to {filler}"
     return f"at {filler}" if lemma in _AT_PLACE else f"in {filler}"
