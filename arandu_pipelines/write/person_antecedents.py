@@ -28,7 +28,10 @@ conservatively, what such a pronoun stands for:
   session's previous two turns taken together (ExtractionContext.previous_turns); the window
   must hold exactly ONE compatible candidate (mentions of one person merge); when the other
   speaker's last turn ends in a question naming someone, that question alone is the window
-  ("How's your brother?" -> "He's doing great"), as for "it" in write/antecedents.py; gender agrees
+  ("How's your brother?" -> "He's doing great"), as for "it" in write/antecedents.py (its first
+  question too when the last asks about something else; a name NER missed when the question's
+  subject: "How's Biscuit doing?", `_question_name`); an animal only wished for ("begging for a
+  dog") and a caption's people when the turn's words name someone are no candidates; gender agrees
   when the text shows it ("my sister" is she, "my brother" he; a pet or a name of unknown gender
   takes either), else the sentence is left as it is; when the window holds NO compatible candidate
   (none at all, or only ones of the other gender), the one compatible person or pet the session
@@ -286,6 +289,8 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
             words = [t.text_with_ws for t in chunk if t.i != chunk.start and t.dep_ != "punct"]
             phrase = f"{owner} {''.join(words).strip()}" if owner and words else None
             phrase = phrase or K.owned_phrase(chunk, who, speaker)  # "We got a puppy"
+            if phrase is None and not name and _wished(root):
+                continue  # "She's been begging her parents for a dog": no one yet, no referent
         elif len(chunk) == 1 and low in _KIN_NAMES and root.text[:1].isupper() and who \
                 and root.dep_ not in ("npadvmod", "intj"):
             phrase = f"my {low}" if who == speaker else f"{who}'s {low}"  # "Dad is staying with us"
@@ -321,6 +326,31 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
         out.append((ent.start, _Cand(ent.text.casefold(), ent.text, name_gender.gender_of(ent.text), True,
                                      _is_subject(ent.root))))
     return [c for _, c in sorted(out, key=lambda x: x[0])]
+
+
+# verbs whose object or "for" object is wished for, not there yet ("wants a puppy", "begging for a dog")
+# (the parse runs without a lemmatizer: the forms are listed)
+_WISH_VERBS = frozenset({
+    "want", "wants", "wanted", "wanting", "wish", "wishes", "wished", "wishing", "need", "needs", "needed",
+    "needing", "beg", "begs", "begged", "begging", "ask", "asks", "asked", "asking", "hope", "hopes", "hoped",
+    "hoping", "pray", "prays", "prayed", "praying", "look", "looks", "looked", "looking", "long", "longs",
+    "longed", "longing", "dream", "dreams", "dreamed", "dreamt", "dreaming"})
+_WOULD = frozenset({"would", "'d", "’d"})
+
+
+def _wished(root: Any) -> bool:
+    """Whether an indefinite animal or person noun is only wished for: the object of want / wish /
+    need, of "would love / like", or of "for" after beg / ask / hope / look ("She's been begging her
+    parents for a dog", "He wants a puppy", "I would love a dog"): no one a later "she" / "he" can
+    be (the girl who wants the dog is), so it does not make the pronoun ambiguous."""
+    head = root.head
+    if root.dep_ == "pobj" and head.lower_ == "for":
+        return head.head.lower_ in _WISH_VERBS
+    if root.dep_ != "dobj":
+        return False
+    if head.lower_ in _WISH_VERBS:
+        return True
+    return head.lower_ in ("love", "like") and any(c.lower_ in _WOULD for c in head.children)
 
 
 # auxiliaries that open a yes/no question, which the small NER model reads as a first name
@@ -379,16 +409,12 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
     if window is not None:
         window["fits"] = True  # until the window is read and holds no compatible candidate
     who, text = turns[-1]
-    asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-1:] if who != speaker else []
+    asked = [q.group(0).strip() for q in _QUESTION_RE.finditer(text)][-ASKED:] if who != speaker else []
     asked_only = False
     if asked:  # "How's your brother?" -> "He's doing great": what was asked about, first
-        doc = parses.doc(asked[0][-MAX_PARSE_CHARS:], PARSE, STAGE)
-        if doc is None:
+        cands = _asked_about(parses, asked, who, speaker, names, gender, not_key)
+        if cands is None:
             return None
-        _ner(parses, doc, names)
-        # only someone the question is about (its subject): "Can you show me one of Oscar?" asks
-        # for a photo, and the reply's "He's so cute" may be about the one just shown
-        cands = [c for c in _candidates(doc[:], who, speaker, names) if c.subject and c.key != not_key]
         if cands:
             if window is None or _fits(cands, gender):
                 return _pick(cands, gender)
@@ -402,12 +428,96 @@ def _from_turns(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         if doc is None:
             return None
         _ner(parses, doc, names)
-        cands += [c for c in _candidates(doc[:], who, speaker, names) if c.key != not_key]
+        cands += [c for c in _turn_candidates(doc, who, speaker, names) if c.key != not_key]
     if window is not None:
         window["fits"] = _fits(cands, gender)
     if asked_only:
         return None
     return _pick(cands, gender) if cands else None
+
+
+# the other speaker's last questions read for whom they ask about: "How's Moose? Did the checkup go
+# okay?" asks about Moose in its first question
+ASKED = 2
+
+
+def _asked_about(parses: Any, asked: list[str], who: str | None, speaker: str, names: set[str],
+                 gender: str, not_key: str | None) -> list[_Cand] | None:
+    """The candidates the other speaker's last question is about (its subject), or, when it has
+    none, those of the question before it in the same turn when one of them fits `gender` ("How's
+    Moose? Did the heart checkup go okay?" -> "He went home last week"); None when a question
+    cannot be parsed. A question with no animate subject leaves the turns to be read as before."""
+    from arandu_pipelines.write.parses import PARSE
+
+    for n, question in enumerate(reversed(asked)):
+        doc = parses.doc(question[-MAX_PARSE_CHARS:], PARSE, STAGE)
+        if doc is None:
+            return None
+        _ner(parses, doc, names)
+        # only someone the question is about (its subject): "Can you show me one of Oscar?" asks
+        # for a photo, and the reply's "He's so cute" may be about the one just shown
+        every = _candidates(doc[:], who, speaker, names)
+        cands = [c for c in every if c.subject and c.key != not_key]
+        if not every:  # a question naming someone the candidates read ("after your grandma?") is theirs
+            cands = [c for c in _question_name(doc, names) if c.key != not_key]
+        if cands and (n == 0 or _fits(cands, gender)):
+            return cands
+    return []
+
+
+def _question_name(doc: Any, names: set[str]) -> list[_Cand]:
+    """The proper name a question is about when spaCy's NER did not read it as a person ("How's
+    Rufus doing?", "Did Biscuit come along?", "Was Biscuit there cheering?": a pet's or an
+    unusual name typed ORG / GPE or not at all): the question's subject, one or two capitalised
+    proper nouns, no speaker, no calendar word or auxiliary. A he/she reply to a question about
+    a name is about that name; what it is (person or pet) the reply does not say, so it is typed
+    a person for the rules; gender from the evidence or the lists, else unknown (takes either)."""
+    out: list[_Cand] = []
+    for tok in doc:
+        if tok.tag_ != "NNP" or tok.dep_ not in ("nsubj", "nsubjpass", "attr", "acomp") or not tok.is_alpha \
+                or not tok.text[:1].isupper() or tok.lower_ in names or tok.lower_ in _QUESTION_OPENERS \
+                or tok.lower_ in _NOT_NAMES or is_laughter(tok.text) or _quoted(doc, tok) \
+                or any(c.dep_ in ("poss", "conj") for c in tok.children):
+            continue  # "Carmen's Cocina", a title in quotes: a thing's name; "Rufus and Max": two
+        if tok.dep_ in ("attr", "acomp") and (tok.head.lower_ not in _BE or any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl") for c in tok.head.children)):
+            continue  # "Was Biscuit there?", "How is Moose?" read the name so; "Who is Tom?", "Is that Tom?" do not ask about him
+        parts = [t for t in doc[max(tok.sent.start, tok.i - 1): tok.i] if t.tag_ == "NNP" and t.dep_ == "compound"]
+        name = " ".join(t.text for t in [*parts, tok])
+        if name.casefold() in names or any(c.key == name.casefold() for c in out) \
+                or name_subjects.weak_person(name, doc.text):
+            continue  # "How was Brookfield?": a place's or a team's name (write/name_subjects.py)
+        out.append(_Cand(name.casefold(), name, name_gender.gender_of(name), True, True))
+    return out if len(out) == 1 else []
+
+
+def _quoted(doc: Any, tok: Any) -> bool:
+    """Whether `tok` stands between quotation marks of its sentence (a title: "Carmen's Cocina")."""
+    before = doc[tok.sent.start: tok.i].text
+    return sum(before.count(q) for q in ('"', "“", "”")) % 2 == 1
+
+
+_BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
+# capitalised words that open or fill a question and are no one's name
+_NOT_NAMES = frozenset({"how", "what", "who", "when", "where", "why", "which", "i", "ok", "okay", "omg", "wow",
+                        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "christmas",
+                        "easter", "thanksgiving", "halloween", "today", "tonight", "tomorrow", "yesterday"})
+
+
+_CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b", re.IGNORECASE)
+
+
+def _turn_candidates(doc: Any, who: str | None, speaker: str, names: set[str]) -> list[_Cand]:
+    """The candidates of an earlier turn. A photo caption the turn ends with ("Here's Tyler at his
+    graduation. [shared a photo: a young man in a uniform ...]") shows someone the words named:
+    its people count only when the words name no one (else "a young man" would make "he"
+    ambiguous with Tyler)."""
+    m = _CAPTION_RE.search(doc.text)
+    cut = next((t.i for t in doc if t.idx >= m.start()), len(doc)) if m else len(doc)
+    said = _candidates(doc[:cut], who, speaker, names)
+    if said or cut >= len(doc):
+        return said
+    return _candidates(doc[cut:], who, speaker, names)
 
 
 _WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
