@@ -603,3 +603,15 @@ def _judgement(doc: Any, tok: Any, cop: Any) -> str | None:
     if all(a.lower_ in _REACTION_ADJ for a in adjs):
         return None
     return "found" if cop.lower_ in ("was", "were") else "find"
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, by end punctuation: the prefilters' cheap split."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in _SENT_END_RE.finditer(text):
+        out.append((pos, m.end()))
+        pos = m.end()
+    if text[pos:].strip():
+        out.append((pos, len(text)))
+    return out

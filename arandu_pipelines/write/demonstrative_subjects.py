@@ -53,6 +53,7 @@ from arandu_pipelines.write.antecedents import (
     _VAGUE,
     MAX_PARSE_CHARS,
     Replacement,
+    sentence_spans,
 )
 from arandu_pipelines.write.org_antecedents import (
     _PERSON_NOUNS,
@@ -117,7 +118,6 @@ _OPEN_RE = re.compile(_LEAD + r"(?P<det>That|This|These|Those|The)\s+(?!(?:is|wa
                       r"\s+(?:(?:just|also|finally|still|already|now|actually|really|officially|only)\s+)?"
                       r"(?:['’]s\b|[a-z]+\b)")
 _WORD_RE = re.compile(r"[a-z][a-z'’-]*")
-_SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
 
 
 def _singular(word: str) -> str:
@@ -136,15 +136,6 @@ def _compatible(head: str, other: str) -> bool:
 
 
 # ---- prefilter ---------------------------------------------------------------------------------------
-def _sentences(text: str) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENT_END_RE.finditer(text):
-        out.append((pos, m.end()))
-        pos = m.end()
-    if text[pos:].strip():
-        out.append((pos, len(text)))
-    return out
 
 
 def hits(text: str, previous: str | None) -> tuple[int, bool]:
@@ -153,7 +144,7 @@ def hits(text: str, previous: str | None) -> tuple[int, bool]:
     text = text[:MAX_PARSE_CHARS]
     prev_words = {_singular(w) for w in _WORD_RE.findall(previous.lower())} if previous else set()
     last, need_prev = 0, False
-    for a, b in _sentences(text):
+    for a, b in sentence_spans(text):
         body = text[a:b].strip()
         m = _OPEN_RE.match(body)
         if m is not None:

@@ -59,6 +59,7 @@ from arandu_pipelines.write.antecedents import (
     _bare_reaction,
     _pronoun_role,
     context_turns,
+    sentence_spans,
 )
 from arandu_pipelines.write.org_antecedents import (
     _PERSON_NOUNS,
@@ -114,7 +115,6 @@ COLOURS = frozenset({"red", "orange", "yellow", "green", "blue", "purple", "viol
                      "crimson", "scarlet", "indigo", "tan", "charcoal", "sage", "mustard", "rust", "aqua"})
 _FRAGMENT_POS = frozenset({"ADJ", "NOUN", "PROPN", "ADP", "DET", "CCONJ", "NUM", "PUNCT", "SPACE"})
 
-_SENT_END_RE = re.compile(r"[.!?…]+(?=\s|$)")
 _DEF_RE = re.compile(r"(?<![\w'’])(?:(?i:the|my|our|your|this|that)\s+[a-z]|[A-Z][a-z]+['’]s\s+[a-z])")
 # a sentence-initial "It" with a content verb, or a copula with a preposition after it
 _IT_START = r"(?:(?:And|So|But|Well|Oh|Anyway|Now|Yeah|Yes|Plus),?\s+)?It"
@@ -134,15 +134,6 @@ _QUESTION_RE = re.compile(r"[^.!?…]*\?")
 
 
 # ---- prefilter -----------------------------------------------------------------------------------------
-def _sentences(text: str) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENT_END_RE.finditer(text):
-        out.append((pos, m.end()))
-        pos = m.end()
-    if text[pos:].strip():
-        out.append((pos, len(text)))
-    return out
 
 
 def _last_question(turns: list[tuple[str | None, str]], speaker: str) -> str | None:
@@ -158,7 +149,7 @@ def _last_question(turns: list[tuple[str | None, str]], speaker: str) -> str | N
 
 def _hits(text: str, question: str | None) -> int:
     """The end of the last sentence this module may change (0: none), by regex only."""
-    sents = _sentences(text[:MAX_PARSE_CHARS])
+    sents = sentence_spans(text[:MAX_PARSE_CHARS])
     last = 0
     for i, (a, b) in enumerate(sents):
         body = text[a:b].strip()
