@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from arandu_pipelines.write import lexicon as L
+
 # a leading time / discourse word before the subject ("Now", "Then", "Also", "So")
 _LEAD_RE = re.compile(r"(?i)^(?:now|then|also|so|and|today|tonight|yesterday|lately|recently|finally),?\s+")
 # "Rachel and Joel ...", "Rachel and Joel's ...": the subject second in a pair opening the fact
@@ -28,8 +30,7 @@ _NUMBER_WORDS = ("two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thi
                  "|hundred|thousand|million")
 _DATED_RE = re.compile(
     rf"\d|(?i:\b(?:{_NUMBER_WORDS})(?:-(?:one|two|three|four|five|six|seven|eight|nine))?\b)"
-    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b")
+    rf"|\b(?:{'|'.join(L.MONTHS_EN + L.WEEKDAYS_EN)})\b")
 
 
 def opens_with(text: str, subject: str) -> bool:

@@ -500,8 +500,8 @@ def _quoted(doc: Any, tok: Any) -> bool:
 _BE = frozenset({"is", "was", "are", "were", "'s", "’s"})
 # capitalised words that open or fill a question and are no one's name
 _NOT_NAMES = frozenset({"how", "what", "who", "when", "where", "why", "which", "i", "ok", "okay", "omg", "wow",
-                        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "christmas",
-                        "easter", "thanksgiving", "halloween", "today", "tonight", "tomorrow", "yesterday"})
+                        "christmas", "easter", "thanksgiving", "halloween", "today", "tonight", "tomorrow",
+                        "yesterday"} | {d.lower() for d in L.WEEKDAYS_EN})
 
 
 _CAPTION_RE = re.compile(r"\[(?:shared a photo|image|photo|foto)\b", re.IGNORECASE)
