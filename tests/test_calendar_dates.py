@@ -229,3 +229,26 @@ def test_irregular_past_spelled_as_a_base_form_is_no_past() -> None:
     assert find_calendar_dates("I'll email it, but don't read it until after April eighteenth.", D0)[0].start == date(2024, 4, 18)
     assert find_calendar_dates("I want to put it up on the 20th.", D0)[0].start == date(2023, 5, 20)
     assert find_calendar_dates("I read it on the 3rd.", D0)[0].start == date(2023, 5, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a weekday and the date it is, side by side: one day, the explicit date wins
+        ("Tyler graduates next Friday, June 2nd.", "Tyler graduates on 2 June 2023."),
+        ("Tyler graduated last Friday, May 5th.", "Tyler graduated on 5 May 2023."),
+        ("Tyler graduates on Friday, June 2nd.", "Tyler graduates on 2 June 2023."),
+        ("We leave next Tuesday (May 16).", "We leave on 16 May 2023."),
+        # not an apposition: two days
+        ("I moved on Friday, and on June 2nd I started work.", "I moved on Friday, and on 2 June 2022 I started work."),
+    ],
+)
+def test_weekday_beside_its_date_is_one_day(text: str, expected: str) -> None:
+    """Was "on 2 June 2023, on 2 June 2023" / "on Friday, on 2 June 2023", and "next Friday" counted
+    from the message (19 May) as the event date while the text said 2 June."""
+    assert absolutize(text, MON, calendar=True)[0] == expected
+
+
+def test_weekday_beside_its_date_gives_the_explicit_event_date() -> None:
+    assert _facts("Tyler graduates from boot camp next Friday, June 2nd!") == [
+        ("Tyler graduates from boot camp on 2 June 2023", date(2023, 6, 2))]

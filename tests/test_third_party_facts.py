@@ -5,6 +5,7 @@ each gave no fact (or a dropped one) before people_forms."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from arandu_pipelines.write.extract_rules import extract_offline
@@ -146,3 +147,15 @@ def test_parses_per_message_are_bounded():
     before = parses.STATS[people_forms.STAGE]
     extract_offline(text, ctx())
     assert 0 < parses.STATS[people_forms.STAGE] - before <= people_forms.MAX_PARSES
+
+
+def test_a_stranger_acting_on_the_speaker_is_not_theirs():
+    """ "A man asked if he could buy my bass" was "Nadia's man even asked if Nadia's man could buy ...":
+    the opener rewrite that makes "A coworker dragged me" the speaker's coworker read "man" as a
+    relation. Nouns for anyone (man, woman, guy, kid ...) are no relation; relational ones still are."""
+    for text in ("A man even asked if he could buy the bass, but I told him it's going on my dad's mantel.",
+                 "A woman at the market asked if she could buy my bread.",
+                 "A guy from work gave me a ride."):
+        assert not any(re.search(r"'s (?:man|woman|guy)\b", f) for f in facts(text)), facts(text)
+    assert any(f.startswith("A guy from work gave") for f in facts("A guy from work gave me a ride."))
+    assert any(f.startswith("Nadia's coworker dragged") for f in facts("A coworker dragged me to a salsa class."))

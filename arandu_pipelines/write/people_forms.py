@@ -92,10 +92,16 @@ _NOT_ROLES = frozenset({"result", "rule", "matter", "whole", "kid", "child", "te
                         "way", "thank", "consequence", "favor", "favour", "joke", "precaution"})
 
 
+# nouns for anyone, not for someone the speaker has: "A man asked if he could buy my bass" is a
+# stranger, never "my man" (a coworker or a neighbour who acts on the speaker is theirs)
+_ANYONE_NOUNS = frozenset({"man", "woman", "guy", "lady", "girl", "boy", "baby", "toddler", "newborn", "kid",
+                           "child", "youngest", "oldest", "person", "stranger"})
+
+
 def _person_nouns() -> frozenset[str]:
     from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
 
-    return PERSON_NOUNS | frozenset({"coworker", "co-worker", "colleague", "neighbor", "neighbour", "classmate",
+    return (PERSON_NOUNS - _ANYONE_NOUNS) | frozenset({"coworker", "co-worker", "colleague", "neighbor", "neighbour", "classmate",
                                      "teammate", "roommate", "friend", "buddy", "pal", "boss", "manager",
                                      "mentor", "coach", "teacher", "cousin"})
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from arandu_pipelines.write.calendar_dates import find_calendar_dates
-from arandu_pipelines.write.lexicon import MONTHS_EN, MONTHS_PT
+from arandu_pipelines.write.lexicon import MONTHS_EN, MONTHS_PT, WEEKDAYS_EN
 
 
 @dataclass(frozen=True)
@@ -445,7 +445,43 @@ def find_relative_dates(
         if mention.span[0] >= last_end:
             merged.append(mention)
             last_end = mention.span[1]
-    return merged
+    return _appositive_days(text, merged)
+
+
+# "next Friday, June 2nd", "last Tuesday (May 16)", "on Friday, the 2nd": a weekday and the date
+# that names the same day, side by side
+_APPOSITION_GAP = re.compile(r"\s*(?:,|\()\s*$")
+_WEEKDAY_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(WEEKDAYS_EN)})\s*(?:,|\()\s*$")
+
+
+def _appositive_days(text: str, mentions: list[TemporalMention]) -> list[TemporalMention]:
+    """A weekday followed by the date it is ("next Friday, June 2nd") is ONE day: the explicit date
+    wins (it is what the speaker checked; "next Friday" counted from the message may be another
+    week), and the pair is rendered once instead of "on 2 June 2023, on 2 June 2023"."""
+    out: list[TemporalMention] = []
+    for m in mentions:
+        if not m.calendar or m.granularity != "day":
+            out.append(m)
+            continue
+        head = text[:m.span[0]]
+        lo: int | None = None
+        prev = out[-1] if out else None
+        if (prev is not None and not prev.calendar and prev.granularity == "day" and not prev.qualifier
+                and _APPOSITION_GAP.fullmatch(head[prev.span[1]:]) and re.search(r"(?i)day\s*$", prev.phrase)):
+            lo = prev.span[0]
+            out.pop()
+        else:
+            w = _WEEKDAY_BEFORE.search(head, max(0, len(head) - 16))
+            if w is not None:
+                lo = w.start()
+        if lo is None:
+            out.append(m)
+            continue
+        hi = m.span[1]
+        if text[lo:m.span[0]].rstrip().endswith("(") and text[hi:hi + 1] == ")":
+            hi += 1
+        out.append(replace(m, span=(lo, hi), phrase=text[lo:hi]))
+    return out
 
 
 def _find_relative(text: str, occurred_at: datetime, tz: str) -> list[TemporalMention]:
