@@ -84,6 +84,7 @@ from typing import Any
 
 from arandu_pipelines.keys import fold as _fold_uncached
 from arandu_pipelines.write import (
+    agreement,
     conjoined_subjects,
     kin_antecedents,
     name_gender,
@@ -952,6 +953,7 @@ class _Who:
     pron: str | None = None  # he/she/ele/ela ->
     pron_gender: str | None = None  # the referent's known gender ("m" / "f"; write/name_gender.py)
     addr: str | None = None  # you ->
+    parses: Any = None  # the chunk's ChunkParses: a coordinated verb is parse-confirmed (write/agreement.py)
 
 
 def _next_word(toks: list[str], i: int) -> int:
@@ -972,8 +974,9 @@ def _is_word(tok: str) -> bool:
     return bool(tok) and (tok[0].isalnum())
 
 
-def _compound_subject(toks: list[str], i: int) -> bool:
-    """True for "Ana and I" / "me and my sister and I": the verb stays plural."""
+def _compound_subject(toks: list[str], i: int, verb: str = "") -> bool:
+    """True for "Ana and I" / "me and my sister and I" / "Kayla, my dad and I are": the verb
+    stays plural (`verb`: the word after "I", adverbs skipped; write/agreement.py)."""
     j = i - 1
     while j >= 0 and toks[j].isspace():
         j -= 1
@@ -985,7 +988,10 @@ def _compound_subject(toks: list[str], i: int) -> bool:
     if j < 0 or not _is_word(toks[j]):
         return False
     w = toks[j]
-    return w[:1].isupper() or w.lower() in ("he", "she", "they", "you", "him", "her", "me", "friends", "family", "kids")
+    if w[:1].isupper() or w.lower() in ("he", "she", "they", "you", "him", "her", "me", "friends", "family", "kids"):
+        return True
+    before = [t.lower().replace("’", "'") for t in toks[j::-1] if not t.isspace()][:4]
+    return agreement.compound_with_i(before + [""] * (4 - len(before)), verb)
 
 
 # First-person words with a fixed rewrite ({S}: the speaker), checked before the other tables.
@@ -1060,6 +1066,12 @@ class _EnRewrite:
         self.out: list[str] = []
         self.who = who
         self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
+        self.coord_at = -1  # the char offset of that verb in `text` (write/agreement.py)
+        self.you_named = False  # a "you" became the addressee: a later "yourself" is theirs, not generic
+        self.text = text
+        self.at = [0]  # char offset of each token
+        for tok in self.toks:
+            self.at.append(self.at[-1] + len(tok))
         self.own = own_possessive.ClauseSubject()  # "He passed his exam" keeps "his" (write/own_possessive.py)
         self.last_third = 0  # after the last third-person word rewritten (write/name_gender.py)
 
@@ -1072,9 +1084,11 @@ class _EnRewrite:
                 j = _next_word(toks, i)
                 if j < n and toks[j] in GD.INFINITIVE_VERBS:
                     self.coord = False  # "want to live here and help": "help" is the infinitive's
+                elif j < n and agreement.may_be_verb(self.who.parses, toks[j]):
+                    self.coord_at = -1  # "want to sit by the fire and stare": the parse may misattach
             if self.coord and t.lower() in ("and", "or", "but"):
-                j = _next_word(toks, i)
-                if j < n and toks[j].lower() in _EN_COORD_VERBS:
+                j = self.coordinated_after(i)
+                if j >= 0:
                     out.append(t)
                     out.extend(toks[i + 1:j])
                     out.append(_conj_en(toks[j]))
@@ -1097,9 +1111,12 @@ class _EnRewrite:
         who, out = self.who, self.out
         if low == "i" and t in ("I", "i"):
             out.append(who.speaker)
-            if _compound_subject(self.toks, i) or (i + 1 < self.n and self.toks[i + 1] in (",", ")")):
+            if _compound_subject(self.toks, i, self.verb_after(i)) or (
+                    i + 1 < self.n and self.toks[i + 1] in (",", ")")):
                 return i + 1
             return self.conj_after(i)
+        if low == "myself" or low == "yourself" and who.addr and self.you_named:
+            return self.reflexive(i, low)
         if low in ("i'm", "im") and t in _EN_EXACT_ONLY.get(low, (t,)) and self.im_is_have(i):
             out.append(f"{who.speaker} has")
         elif low in _EN_FIRST_PERSON and t in _EN_EXACT_ONLY.get(low, (t,)):
@@ -1114,7 +1131,8 @@ class _EnRewrite:
         elif who.pron and low in ("he's", "she's"):
             self.own.subject(low)
             nxt = self.verb_after(i)  # adverbs skipped: "She's already got me wrapped ..." -> has
-            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
+            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES
+                            or agreement.s_is_has(nxt, self.word_after_verb(i))) else "is"
             out.append(f"{who.pron} {aux}")
         elif who.pron and low == "her":
             j = _next_word(self.toks, i)
@@ -1129,9 +1147,11 @@ class _EnRewrite:
                 out.append(who.pron)
         elif who.addr and low in ("you", "u"):
             out.append(who.addr)
+            self.you_named = True
             prev = _prev_word(self.toks, i)
-            if prev in _EN_YOU_CLAUSE_START or you_is_subject(prev, self.verb_after(i)):
-                return self.conj_after(i)
+            if prev in _EN_YOU_CLAUSE_START or you_is_subject(prev, self.verb_after(i)) or agreement.relative_subject(
+                    prev, self.word_before(i, 2), self.verb_after(i)):
+                return self.conj_after(i)  # "someone you trust" -> "someone Ana trusts"
         elif who.addr and low in _EN_ADDRESSEE:
             out.append(_EN_ADDRESSEE[low].format(A=who.addr))
         else:
@@ -1144,7 +1164,7 @@ class _EnRewrite:
         """Whether the "'d" at `i` is "had": a past participle follows it, adverbs skipped ("I'd
         completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would"."""
         v = self.verb_after(i).replace("’", "'")
-        return v in _EN_IRREGULAR_PARTICIPLES or (len(v) > 4 and v.endswith("ed") and _conj_en(v) == v
+        return v in _EN_IRREGULAR_PARTICIPLES or agreement.d_is_had(v) or (len(v) > 4 and v.endswith("ed") and _conj_en(v) == v
                                                   and v not in L.EVALUATIVES and _ed_is_participle(v))
 
     def not_referent(self, i: int, low: str) -> bool:
@@ -1169,6 +1189,53 @@ class _EnRewrite:
             if name_gender.gender_of(t) == gender:
                 return True
         return False
+
+    def coordinated_after(self, i: int) -> int:
+        """The index of a verb coordinated by the "and"/"or"/"but" at `i` with the verb just
+        conjugated, or -1: a listed verb right after it ("and work at X"), or any verb the parse
+        confirms, adverbs skipped ("and just stare"; write/agreement.py)."""
+        toks, n = self.toks, self.n
+        j = _next_word(toks, i)
+        if j < n and toks[j].lower() in _EN_COORD_VERBS:
+            return j
+        while j < n and _is_word(toks[j]) and _adverb_after_i(toks[j].lower()):
+            j = _next_word(toks, j)
+        if j < n and self.coord_at >= 0 and agreement.coordinated(self.who.parses, self.text, self.coord_at,
+                                                                  self.at[j], toks[j]):
+            return j
+        return -1
+
+    def reflexive(self, i: int, low: str) -> int:
+        """"myself" / "yourself" of a named person: "himself"/"herself" by the known gender, an
+        emphatic one dropped, else "themselves" (write/agreement.py). "yourself" only after a
+        "you" named the addressee ("you can write him yourself"); a generic one ("having confidence
+        in yourself") keeps "themselves", as before."""
+        name = self.who.speaker if low == "myself" else self.who.addr
+        form = agreement.reflexive(name, _prev_word(self.toks, i).replace("’", "'"))
+        if form is None:
+            self.out.append("themselves")
+        elif form:
+            self.out.append(_cap_like(self.toks[i], form))
+        elif self.out and self.out[-1].isspace():
+            self.out.pop()  # "restoring it myself" -> "restoring it"
+        return i + 1
+
+    def word_before(self, i: int, k: int) -> str:
+        """The `k`-th word before `i`, lower-cased ("" past the start)."""
+        j = i
+        for _ in range(k):
+            j -= 1
+            while j >= 0 and self.toks[j].isspace():
+                j -= 1
+        return self.toks[j].lower().replace("’", "'") if j >= 0 else ""
+
+    def word_after_verb(self, i: int) -> str:
+        """The word after `verb_after(i)`, lower-cased ("He's already taken me" -> "me")."""
+        j = _next_word(self.toks, i)
+        while j < self.n and _is_word(self.toks[j]) and _adverb_after_i(self.toks[j].lower().replace("’", "'")):
+            j = _next_word(self.toks, j)
+        k = _next_word(self.toks, j) if j < self.n else self.n
+        return self.toks[k].lower().replace("’", "'") if k < self.n else ""
 
     def im_is_have(self, i: int) -> bool:
         """"I'm sunk tons of time": "I'm" typed for "I've" (see `_EN_IM_HAVE_PARTICIPLES`)."""
@@ -1212,6 +1279,7 @@ class _EnRewrite:
                 conj = _conj_en(t)
                 out.append(conj)
                 self.coord = conj != t
+                self.coord_at = self.at[j]
                 return j + 1
             return j
         return j
@@ -1759,7 +1827,7 @@ _THING_SUBJ_RE = re.compile(
     r"(?:\s+[a-z]+ing)?))\s+(?:(?:really|always|just|also|sure|definitely|totally)\s+)?"
     r"(?:is|are|was|were|has|have|had|helps?|helped|brings?|brought|gives?|gave|makes?|made|keeps?|kept|lets?"
     r"|represents?|means?|meant|reminds?|reminded|taught|teaches|shows?|showed|gets?|got)\b")
-_IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+been|It['’]s|It|They['’]re|They['’]ve|They)(?=\s)")
+_IT_START_RE = re.compile(r"^(?P<p>It['’]s\s+(?:been|got|gotten)|It['’]s|It|They['’]re|They['’]ve|They)(?=\s)")
 _NOT_THING = frozenset(["i", "it", "this", "that", "these", "those", "there", "here", "he", "she", "they", "we", "you", "what", "which", "who", "how", "why", "when", "my", "our", "the", "nothing", "everything", "something", "everyone", "someone"])
 
 
@@ -1803,7 +1871,8 @@ def _with_antecedent(text: str, antecedent: str) -> str:
         return text
     p = m.group("p").lower().replace("’", "'")
     ante = antecedent[:1].upper() + antecedent[1:]
-    repl = {"it's been": f"{ante} has been", "it's": f"{ante} is", "it": ante, "they're": f"{ante} are",
+    repl = {"it's been": f"{ante} has been", "it's got": f"{ante} has got", "it's gotten": f"{ante} has gotten",
+            "it's": f"{ante} is", "it": ante, "they're": f"{ante} are",
             "they've": f"{ante} have", "they": ante}[re.sub(r"\s+", " ", p)]
     return repl + text[m.end():]
 
@@ -2666,13 +2735,22 @@ def _apply_rule(ms: _Msg, s: _Sent, kind: str, m: re.Match[str], conf: float) ->
     return True
 
 
+def _who_of(ms: _Msg, pron: str | None) -> _Who:
+    """Who the rewrite names: the speaker, the pronoun's referent, the addressee, with the
+    chunk's parses (a coordinated verb is parse-confirmed: write/agreement.py)."""
+    from arandu_pipelines.write import parses as chunk_parses
+
+    return _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron),
+                parses=chunk_parses.for_context(ms.ctx, ms.ctx.spacy_model))
+
+
 def _rule_fact_text(ms: _Msg, s: _Sent, h: _Hit) -> tuple[int, str, datetime | None]:
     """The clause from its subject to the match's end, in third person, dates resolved."""
     subj, pt = h.subj, ms.lang == "pt"
     span_start = subj.start if subj.start >= 0 else (subj.lead if subj.lead >= 0 else h.m.start("verb"))
     clause = s.body[span_start:h.m.end()]
     pron = subj.name if subj.kind == "pron" else None
-    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
+    who = _who_of(ms, pron)
     if subj.kind == "dropped":
         # [recon] "Still working at Acme" -> "I am still working at Acme" (a progressive needs its "am")
         am = "am " if not pt and h.vlow.endswith("ing") else ""
@@ -2822,7 +2900,7 @@ def _generic(ms: _Msg, s: _Sent, conf: float) -> None:
     if _content_words(text) < min_content and not (_BELIEF_PT_RE if pt else _BELIEF_EN_RE).match(text):
         return
     pron = subj if kind == "pron" else None
-    who = _Who(ms.speaker, pron=pron, addr=ms.addressee or ms.default_addressee, pron_gender=ms.person_gender(pron))
+    who = _who_of(ms, pron)
     if kind == "dropped_en":
         lead = text.lstrip()
         adv = ""

@@ -671,7 +671,8 @@ def _long(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
 # attitude negations ("won't quit", "can't wait", "wasn't easy"); habits ("doesn't drink coffee") stay
 _NEGATION_RE = re.compile(r"(?i)\b(?:won't|can't|couldn't|wouldn't|wasn't|isn't|weren't|never)\b")
 # what could/should/would be; plans ("is going to", "plans to", "wants to") are facts and stay
-_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|gotta|(?:has|have|need|needs)\s+to|pode|poderia|deveria)\b")
+# "had better" is a modal too (write/agreement.py writes "I'd better" so; it was "would better")
+_MODAL_RE = re.compile(r"(?i)\b(?:can|could|would|should|will|'ll|'d|gonna|gotta|(?:has|have|need|needs)\s+to|had\s+b(?:etter|est)|pode|poderia|deveria)\b")
 # a resolve with no content ("Jon is determined to make it work", "Gina is up for the challenge")
 _RESOLVE_RE = re.compile(
     r"(?i)\b(?:is|am|are|was|feels?|felt|stays?|staying)\s+(?:(?:so|really|very|super|totally|still|always)\s+)*"
