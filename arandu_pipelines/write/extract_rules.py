@@ -1663,7 +1663,12 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                               rewrite=_rewrite_for_stance, model=ctx.spacy_model)
         held_back.restore(result)  # a message left with no fact: its held-back stance (generic "we", mood)
         if lang == "en":  # "we" -> "Melanie and Melanie's kids" where the conversation says who
-            from arandu_pipelines.write import object_them, qa_pairs, we_group
+            from arandu_pipelines.write import (
+                object_it,
+                object_them,
+                qa_pairs,
+                we_group,
+            )
             from arandu_pipelines.write import parses as chunk_parses
             from arandu_pipelines.write.fact_shape import name_reminder
 
@@ -1674,6 +1679,8 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)
+            # "restoring it" -> "restoring the 1967 Ford Mustang", "adopted him" -> "adopted Bolt" (write/object_it.py)
+            object_it.apply(result.facts, text, ctx)
             # "5 years already!" answering "How long have you been married?" (write/qa_pairs.py)
             answered = {id(f): f.fact_text for f in result.facts}
             qa_pairs.apply(result, text, ctx)
