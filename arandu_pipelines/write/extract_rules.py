@@ -816,16 +816,34 @@ class _Msg:
         after "Patty" is not Patty)."""
         gender = name_gender.pronoun_gender(pronoun)
         for pos, k in reversed(self.mention_pos):
-            if pos < before and k != self.sp_fold and k in self.ents and self.ents[k].entity_type == "person":
+            if pos < before and k != self.sp_fold and k in self.ents and self._pronoun_person(k, gender, pos, pronoun):
                 if self.addressee and k == self.key(self.addressee):
                     continue
-                if gender and k in self.ner_only:
-                    continue  # "Brookfield made the semifinals. He's a junior.": no known first name
                 known = self.person_gender(self.ents[k].name)
                 if gender and known and known != gender:
                     continue
                 return self.ents[k].name
         return None
+
+    def _pronoun_person(self, k: str, gender: str | None, pos: int, pronoun: str | None) -> bool:
+        """Whether the mention of entity `k` at `pos` may be what `pronoun` (of `gender`) stands for
+        (write/pronoun_people.py: "at Brookfield and I" is no "he"; "a quarterback like Malik. He's
+        ..." is Malik though no rule typed Malik yet)."""
+        from arandu_pipelines.write import pronoun_people as P
+        from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
+
+        e = self.ents[k]
+        if e.entity_type == "person":
+            if gender and k in self.ner_only:
+                return False  # "Brookfield made the semifinals. He's a junior.": no known first name
+            return not gender or not P.place_like(e.name, self.text)
+        if not gender or e.entity_type != "other" or not P.subject_pronoun(pronoun) \
+                or not P.ner_person(e.name, self.ctx.ner, self.text) \
+                or P.owner_of_person(self.text, pos, e.name, PERSON_NOUNS):
+            return False
+        # "Maya is now driving her friend Jess to school. She got a ticket": a name of the pronoun's
+        # known gender earlier in the same sentence may be the one meant: not Jess
+        return not P.same_gender_before(self.text, pos, gender, {self.sp_fold, fold(e.name), fold(e.name.split()[0])})
 
     def resolved_people(self) -> set[str]:
         """Keys of the people and pets this message typed (the scan's name subjects included)."""

@@ -57,7 +57,7 @@ from typing import Any
 
 from arandu_pipelines.write import kin_antecedents as K
 from arandu_pipelines.write import lexicon as L
-from arandu_pipelines.write import name_gender, name_subjects
+from arandu_pipelines.write import name_gender, name_subjects, pronoun_people
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
     _QUESTION_RE,
@@ -646,7 +646,9 @@ def resolve(text: str, ctx: ExtractionContext,
                 window: dict[str, bool] = {}
                 found = _from_turns(parses, turns, speaker, names, gender, not_subject, window) if turns else None
                 if found is None and not window.get("fits") and not _unread_here(doc, tok, names) \
-                        and not _window_noun(turns, gender):
+                        and not _window_noun(turns, gender) \
+                        and not pronoun_people.window_unread(turns[-TURNS:], gender, names, record) \
+                        and not pronoun_people.she_thing_before(doc[: tok.i].text, gender):
                     # no compatible candidate in the window: the one the session named earlier
                     # (write/session_names.py), when exactly one fits
                     found = _from_record(record, gender, names, not_subject)
@@ -711,16 +713,24 @@ def _same_sentence(doc: Any, tok: Any, gender: str, speaker: str, names: set[str
     person and that person's gender is known to be the pronoun's (name table or the chat's evidence,
     write/gender_evidence.py): "I'm carving an eagle to give Tom when he graduates" -> Tom, never an
     older candidate of an earlier sentence or turn. None (the caller's rules as before) when the
-    sentence names no one, names a person of unknown gender ("Sam": today's behaviour), has a
-    second compatible candidate, or when the compatible person, or a he/she of the same gender, is
+    sentence names no one, names a person of unknown gender ("Sam": extract_rules' last_person
+    reads that name), has a second compatible candidate, or when the compatible person, or a he/she of the same gender, is
     a subject before the pronoun ("Earl is carving an eagle to give Tom when he graduates", "Tom
-    started a list of everything he needs": either may be meant, so it stays as written)."""
+    started a list of everything he needs": either may be meant, so it stays as written). A listed
+    first name NER took for a place ("give Tyler when he graduates": GPE) is a candidate here too
+    (write/pronoun_people.missed_names), taken with its gender unknown: no other rule reads it."""
     sent = doc[tok.sent.start: tok.i]
-    fit = {c.key: c for c in _candidates(sent, speaker, speaker, names) if c.gender in (None, gender)}
+    cands = _candidates(sent, speaker, speaker, names)
+    missed = pronoun_people.missed_names(sent, names, {c.key for c in cands})
+    fit = {c.key: c for c in [*cands, *(_Cand(n.casefold(), n, name_gender.gender_of(n), True) for n in missed)]
+           if c.gender in (None, gender)}
     if len(fit) != 1:
         return None
     c = next(iter(fit.values()))
-    if not c.named or c.gender != gender or c.subject or not c.phrase:
+    # a first name NER took for a place ("to give Tyler when he graduates": GPE) is read by no
+    # other rule: its gender may be unknown (write/pronoun_people.py)
+    if not c.named or c.gender != gender and not (c.gender is None and c.phrase in missed) \
+            or c.subject or not c.phrase:
         return None
     if any(t.lower_ in ("he", "she") and _pron_gender(t) == gender and t.dep_ in ("nsubj", "nsubjpass")
            for t in sent):
