@@ -100,14 +100,14 @@ def main(argv: list[str] | None = None) -> int:
 
         done: set[str] = set()
 
-        def summary(s: Any) -> dict[str, Any]:
+        def summary(s: Any, ill: Any = None) -> dict[str, Any]:
             if s.name in done:  # the second call scores with confirmations: shown once, as scored
-                return orig(s)
+                return orig(s, ill)
             done.add(s.name)
             for f, hit in zip(s.facts, s.fact_hit, strict=True):
                 if (f.kind or "?") in args.show:
                     shown[f.kind or "?"].append((s.name, f.dia_id, f.text, hit))
-            return orig(s)
+            return orig(s, ill)
 
         bench_facts.summary = summary  # type: ignore[assignment]
     report = asyncio.run(bench_facts.run(ns))

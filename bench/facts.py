@@ -26,7 +26,13 @@ Printed per conversation:
 - coverage: share of gold observations matched by at least one fact from the same turn;
 - supported: share of facts that match at least one gold observation of their turn;
 - facts per gold observation: active facts / gold observations (all turns);
-- defects: share of facts carrying at least one defect marker (`DEFECTS` below, each counted).
+- defects: share of facts carrying at least one defect marker (`DEFECTS` below, each counted);
+- ill-formed: share of facts that a spaCy parse (the project's en_core_web_sm pipeline, tagger +
+  parser) finds not to be a well-formed declarative statement, each named check counted
+  (bench/ill_formed.py: no_finite_verb, glued_verbs, comma_splice, no_subject, elided_verb,
+  dangling_end, imperative, agreement, reflexive_mismatch). Independent of the markers (a fact may
+  carry both); precise rather than complete (docs/facts.md, "Ill-formed facts"). `--json` also
+  lists every flagged fact with its checks.
 """
 
 from __future__ import annotations
@@ -371,11 +377,13 @@ async def score(name: str, gold: list[Gold], facts: list[Fact], embeddings: Any,
     return s
 
 
-def summary(s: Scored) -> dict[str, Any]:
+def summary(s: Scored, ill: list[list[str]] | None = None) -> dict[str, Any]:
+    """The figures of one scored conversation; with `ill` (per fact, the bench/ill_formed.py
+    checks that fired), also the ill-formed share, per check, and the flagged facts."""
     n_g, n_f = len(s.gold), len(s.facts)
     marks = Counter(m for f in s.facts for m in defects_of(f.text))
     defective = sum(1 for f in s.facts if defects_of(f.text))
-    return {
+    out = {
         "gold": n_g, "facts": n_f,
         "coverage": sum(s.gold_hit) / n_g if n_g else 0.0,
         "supported": sum(s.fact_hit) / n_f if n_f else 0.0,
@@ -383,6 +391,36 @@ def summary(s: Scored) -> dict[str, Any]:
         "defects": defective / n_f if n_f else 0.0,
         "defect_markers": {k: round(v / n_f, 3) for k, v in marks.most_common()} if n_f else {},
     }
+    if ill is not None:
+        checks = Counter(c for one in ill for c in one)
+        out["ill_formed"] = sum(1 for one in ill if one) / n_f if n_f else 0.0
+        out["ill_formed_checks"] = {k: round(v / n_f, 3) for k, v in checks.most_common()} if n_f else {}
+        out["ill_formed_facts"] = [{"dia_id": f.dia_id, "text": f.text, "checks": one}
+                                   for f, one in zip(s.facts, ill, strict=True) if one]
+    return out
+
+
+def ill_formed_of(facts: list[Fact]) -> tuple[list[list[str]] | None, float]:
+    """Per fact, the ill-formed checks that fire (None without a spaCy pipeline), and the seconds
+    the parse took."""
+    import time
+
+    from ill_formed import ill_formed, pipeline
+
+    nlp = pipeline()
+    if nlp is None:
+        return None, 0.0
+    t0 = time.perf_counter()
+    flags = ill_formed([f.text for f in facts], nlp)
+    return flags, time.perf_counter() - t0
+
+
+def ill_formed_line(sm: dict[str, Any]) -> str:
+    """ "ill-formed 0.061: no_finite_verb 0.020, ..." (or why it is missing)."""
+    if sm.get("ill_formed") is None:
+        return "ill-formed n/a (no spaCy pipeline)"
+    return f"ill-formed {sm['ill_formed']:.3f}: " + (
+        ", ".join(f"{k} {v:.3f}" for k, v in sm["ill_formed_checks"].items()) or "none")
 
 
 def print_samples(s: Scored, n: int, rng: random.Random) -> None:
@@ -418,7 +456,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for path in args.paths:
             s = await score(path.stem, gold_observations(path), facts[path.stem], embeddings,
                             args.cosine, args.f1)
-            sm = summary(s)
+            ill, ill_seconds = ill_formed_of(facts[path.stem])
+            sm = summary(s, ill)
+            if ill is None:
+                sm["ill_formed"] = None
+            else:
+                sm["ill_formed_seconds"] = round(ill_seconds, 2)
             if path.stem in info:
                 sm.update(info[path.stem])
             report["conversations"][path.stem] = sm
@@ -428,6 +471,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                   f"facts/gold {sm['facts_per_gold']:.2f}  defects {sm['defects']:.3f}")
             print("  defect markers: " + (", ".join(f"{k} {v:.3f}" for k, v in
                                                      sm["defect_markers"].items()) or "none"))
+            print("  " + ill_formed_line(sm))
             if any(f.confirmed_in for f in facts[path.stem]):
                 s2 = await score(path.stem, gold_observations(path), facts[path.stem],
                                  embeddings, args.cosine, args.f1, confirmations=True)
@@ -456,6 +500,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if convs:
         mean = {k: sum(c[k] for c in convs) / len(convs)
                 for k in ("coverage", "supported", "facts_per_gold", "defects")}
+        if all(c.get("ill_formed") is not None for c in convs):
+            mean["ill_formed"] = sum(c["ill_formed"] for c in convs) / len(convs)
         report["mean"] = mean
         print(f"\nmean over conversations ({report['mode']}; match = cosine >= {args.cosine} or "
               f"content-word F1 >= {args.f1}): " + "  ".join(f"{k} {v:.3f}" for k, v in mean.items()))
