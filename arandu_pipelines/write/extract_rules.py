@@ -93,6 +93,7 @@ from arandu_pipelines.write import (
 )
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import wellformed as WF
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
@@ -1007,6 +1008,8 @@ _EN_IM_HAVE_PARTICIPLES = frozenset(["sunk", "spent", "been", "had", "put", "mad
 _EN_OBJECT_START = frozenset(["a", "an", "the", "my", "some", "so", "tons", "lots", "loads", "plenty", "hours",
                               "years", "months", "weeks", "days", "all", "this", "that", "these", "those", "it",
                               "much", "many", "more", "every", "everything", "too", "countless"])
+# an object pronoun or a possessive after a participle ("taken me", "lost his wallet"; session 17)
+_OBJECT_WORDS = frozenset(["me", "us", "him", "her", "them", "you", "his", "their", "our", "your"])
 # participles that do not end in "-ed", after "'d" ("I'd forgotten" -> "had forgotten")
 _EN_IRREGULAR_PARTICIPLES = frozenset({
     "been", "done", "gone", "seen", "taken", "given", "forgotten", "written", "known", "eaten", "gotten", "broken",
@@ -1114,7 +1117,8 @@ class _EnRewrite:
         elif who.pron and low in ("he's", "she's"):
             self.own.subject(low)
             nxt = self.verb_after(i)  # adverbs skipped: "She's already got me wrapped ..." -> has
-            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES) else "is"
+            aux = "has" if (nxt in _EN_PAST_AUX or nxt.endswith("ed") and nxt not in L.EVALUATIVES
+                            or self.participle_with_object(i)) else "is"
             out.append(f"{who.pron} {aux}")
         elif who.pron and low == "her":
             j = _next_word(self.toks, i)
@@ -1142,7 +1146,10 @@ class _EnRewrite:
 
     def d_is_had(self, i: int) -> bool:
         """Whether the "'d" at `i` is "had": a past participle follows it, adverbs skipped ("I'd
-        completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would"."""
+        completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would". "I'd better
+        go" is "had better" (session 17: "S would better go" is no English)."""
+        if self.next_lower(i) in ("better", "best"):
+            return True
         v = self.verb_after(i).replace("’", "'")
         return v in _EN_IRREGULAR_PARTICIPLES or (len(v) > 4 and v.endswith("ed") and _conj_en(v) == v
                                                   and v not in L.EVALUATIVES and _ed_is_participle(v))
@@ -1176,6 +1183,16 @@ class _EnRewrite:
         if j >= self.n or self.toks[j].lower() not in _EN_IM_HAVE_PARTICIPLES:
             return False
         return self.toks[j].lower() == "been" or self.next_lower(j) in _EN_OBJECT_START
+
+    def participle_with_object(self, i: int) -> bool:
+        """"He's already taken me under his wing": an irregular participle with an object after
+        the "'s" is "has" (session 17); "he's lost", "she's broken" with none stay "is"."""
+        j = _next_word(self.toks, i)
+        while j < self.n and _is_word(self.toks[j]) and _adverb_after_i(self.toks[j].lower().replace("’", "'")):
+            j = _next_word(self.toks, j)
+        if j >= self.n or self.toks[j].lower() not in _EN_IRREGULAR_PARTICIPLES:
+            return False
+        return self.next_lower(j) in _EN_OBJECT_START or self.next_lower(j) in _OBJECT_WORDS
 
     def verb_after(self, i: int) -> str:
         """The first word after `i` that is not an adverb, lower-cased ("you really were" -> "were");
@@ -2541,7 +2558,15 @@ def _gate_works(h: _Hit, body: str) -> _Hit | None:
     return h
 
 
-_KIND_GATES: dict[str, Any] = {"studies": _gate_studies, "works": _gate_works}
+def _gate_status(h: _Hit, body: str) -> _Hit | None:
+    """"is a retired Coast Guard officer": "retired" describes the officer, no status of the
+    subject's (write/wellformed.attributive, session 17)."""
+    st = h.m.start("st")
+    article = bool(re.search(r"(?i)\b(?:a|an)\s+$", body[h.m.end("verb"):st]))
+    return None if WF.attributive(body, article, h.m.end("st")) else h
+
+
+_KIND_GATES: dict[str, Any] = {"studies": _gate_studies, "works": _gate_works, "status": _gate_status}
 
 
 def _modality(ms: _Msg, s: _Sent, h: _Hit) -> None:
@@ -2981,14 +3006,16 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
         # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
         if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
                 and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
-                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)):
+                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)
+                and not WF.gerund_is_subject(first, text[words[k0].start():])):  # "Nothing beats", "Fostering lets me"
             return ms.speaker, "dropped_en"
     if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
                                                           text[words[k0].start():]):
         return ms.speaker, "none"  # "Gonna be a big change": the dropped subject is "it", not the speaker
     # ("Like 3 hours total": a "like" before an amount is the hedge "about", not the verb)
     if not pt and first in _EN_DROPPED_START and first not in ("just", "finally") and not (
-            first == "like" and GD.like_amount(text[words[k0].start():])):
+            first == "like" and (GD.like_amount(text[words[k0].start():])
+                                 or (WF.simile(text[words[k0].start():]) and not ms.text[:s.start].strip()))):
         # "Love that painting!", "Gonna continue my edu", "Went hiking today"
         return ms.speaker, "dropped_en"
     if pt and _pt_dropped_verb(_TOKEN_RE.findall(text)) is not None:
