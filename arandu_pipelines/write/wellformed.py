@@ -133,7 +133,7 @@ _SHOWN_SENDER_RE = re.compile(
     r"(?P<noun>(?:old\s+|new\s+|quick\s+)?(?:pic|picture|photo|snap|shot|selfie|video))\s+(?:that\s+)?"
     r"(?P<who>(?:my|our|his|her|their|[A-Z][\w'’-]*)(?:\s+[\w'’-]+){0,2}?)\s+"
     r"(?P<verb>sent|took|gave|shared|texted|showed|snapped|posted|forwarded)(?P<obj>\s+(?:me|us))?\s+"
-    r"(?P<rest>(?:of|from|at|in|on)\s+[^.!?]+?)(?P<end>[.!?]*\s*)$")
+    r"(?P<rest>(?:of|from|at|in|on)\s+[^.!?]*[^.!?\s])(?P<end>[.!?]*\s*)$")
 
 
 def shown_gate(text: str) -> bool:
