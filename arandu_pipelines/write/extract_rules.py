@@ -94,6 +94,7 @@ from arandu_pipelines.write import (
 )
 from arandu_pipelines.write import grammar_defects as GD
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import wellformed as WF
 from arandu_pipelines.write.calendar_dates import abbreviated_month_dot
 from arandu_pipelines.write.language import PT_VERB_WORDS as _PT_VERB_WORDS
 from arandu_pipelines.write.language import WORD_RE as _WORD_RE
@@ -1180,7 +1181,8 @@ class _EnRewrite:
 
     def d_is_had(self, i: int) -> bool:
         """Whether the "'d" at `i` is "had": a past participle follows it, adverbs skipped ("I'd
-        completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would"."""
+        completely forgotten", "she'd finished"); "I'd love", "I'd need" stay "would"; "I'd better
+        go" is "had better" (`agreement.d_is_had`)."""
         v = self.verb_after(i).replace("’", "'")
         return v in _EN_IRREGULAR_PARTICIPLES or agreement.d_is_had(v) or (len(v) > 4 and v.endswith("ed") and _conj_en(v) == v
                                                   and v not in L.EVALUATIVES and _ed_is_participle(v))
@@ -2635,7 +2637,15 @@ def _gate_works(h: _Hit, body: str) -> _Hit | None:
     return h
 
 
-_KIND_GATES: dict[str, Any] = {"studies": _gate_studies, "works": _gate_works}
+def _gate_status(h: _Hit, body: str) -> _Hit | None:
+    """"is a retired Coast Guard officer": "retired" describes the officer, no status of the
+    subject's (write/wellformed.attributive, session 17)."""
+    st = h.m.start("st")
+    article = bool(re.search(r"(?i)\b(?:a|an)\s+$", body[h.m.end("verb"):st]))
+    return None if WF.attributive(body, article, h.m.end("st")) else h
+
+
+_KIND_GATES: dict[str, Any] = {"studies": _gate_studies, "works": _gate_works, "status": _gate_status}
 
 
 def _modality(ms: _Msg, s: _Sent, h: _Hit) -> None:
@@ -3084,14 +3094,16 @@ def _generic_subject(ms: _Msg, s: _Sent, text: str) -> tuple[str, str]:
         # "Researching adoption agencies — it's been a dream": only the first clause must lack a verb
         if (first.endswith("ing") and len(first) > 5 and not _FINITE_RE.search(_FIRST_CLAUSE_RE.split(text, 1)[0])
                 and first not in L.EVALUATIVES and nxt not in _GERUND_SUBJECT_NEXT
-                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)):
+                and nxt not in ("but", "and", "or", "so", "too", "as") and not _GERUND_JUDGED_RE.search(text)
+                and not WF.gerund_is_subject(first, text[words[k0].start():])):  # "Nothing beats", "Fostering lets me"
             return ms.speaker, "dropped_en"
     if not pt and first in ("gonna", "going") and re.match(r"(?i)(?:gonna|going\s+to)\s+be\s+(?:a|an|the|such)\b",
                                                           text[words[k0].start():]):
         return ms.speaker, "none"  # "Gonna be a big change": the dropped subject is "it", not the speaker
     # ("Like 3 hours total": a "like" before an amount is the hedge "about", not the verb)
     if not pt and first in _EN_DROPPED_START and first not in ("just", "finally") and not (
-            first == "like" and GD.like_amount(text[words[k0].start():])):
+            first == "like" and (GD.like_amount(text[words[k0].start():])
+                                 or (WF.simile(text[words[k0].start():]) and not ms.text[:s.start].strip()))):
         # "Love that painting!", "Gonna continue my edu", "Went hiking today"
         return ms.speaker, "dropped_en"
     if pt and _pt_dropped_verb(_TOKEN_RE.findall(text)) is not None:

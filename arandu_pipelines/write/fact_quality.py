@@ -23,6 +23,10 @@ what does not read as an atomic statement about a person or thing:
 | show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
+| news_lead, aside,           | (write/wellformed.py, session 17) facts that are not sentences:   |
+| imperative_tail,            | "S's news: X" -> X, a trailing aside / term of address / "but just  |
+| news_teaser, exclamation_np,| look how ..." cut; "S has news of their own", "The longest S has   |
+| ordinal_np                  | ever ...", "S's first foster fail" dropped                         |
 | shape                       | (write/fact_shape.py, session 12) "Their/She/He ..." subjects are   |
 |                             | dropped, "S has been one 'cause S lost ..." -> "S lost ...", a     |
 |                             | cut-off end ("... so S is planning a few") cut at the clause       |
@@ -99,6 +103,7 @@ from arandu_pipelines.write import (
     second_person,
     small_talk,
     we_events,
+    wellformed,
 )
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.temporal import find_relative_dates, render
@@ -748,6 +753,20 @@ def _precision_check(flt: precision.Filter) -> Callable[[ExtractedFact, Extracti
     return check
 
 
+def _wellformed_check(row: wellformed.Row) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
+    """A `wellformed.ROWS` row as a check over free-text facts, named as its form (session 17)."""
+    def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
+        if not _free(f):
+            return f
+        text = wellformed.apply(row, f.fact_text, f.subject)
+        if text is None:
+            return None
+        f.fact_text = text
+        return f
+    check.__name__ = row.name
+    return check
+
+
 def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None]:
     """A `small_talk.ROWS` row as a check over free-text facts, named `small_talk_<row>`."""
     def check(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
@@ -763,7 +782,8 @@ def _small_talk_check(row: small_talk.Row) -> Callable[[ExtractedFact, Extractio
 
 
 CHECKS: tuple[Callable[[ExtractedFact, ExtractionContext], ExtractedFact | None], ...] = (
-    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener, _long, _relative, _subject_first,
+    _chat_form, _caption, _question, _catch_up, _addressee, _second_person, _glued_date, _show_tail, _opener,
+    *(_wellformed_check(row) for row in wellformed.ROWS), _long, _relative, _subject_first,
     _shape, _fragment,
     _request, _wish, _echo, _talk, _have, _reaction, _mood, _vague, _shown, _generic_we, _thin, _unanchored, _exclamation,
     *(_precision_check(flt) for flt in precision.FILTERS),
@@ -876,7 +896,7 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             and not f.fact_text[len(f.subject):].startswith(("'s", "’s")) else None
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
         if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
-                or _COPULA_NEXT_RE.match(tail)
+                or _COPULA_NEXT_RE.match(tail) or wellformed.other_subject(head, f.subject)
                 or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue

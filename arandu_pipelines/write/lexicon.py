@@ -328,7 +328,7 @@ LEAD_WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "honestly": (_ST, _MK), "actually": (_ST, _MK), "seriously": (_ST,),
     "please": (_UR,), "come on": (_UR,), "go on": (_UR,), "c['’]mon": (_UR,),
     "hey": (_VO, _MK), "hi": (_VO, _MK), "hello": (_VO, _MK), "man": (_VO, _MK), "dude": (_VO, _MK),
-    "guys": (_VO, _MK),
+    "guys": (_VO, _MK), "bro": (_VO, _MK),  # "Bro I'm already hungry" (session 17)
     # Portuguese (the rule engine's lead strip only)
     **{w: (_PT, _MK) for w in (
         "nossa", "olha", "então", "entao", "bom", "ei", "oi", "olá", "ola", "cara", "sim", "pois é", "enfim",

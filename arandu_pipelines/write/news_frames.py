@@ -7,6 +7,7 @@ write/news_forms.py), so `people_forms.restore` gives each fact the sentence as 
 | form (`FRAMES`, in order) | said | rewritten |
 |---|---|---|
 | news label | "And good news, Maya read the draft!" | "Maya read the draft!" |
+| own news (session 17) | "Now, my news: I got the part!", "I've got big news too: Tyler graduates ..." | "I got the part!", "Tyler graduates ..." |
 | turns out | "Turns out my neighbour sold the house." | "My neighbour sold the house." |
 | hearsay | "I heard Tom and Rose got married." | "Tom and Rose got married." |
 | asked news | "Did you hear Sam quit the band?" | "Sam quit the band." |
@@ -47,6 +48,12 @@ _LABEL_RE = re.compile(
     r"(?i)^\s*" + _LEAD + r"(?:(?:some|the|more|other)\s+)?(?:(?:really|super|very)\s+)?(?:good|great|big|exciting|happy|"
     r"amazing|awesome|huge|fun|wonderful|fantastic|bad|sad|terrible|crazy|wild)\s+news(?:\s+(?:too|though|here|first))?"
     r"\s*(?:[,:]|\s[—–-])\s*(?P<rest>[^\s,].*?)\s*" + _END)
+# the speaker's own news announced before it (session 17, wellformed17): "Now, my news: X",
+# "I've got big news too: X", "We have some news - X" (the rules wrote "S's news: X")
+_OWN_NEWS_RE = re.compile(
+    r"(?i)^\s*" + _LEAD + r"(?:now\s*,?\s+)?(?:(?:my|our)\s+(?:(?:own|big|good|great|latest|exciting)\s+)?news"
+    r"|(?:I|we)(?:['’]ve|\s+have|\s+had)?\s+(?:got\s+)?(?:(?:some|more|big|good|great|exciting|huge|fun)\s+)*news"
+    r"(?:\s+(?:too|as\s+well|of\s+(?:my|our)\s+own))?)\s*(?::|\s[—–-])\s*(?P<rest>[^\s,].*?)\s*" + _END)
 # "Turns out X", "It turned out that X"
 _TURNS_OUT_RE = re.compile(
     r"(?i)^\s*" + _LEAD + r"(?:it\s+)?(?:turns|turned)\s+out\s*,?\s+(?:that\s+)?(?P<rest>[^\s,].*?)\s*" + _END)
@@ -61,7 +68,7 @@ _ASKED_RE = re.compile(
 
 # the frames whose rest must be a clause of its own, in order
 FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("label", _LABEL_RE), ("turns_out", _TURNS_OUT_RE), ("hearsay", _HEARD_RE), ("asked", _ASKED_RE))
+    ("label", _LABEL_RE), ("own_news", _OWN_NEWS_RE), ("turns_out", _TURNS_OUT_RE), ("hearsay", _HEARD_RE), ("asked", _ASKED_RE))
 
 # pledge and sign-up idioms: (verb, particle) pairs; "put me down for $100" pledges its object
 _PLEDGE_RE = re.compile(

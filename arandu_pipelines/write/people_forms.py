@@ -36,6 +36,7 @@ from arandu_pipelines.write import (
     role_subjects,
     said_promises,
     subject_forms,
+    wellformed,
 )
 from arandu_pipelines.write.types import ExtractionContext
 
@@ -231,7 +232,7 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
             or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text)
-            or news_frames.gate(text) or said_promises.gate(text))
+            or news_frames.gate(text) or said_promises.gate(text) or wellformed.shown_gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -260,6 +261,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             s2 = news_forms.rewrite_sentence(text, news, i, ctx, parses) or s2
         if frames and s2 is s:  # "I heard Tom quit.", "Good news, X", "Put me down for $100" (news_frames.py)
             s2 = news_frames.rewrite_sentence(s, ctx, parses) or s2
+        if s2 is s:  # "Here's a picture my cousin sent me of X" -> "My cousin sent me a picture of X" (wellformed.py)
+            s2 = wellformed.shown_sender(s) or s2
         if s2 is s:  # "The inspector said ..." -> "My inspector said ..." (write/role_subjects.py)
             s2 = role_subjects.rewrite_sentence(text, a, s, ctx, may_parse)
         # "My boss said she'd give me a raise" -> "My boss offered to give me a raise" (write/said_promises.py)

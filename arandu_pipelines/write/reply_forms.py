@@ -84,10 +84,15 @@ def _base_verb(word: str) -> bool:
 
 _NEGATIVE_RE = re.compile(r"(?i)^(?:don['’]t|do\s+not)\s+")
 # what an imperative passes on from the speaker closes it: "... a scratch from Bob", "... from Bob!"
-_FROM_SPEAKER_RE = re.compile(r"\bfrom\s+(\S+?)[.!]*$")
+_FROM_SPEAKER_RE = re.compile(r"\bfrom\s+(\S+?)(?:,?\s+(?:too|as\s+well|also))?[.!]*$")  # "... from me too" (session 17)
 # verbs that pass something on to a third party: "give Luna a scratch from me", "say hi to Ana from me"
 # "say/tell": "Say hello to Tessa from me" is small_talk's `regards` row, which drops and counts it
-_PASSING_ON = frozenset(["give", "send", "pass", "wish", "hug", "kiss", "pet", "scratch"])
+_PASSING_ON = frozenset(["give", "send", "pass", "wish", "hug", "kiss", "pet", "scratch", "write"])  # "write Tyler a line from me"
+
+
+# "send / bring / show / mail X to me": the speaker as the receiver of the listener's deed (session 17)
+_TO_SPEAKER_RE = re.compile(r"\bto\s+(\S+?)(?:,?\s+(?:too|as\s+well|later|tonight|tomorrow|asap|please))?[.!]*$")
+_SENDING = frozenset(["send", "bring", "show", "mail", "forward", "text", "email", "give", "pass", "post"])
 
 
 def imperative_to(text: str, subject: str) -> bool:
@@ -108,6 +113,9 @@ def imperative_to(text: str, subject: str) -> bool:
         return True
     sender = _FROM_SPEAKER_RE.search(lead)
     if words[0].lower() in _PASSING_ON and sender is not None and sender.group(1) == subject:
+        return True
+    to = _TO_SPEAKER_RE.search(lead)  # "Send it to me!" -> "Send video to Bob" (session 17)
+    if words[0].lower() in _SENDING and to is not None and to.group(1) == subject:
         return True
     rest = words[2:] if _base_verb(words[1]) else words[1:]
     return " ".join(rest).startswith(subject)

@@ -413,6 +413,13 @@ _TRIGGER = re.compile(
 # "(it) feels like (just) yesterday", "seems like only yesterday": figurative, not a date (a
 # resolved and then cut date left "feels like Melanie put this dress on", a different claim)
 _FIGURATIVE_BEFORE = re.compile(r"\b(?:feels?|felt|seems?|seemed)\s+like\s+(?:it\s+was\s+)?(?:just\s+|only\s+)?$", _F)
+# "Kayla's last year at home", "my first week at the bakery": after a possessive, "last year" is a
+# noun phrase's head, no date (session 17, wellformed17: the date's removal left "miss Kayla's at
+# home"); a name's "'s" only ("the party's next Saturday" is "is"), never a pronoun's contraction, nor "her"
+# (an object in "I saw her last week")
+_POSSESSED_BEFORE = re.compile(
+    r"(?:\b(?!(?:It|That|He|She|There|What|Here|Who|Where|How|Everything|Nothing|Something|Today|Tomorrow|Tonight)['’])"
+    r"[A-Z][a-z]+['’]s|\b(?i:my|your|his|our|their))\s+$")
 
 
 def find_relative_dates(
@@ -507,6 +514,8 @@ def _find_relative(text: str, occurred_at: datetime, tz: str) -> list[TemporalMe
             continue
         if _FIGURATIVE_BEFORE.search(text, max(0, start - 40), start):
             continue  # "feels like just yesterday I ...": a way of saying, no date
+        if _POSSESSED_BEFORE.search(text, max(0, start - 40), start):
+            continue  # "Kayla's last year at home": someone's year, no date
         resolved = handler(m, d0)
         if resolved is None:
             continue
