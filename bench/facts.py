@@ -320,6 +320,9 @@ def facts_from_extractor(paths: list[Path],
         from arandu_pipelines.write.session_names import NamedTracker
 
         named = NamedTracker().assign(events)  # people and pets the session named (the pipeline's)
+        from arandu_pipelines.write.own_things import OwnThingsTracker
+
+        owned = OwnThingsTracker().assign(events)  # what a speaker called their own (the pipeline's)
         from arandu_pipelines.write.antecedents import preparse
         from arandu_pipelines.write.nlp import ner_labels
         from arandu_pipelines.write.parses import ChunkParses
@@ -329,10 +332,11 @@ def facts_from_extractor(paths: list[Path],
                             frozenset(e.speaker.casefold() for e in events), parses)
         preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)], parses)
         facts: list[Fact] = []
-        for r, to, ner, prev, partner, before in zip(rows, addressees, labels, turns, partners, named, strict=True):
+        for r, to, ner, prev, partner, before, own in zip(rows, addressees, labels, turns, partners, named, owned,
+                                                          strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
                 r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev, parses=parses, partner=partner,
-                named_before=before)
+                named_before=before, own_things=own)
             audit: list[tuple[str, str]] = []
             token = AUDIT.set(audit if drops is not None else None)
             try:

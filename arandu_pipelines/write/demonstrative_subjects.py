@@ -36,6 +36,12 @@ thing it points at, as the current speaker says it:
   chews everything" -> "Our puppy ..."; "I saw the movie. The movie ..." stays). "The thing
   is, ..." is no thing.
 
+- "The <noun>" with nothing compatible in the message or the previous turn: the speaker's own
+  thing when the speaker called it theirs earlier in the conversation ("I'm organising a pancake
+  breakfast" ... "The pancake breakfast raised $4,200" -> "My pancake breakfast ..."; the record is
+  write/own_things.py's, session 17). A contracted verb ("The store's doing great") is read as the
+  verb, and a conjunct of a question's subject ("How are Luna and the kittens?") as asked about.
+
 English only; with no spaCy pipeline nothing changes. Cost: the regex `hits` lets through only a
 sentence opening with a demonstrative or "The" + a word that (or whose `HYPERNYMS` entry) occurs
 earlier in the message or in the previous turn (35 of the 1,805 turns of the dev pair and
@@ -48,6 +54,7 @@ import re
 from typing import Any
 
 from arandu_pipelines.write import lexicon as L
+from arandu_pipelines.write import own_things
 from arandu_pipelines.write.antecedents import (
     _REACTION_ADJ,
     _VAGUE,
@@ -138,9 +145,10 @@ def _compatible(head: str, other: str) -> bool:
 # ---- prefilter ---------------------------------------------------------------------------------------
 
 
-def hits(text: str, previous: str | None) -> tuple[int, bool]:
+def hits(text: str, previous: str | None, owned: frozenset[str] = frozenset()) -> tuple[int, bool]:
     """(the end of the last sentence that may change (0: none), whether the previous turn may hold
-    its antecedent), by regex only."""
+    its antecedent), by regex only. `owned`: the words of what the speaker called their own
+    earlier (write/own_things.heads): "The store's ..." may be "My store ..." (session 17)."""
     text = text[:MAX_PARSE_CHARS]
     prev_words = {_singular(w) for w in _WORD_RE.findall(previous.lower())} if previous else set()
     last, need_prev = 0, False
@@ -148,7 +156,8 @@ def hits(text: str, previous: str | None) -> tuple[int, bool]:
         body = text[a:b].strip()
         m = _OPEN_RE.match(body)
         if m is not None:
-            words = [m.group("head")] + _WORD_RE.findall(m.group("np").lower())
+            # "The store's doing great": the head is "store" ('s is the verb, session 17)
+            words = [_CONTRACTED_RE.sub("", m.group("head"))] + _WORD_RE.findall(m.group("np").lower())
             here = {_singular(w) for w in _WORD_RE.findall(text[:a].lower())}
             for w in words:
                 h = _singular(w)
@@ -157,7 +166,12 @@ def hits(text: str, previous: str | None) -> tuple[int, bool]:
                     last = b
                 elif names & prev_words:
                     last, need_prev = b, True
+                elif m.group("det") == "The" and h in owned and h not in GENERIC:
+                    last = max(last, b)
     return last, need_prev
+
+
+_CONTRACTED_RE = re.compile(r"['’](?:s|re|ve|d|ll)$")
 
 
 # ---- the demonstrative sentence ---------------------------------------------------------------------
@@ -255,7 +269,9 @@ def _owner(chunk: Any, who: str | None, speaker: str) -> str | None:
 def _asked_about(root: Any) -> bool:
     """The other speaker asked how the thing is ("How's the new job?", "Did the package come?"):
     what the question is about, as its subject, and not a public thing (a game, the weather)."""
-    return root.sent.text.rstrip().endswith("?") and root.dep_ in ("nsubj", "nsubjpass", "attr") \
+    # "How are Luna and the kittens?": a conjunct of the subject is asked about too (session 17)
+    role = root.head.dep_ if root.dep_ == "conj" else root.dep_
+    return root.sent.text.rstrip().endswith("?") and role in ("nsubj", "nsubjpass", "attr") \
         and root.lower_ not in L.PUBLIC_THINGS and root.lower_ not in NATURE and not root.ent_type_ \
         and not _acts_on_listener(root)
 
@@ -328,8 +344,11 @@ def _phrase(noun: Any, chunk: Any, who: str | None, speaker: str) -> tuple[int, 
     return end, new
 
 
-def replacements(doc: Any, prev_doc: Any | None, prev_who: str | None, speaker: str) -> list[Replacement]:
-    """The demonstrative subjects of `doc` (the message, parsed) written as their antecedent."""
+def replacements(doc: Any, prev_doc: Any | None, prev_who: str | None, speaker: str,
+                 owned: list[own_things.Phrase] | None = None) -> list[Replacement]:
+    """The demonstrative subjects of `doc` (the message, parsed) written as their antecedent;
+    `owned`: what the speaker called their own before (write/own_things.py), asked when neither
+    the message nor the previous turn names the thing."""
     out: list[Replacement] = []
     sents = list(doc.sents)
     for i, sent in enumerate(sents):
@@ -345,6 +364,8 @@ def replacements(doc: Any, prev_doc: Any | None, prev_who: str | None, speaker: 
                 found, who = _find(noun, list(prev_doc.sents)), prev_who
         chunk = _one(found)
         if chunk is None:
+            if not found and owned and (mine := _owned(noun, owned)) is not None:
+                out.append(mine)
             continue
         said = _phrase(noun, chunk, who, speaker)
         if said is None:
@@ -353,3 +374,23 @@ def replacements(doc: Any, prev_doc: Any | None, prev_who: str | None, speaker: 
         end, new = said
         out.append(Replacement(det.idx, end, doc.text[det.idx: end], new))
     return out
+
+
+def _owned(noun: Any, owned: list[own_things.Phrase]) -> Replacement | None:
+    """"The pancake breakfast raised ..." -> "My pancake breakfast ..." when the speaker said the
+    thing as theirs before ("I'm organising a pancake breakfast"): a "The" subject whose noun has
+    no phrase or clause after it ("The car in front of me", "the shop we loved" are other things)."""
+    det = next((t for t in noun.children if t.dep_ == "det"), None)
+    if det is None or det.lower_ != "the" or noun.lower_ in GENERIC or noun.lower_ in NATURE or noun.ent_type_:
+        return None
+    if any(c.dep_ in ("prep", "relcl", "acl", "appos") for c in noun.children):
+        return None
+    mods = [t for t in noun.lefts if t.i > det.i]
+    if any(t.dep_ not in ("compound", "amod") for t in mods):
+        return None
+    mine = own_things.owner(noun.text, [t.lower_ for t in mods], owned)
+    if mine is None:
+        return None
+    new = mine[:1].upper() + mine[1:] if det.text[:1].isupper() else mine
+    return Replacement(det.idx, det.idx + len(det.text), det.text, new)
+

@@ -23,7 +23,9 @@ extracted well, because of a clause around them:
   "Jon finds it inspiring to work with Jon's young dancers": an evaluation of an activity that
   names the speaker is the speaker's own appraisal (not for a generic "we", kept generic).
 - `but_tail`: "It's been stressful, but dancing has kept Jon going": an expletive head before
-  ", but" is cut when the tail names the subject -> "Dancing has kept Jon going".
+  ", but" is cut when the tail names the subject -> "Dancing has kept Jon going"; after ", and"
+  when the tail opens with its own subject ("The tournament is in Cleveland, and the coach asked
+  Frank to drive the team van" -> "The coach asked Frank ...", session 17).
 
 Each repair returns the new text or None (no repair: the check decides as before).
 """
@@ -82,19 +84,24 @@ def causative(text: str, subject: str) -> str | None:
     return text
 
 
-_BUT_RE = re.compile(r",\s+but\s+")
+_BUT_RE = re.compile(r",\s+(?P<link>but|and)\s+")
 
 
 def but_tail(text: str, subject: str) -> str | None:
-    """Cut an expletive head before ", but" when the tail is a clause naming the subject."""
-    parts = _BUT_RE.split(text, maxsplit=1)
-    if len(parts) != 2:
+    """Cut an expletive head before ", but" when the tail is a clause naming the subject. After ",
+    and" (session 17) only a tail that opens with its own subject noun phrase ("the coach asked
+    Frank to drive the van", "Frank's van ...", "Frank ..."): an imperative ("and keep Joel posted")
+    or a fragment ("and now a choir at ...") is no clause of its own."""
+    m = _BUT_RE.search(text)
+    if m is None:
         return None
-    tail = parts[1].strip()
+    tail = text[m.end():].strip()
     if not _names(tail, subject) or len(tail.split()) < 4 or "," in tail:
         return None
     if re.match(r"(?i)(?:it|that|this|there|here)\b", tail):
         return None  # "but it was worth it": another empty pronoun
+    if m.group("link") == "and" and not re.match(rf"(?:[Tt]he\s|{re.escape(subject)}(?:['’]s)?\s)", tail):
+        return None
     return tail[:1].upper() + tail[1:]
 
 

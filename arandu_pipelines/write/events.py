@@ -40,6 +40,8 @@ class EventInput:
     partner: str | None = field(default=None, kw_only=True)
     # The people and pets the session named in its last turns (write/session_names.NamedTracker); never stored.
     named_before: list[Any] | None = field(default=None, kw_only=True)
+    # The phrases the speaker said as their own before (write/own_things.OwnThingsTracker); never stored.
+    own_things: list[Any] | None = field(default=None, kw_only=True)
 
     @property
     def content_hash(self) -> str:

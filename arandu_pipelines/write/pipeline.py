@@ -38,6 +38,7 @@ from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write import (
     antecedents,
     org_antecedents,
+    own_things,
     qa_pairs,
     restatements,
     session_names,
@@ -199,6 +200,7 @@ class WritePipeline:
         self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
         self.partners = we_partner.PartnerTracker()  # the partner a speaker named: the other one of "we"
         self.named = session_names.NamedTracker()  # people and pets the session named: he/she past the window
+        self.owned = own_things.OwnThingsTracker()  # what a speaker called their own: whose "The store" is
 
     def prefetcher(self, config: MemoryConfig) -> UnitPrefetch | None:
         """A prefetch for chunked runs, when this pipeline's embeddings are packed units."""
@@ -309,15 +311,18 @@ class WritePipeline:
         turns = self.previous_turns.assign(events)
         partners = self.partners.assign(events)
         named = self.named.assign(events)
+        owned = self.owned.assign(events)
         if events:
             await fill_from_history(conn, events[0].agent_id, events, addressees)
             await antecedents.fill_from_history(conn, events[0].agent_id, events, turns)
             await we_partner.fill_from_store(conn, events[0].agent_id, events, partners)
             await session_names.fill_from_history(conn, events[0].agent_id, events, named, self.named.seen)
-        for e, t, partner, n in zip(events, turns, partners, named, strict=True):
+            await own_things.fill_from_history(conn, events[0].agent_id, events, owned)
+        for e, t, partner, n, own in zip(events, turns, partners, named, owned, strict=True):
             e.previous_turns = t
             e.partner = partner
             e.named_before = n
+            e.own_things = own
         if self.load_knowledge is None and self.tag_emotion is None:
             seen = frozenset(known[0]) | {e.speaker.casefold() for e in events}
             sync = getattr(self.extractor, "sync", None)
@@ -421,6 +426,7 @@ class WritePipeline:
             previous_turns=list(event.previous_turns),
             partner=event.partner,
             named_before=event.named_before,
+            own_things=event.own_things,
             spacy_model=config.spacy_model,
         )
 

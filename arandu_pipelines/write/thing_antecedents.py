@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arandu_pipelines.write import demonstrative_subjects
+from arandu_pipelines.write import demonstrative_subjects, own_things
 from arandu_pipelines.write import lexicon as L
 from arandu_pipelines.write.antecedents import (
     _CONTRACTIONS,
@@ -431,7 +431,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
     question = _last_question(turns[-1:], speaker)
     it_end = _hits(text, question)
     previous = _previous(turns, speaker)
-    dem_end, need_prev = demonstrative_subjects.hits(text, previous)
+    owned = own_things.for_context(ctx)  # what the speaker called their own before (write/own_things.py)
+    dem_end, need_prev = demonstrative_subjects.hits(text, previous, own_things.heads(owned))
     end = max(it_end, dem_end)
     if not end:
         return []
@@ -448,7 +449,7 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
         prev_doc = parses.doc(previous, PARSE, STAGE) if need_prev and previous is not None else None
         if prev_doc is not None:
             _ner(parses, prev_doc, names)
-        out += demonstrative_subjects.replacements(doc, prev_doc, turns[-1][0] if turns else None, speaker)
+        out += demonstrative_subjects.replacements(doc, prev_doc, turns[-1][0] if turns else None, speaker, owned)
     if not it_end:
         return out
     sents = list(doc.sents)

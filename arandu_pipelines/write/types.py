@@ -110,6 +110,10 @@ class ExtractionContext:
     # The people and pets the session named in its last turns (write/session_names.Named, filled by
     # the pipeline's NamedTracker): he/she beyond the 2-turn window; None: derived from previous_turns.
     named_before: list[Any] | None = None
+    # The phrases the speaker said as their own earlier in the conversation ("my clothing store",
+    # "I'm organising a pancake breakfast": write/own_things.py, the pipeline's OwnThingsTracker):
+    # whose "The store" of a later message is; None: derived from previous_turns.
+    own_things: list[Any] | None = None
     # The spaCy pipeline name (MemoryConfig.spacy_model) for the stages that parse a sentence
     # (write/speech_acts.py, write/antecedents.py); None: nlp.DEFAULT_MODEL, "none": no parse.
     spacy_model: str | None = None
