@@ -150,7 +150,7 @@ def test_past_event_gets_its_date_in_event_date() -> None:
         ("I did it yesterday along the trail and my legs are sore today.",  # the sore legs: a moment (moments.py)
          "Maria did it along the trail", date(2023, 5, 7)),
         ("I went back last week, and yesterday I did my first lead climb at the gym.",
-         "Maria went back and Maria did their first lead climb at the gym", date(2023, 5, 1)),
+         "Maria went back and Maria did her first lead climb at the gym", date(2023, 5, 1)),
         # "last month" after "...to " ("Sacramento") rendered without "in": "in Sacramento April 2023"
         ("I joined a club in Sacramento last month, and we ride on Saturdays.",
          "Maria joined a club in Sacramento and Maria and others ride on Saturdays", date(2023, 4, 1)),

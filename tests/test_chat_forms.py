@@ -36,7 +36,7 @@ def test_a_shouted_name_known_from_the_session_keeps_its_case():
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I dont eat meat", ["Ana doesn't eat meat"]),  # was "Ana donts eat meat"
-    ("I bought a new bike w my savings", ["Ana bought a new bike with their savings"]),
+    ("I bought a new bike w my savings", ["Ana bought a new bike with her savings"]),
     ("I went bouldering with ppl from work", ["Ana went bouldering with people from work"]),
     ("I joined a running club bc my doctor said so", ["Ana joined a running club because Ana's doctor said so"]),
     ("my sister is coming up tmrw pls dont tell her", ["Ana's sister is coming up tomorrow"]),  # request cut
@@ -49,10 +49,10 @@ def test_chat_spellings_are_written_out(text, expected):
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I joined a chess club lol", ["Ana joined a chess club"]),
-    ("I love my new flat haha", ["Ana loves their new flat"]),
+    ("I love my new flat haha", ["Ana loves her new flat"]),
     ("I joined a running club tho", ["Ana joined a running club"]),
-    ("I'm sooo tired of my job tbh", ["Ana is so tired of their job"]),
-    ("I finally got my driving licence yesss", ["Ana finally got their driving licence"]),
+    ("I'm sooo tired of my job tbh", ["Ana is so tired of her job"]),
+    ("I finally got my driving licence yesss", ["Ana finally got her driving licence"]),
     ("i started a pottery class and its sooo good", ["Ana started a pottery class and it's so good"]),
     ("I started learning japanese on duolingo", ["Ana started learning Japanese on duolingo"]),
 ])
@@ -203,7 +203,7 @@ def test_dash_tails_through_the_extractor():
     ctx = ExtractionContext("Caroline", WHEN, addressee="Melanie", previous_turns=[])
     got = [f.fact_text for f in extract_offline("Yay! Next month I'm having an LGBTQ art show with my paintings - can't wait!", ctx).facts]
     # "their": an initialism ("LGBTQ") no longer stops readability's pronoun (session 16, defects16)
-    assert got == ["Caroline is having an LGBTQ art show with their paintings"]
+    assert got == ["Caroline is having an LGBTQ art show with her paintings"]
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -211,7 +211,7 @@ def test_dash_tails_through_the_extractor():
     ("I'm sunk tons of time into the studio lately", ["Jon has sunk tons of time into the studio lately"]),
     ("I'm been practicing every night", ["Jon has been practicing every night"]),
     ("I'm given a chance to lead the team", ["Jon is given a chance to lead the team"]),  # a passive stays
-    ("I'm done with my exams", ["Jon is done with their exams"]),
+    ("I'm done with my exams", ["Jon is done with his exams"]),
 ])
 def test_im_before_a_participle_with_an_object_is_have(text, expected):
     ctx = ExtractionContext("Jon", WHEN, addressee="Gina", previous_turns=[])

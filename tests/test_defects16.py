@@ -46,7 +46,7 @@ def test_qa_answer_does_not_repeat_the_subject_possessive() -> None:
     previous = [("Tomas", "My stamps are all over the desk!"),
                 ("Lucia", "Whoa, that's a lot of stamps! How do you keep track of all of them?")]
     facts = _texts("Little labeled envelopes and a lot of photos.", previous)
-    assert any("keeps track of all of their stamps" in f for f in facts), facts
+    assert any("keeps track of all of his stamps" in f for f in facts), facts
     assert not any("Tomas's stamps" in f for f in facts), facts
 
 
@@ -117,8 +117,8 @@ def test_markers_still_flag_defects(text: str, marker: str) -> None:
 # 5. an initialism between the subject and its repeat names no other owner (write/readability.py)
 @pytest.mark.parametrize(("text", "want"), [
     ("Caroline is having an LGBTQ art show with Caroline's paintings",
-     "Caroline is having an LGBTQ art show with their paintings"),
-    ("Caroline moved to NYC with Caroline's dog", "Caroline moved to NYC with their dog"),
+     "Caroline is having an LGBTQ art show with her paintings"),
+    ("Caroline moved to NYC with Caroline's dog", "Caroline moved to NYC with her dog"),
     # must not change: a name, or a two-letter nickname, may be the owner
     ("Caroline met Ana at Caroline's house", "Caroline met Ana at Caroline's house"),
     ("Caroline met JJ at Caroline's house", "Caroline met JJ at Caroline's house"),

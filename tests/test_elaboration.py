@@ -102,7 +102,7 @@ def test_pronoun_and_evaluation_go_wherever_they_stand_a_fragment_only_after_a_f
 @pytest.mark.parametrize(("text", "want"), [
     # a base verb governed by "hope to": one plan, not a plan and a deed
     ("I hope to build my own family and put a roof over kids who haven't had that before.",
-     ["Maria hopes to build their own family and put a roof over kids who haven't had that before"]),
+     ["Maria hopes to build her own family and put a roof over kids who haven't had that before"]),
     # two past actions still split; "joined" can only be a past, whatever precedes it
     ("I went hiking last week and got into a bad spot with some people.",
      ["Maria went hiking", "Maria got into a bad spot with some people"]),

@@ -40,7 +40,7 @@ def test_the_phrase_moves_into_the_speakers_mouth():
                 ctx([("Caroline", "How did your pottery class go?")]))
     # "your class" in Caroline's question is the speaker's own; write/readability.py then says
     # "their" for a possessive repeating the clause's subject.
-    assert any(f.startswith("Melanie found their pottery class") for f in out), out
+    assert any(f.startswith("Melanie found her pottery class") for f in out), out
     assert not any("Caroline" in f for f in out)
 
 

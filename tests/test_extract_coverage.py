@@ -111,7 +111,7 @@ def test_hoping_to_do_something_is_a_plan_not_a_wish():
 # ---- a statement before a tag question; dropped subjects ------------------------------------------
 def test_a_statement_before_a_dash_question_is_kept():
     r = run("FYI, I finished the quilt for my niece - want to see a pic?")
-    assert "Priya finished the quilt for their niece" in texts(r), texts(r)
+    assert "Priya finished the quilt for her niece" in texts(r), texts(r)
     assert texts(run("Can you send me the recipe - the one with lentils?")) == []
 
 

@@ -98,7 +98,7 @@ def test_split_sentences_newlines_and_emoji_fragments():
         ("I'm a nurse", "Rafael is a nurse"),
         ("I go to the gym every morning", "Rafael goes to the gym every morning"),
         ("I have two cats", "Rafael has two cats"),
-        ("I really miss my sister", "Rafael really misses their sister"),
+        ("I really miss my sister", "Rafael really misses his sister"),
         ("I don't drink coffee", "Rafael doesn't drink coffee"),
         ("Ana and I live in Lisbon", "Ana and Rafael live in Lisbon"),
     ],
@@ -642,7 +642,7 @@ def test_dropped_subject_english():
     assert texts(run("Love painting landscapes by the lake!", speaker="Melanie")) == [
         "Melanie loves painting landscapes by the lake"]
     assert texts(run("Gonna continue my edu and check out career options.", speaker="Caroline")) == [
-        "Caroline is going to continue their edu and check out career options"
+        "Caroline is going to continue her edu and check out career options"
     ]
     assert texts(run("Finishing up choreography for a festival next month.", speaker="Jon")) == [
         "Jon is finishing up choreography for a festival"
@@ -651,7 +651,7 @@ def test_dropped_subject_english():
 
 def test_vocative_becomes_the_addressee():
     r = run("Wow, Caroline! You're doing an awesome job with your kids.", speaker="Melanie")
-    assert texts(r) == ["Caroline is doing an awesome job with their kids"]
+    assert texts(r) == ["Caroline is doing an awesome job with her kids"]
     assert r.facts[0].subject == "Caroline"
     assert ent(r, "Caroline").entity_type == "person"
 

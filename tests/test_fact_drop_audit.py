@@ -23,7 +23,7 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
 @pytest.mark.parametrize(("text", "speaker", "addressee", "kept"), [
     # addressee named only in a leading clause: the clause is cut (was dropped by `addressee`)
     ("Taking your advice, I'm sprucing up my biz plan and tweaking my pitch to investors.", "Jon", "Gina",
-     "Jon is sprucing up their business plan and tweaking their pitch to investors"),
+     "Jon is sprucing up his business plan and tweaking his pitch to investors"),
     # "it" acting on the speaker: what happened to them (was dropped by `subject_first`)
     ("It taught me self-acceptance and how to find support.", "Caroline", "Melanie",
      "Caroline learned self-acceptance and how to find support"),  # session 12: subject first
@@ -32,14 +32,14 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
      "Caroline thought about how much work Caroline and others still have to do for LGBTQ rights"),
     # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
     ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
-     "Caroline appreciates how lucky Caroline is to have their friends and family"),
+     "Caroline appreciates how lucky Caroline is to have her friends and family"),
     # what one imagines is not an ability modal (was dropped by `unanchored`)
     ("I can picture waking up to nature every day.", "Caroline", "Melanie",
      "Caroline can picture waking up to nature every day"),
     # the speaker's own appraisal of what they do (was dropped by `subject_first`); since session 12
     # "inspiring" is one of stance.finds_it's feelings, which keeps the clause after the comma too
     ("It's been so inspiring to work with my young dancers, seeing their passion and commitment.", "Jon", "Gina",
-     "Jon finds it inspiring to work with their young dancers, seeing their passion and commitment"),
+     "Jon finds it inspiring to work with his young dancers, seeing their passion and commitment"),
     # an empty-pronoun head before ", but" is cut (was dropped by `subject_first`)
     ("It's been stressful, but dancing has kept me going.", "Jon", "Gina", "Dancing has kept Jon going"),
     # a pointer to a photo of one's own things is cut to what it shows (was dropped by `subject_first`)

@@ -103,4 +103,4 @@ def test_a_suggestion_to_the_listener_is_not_a_fact_about_them(text):
 
 def test_what_the_listener_did_stays():
     got = kinds("You sold your prints at the market in Braga!")
-    assert got == {"Ben sold their prints at the market in Braga": "generic.addr.event"}, got
+    assert got == {"Ben sold his prints at the market in Braga": "generic.addr.event"}, got

@@ -271,7 +271,7 @@ def test_no_belief_without_a_stated_subject(text):
 
 def test_lucky_to_have_states_what_the_speaker_has():
     r = run("I'm so lucky to have my husband and kids; they keep me motivated.")
-    assert [t for t in texts(r) if t.startswith("Maria has their husband and kids")], texts(r)
+    assert [t for t in texts(r) if t.startswith("Maria has her husband and kids")], texts(r)
     assert not any("lucky" in t for t in texts(r))
 
 
@@ -293,15 +293,15 @@ def test_a_mood_with_a_cause_stays():
 def test_long_sentence_cut_at_a_spaced_dash_or_and_its():
     r = run("I've been working really hard on my online store lately - I just teamed up with a local "
             "artist from the next town for some cool new designs.")
-    assert texts(r) == ["Maria has been working really hard on their online store lately"]
+    assert texts(r) == ["Maria has been working really hard on her online store lately"]
     r = run("I'm on the hunt for the ideal spot for my new dance studio downtown and it's been quite "
             "a journey so far, honestly.")
-    assert texts(r) == ["Maria is on the hunt for the ideal spot for their new dance studio downtown"]
+    assert texts(r) == ["Maria is on the hunt for the ideal spot for her new dance studio downtown"]
 
 
 def test_in_hopes_of_is_a_purpose_not_a_wish():
     r = run("I just launched an ad campaign for my clothing store in hopes of growing the business.")
-    assert texts(r) == ["Maria just launched an ad campaign for their clothing store in hopes of growing the business"]
+    assert texts(r) == ["Maria just launched an ad campaign for her clothing store in hopes of growing the business"]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -309,12 +309,12 @@ def test_in_hopes_of_is_a_purpose_not_a_wish():
     ("These figurines I bought yesterday remind me of family love.",
      "The figurines Maria bought remind Maria of family love"),
     # a clause about the conversation itself is cut
-    ("Since we last spoke, I took my kids to a park by the river.", "Maria took their kids to a park by the river"),
+    ("Since we last spoke, I took my kids to a park by the river.", "Maria took her kids to a park by the river"),
     ("A lot has happened since we last chatted - I just joined a new activist group.",
      "Maria just joined a new activist group"),
     # an opener ending in ", and" before the subject is cut
     ("Seven years now, and I've finally found my real muses: painting and pottery.",
-     "Maria has finally found their real muses: painting and pottery"),
+     "Maria has finally found her real muses: painting and pottery"),
     # a reaction with an action of the speaker's own is a plan or wish, not a reaction
     ("I'm thrilled to make a family for kids who need one.", "Maria is thrilled to make a family for kids who need one"),
     # "it's been a dream to X" says what the speaker dreams of
@@ -402,4 +402,4 @@ def test_making_plans_is_no_fact(text):
 
 def test_a_lower_case_sentence_with_a_dropped_subject_gets_the_speaker():
     assert texts(run("sprained my finger bouldering on friday")) == [
-        "Maria sprained their finger bouldering on Friday"]  # weekday capitalised (write/chat_forms.py)
+        "Maria sprained her finger bouldering on Friday"]  # weekday capitalised (write/chat_forms.py)

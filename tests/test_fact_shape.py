@@ -47,17 +47,17 @@ def test_a_date_that_ends_its_clause_after_the_verb_stays():
 # ---- subjectless and pronoun subjects ------------------------------------------------------------
 @pytest.mark.parametrize(("turn", "want"), [
     ("I volunteered at the food bank. It made me want to help more families in my town.",
-     "Maria wanted to help more families in their town"),
+     "Maria wanted to help more families in her town"),
     ("I read a memoir about a climber. It taught me patience and how to trust my body.",
-     "Maria learned patience and how to trust their body"),
+     "Maria learned patience and how to trust her body"),
     ("Went to the harbour festival last weekend. It made me even more determined to learn sailing.",
      "Maria became even more determined to learn sailing"),
     ("Reminds me how much I love sailing with my brother.",
-     "Maria is reminded how much Maria loves sailing with their brother"),
+     "Maria is reminded how much Maria loves sailing with her brother"),
     ("Here's the quilt. Pretty proud of my grandmother's quilting pattern!",
-     "Maria is pretty proud of their grandmother's quilting pattern"),
+     "Maria is pretty proud of her grandmother's quilting pattern"),
     ("I've been one 'cause I quit my job at the bank. I opened a bakery in Porto.",
-     "Maria quit their job at the bank"),
+     "Maria quit her job at the bank"),
     ("I'm feeling inspired by spring so I'm planning a few. Any ideas?",
      "Maria is feeling inspired by spring"),
 ])

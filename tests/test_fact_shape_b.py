@@ -69,7 +69,7 @@ def test_them_for_things_or_with_no_named_people_is_left_alone():
 def test_the_speakers_my_stays_the_speakers_once_the_group_is_named():
     facts = texts("We threw my son's graduation party in the garden yesterday.",
                   previous=[("Maria", "My kids are home for the summer!")])
-    assert any(f.startswith("Maria and their kids threw Maria's son's graduation party") for f in facts), facts
+    assert any(f.startswith("Maria and her kids threw Maria's son's graduation party") for f in facts), facts
     assert not any("their son" in f for f in facts), facts
 
 

@@ -123,7 +123,7 @@ def test_phrasal_over_is_no_date_remnant() -> None:
 # 7. a verb coordinated with an infinitive stays a base form
 @pytest.mark.parametrize(("text", "want"), [
     ("I want to live authentically and help others do the same.", "Rosa wants to live authentically and help others"),
-    ("I get to share my story and help other kids.", "Rosa gets to share their story and help other kids"),
+    ("I get to share my story and help other kids.", "Rosa gets to share her story and help other kids"),
 ])
 def test_infinitive_coordination_keeps_base_form(text: str, want: str) -> None:
     texts = _texts(text)

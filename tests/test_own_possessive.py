@@ -53,14 +53,14 @@ def test_fact_text_net_by_the_kin_noun():
         "Lena's dad still insists on shoveling his own driveway"
 
 
-def test_speaker_and_own_group_takes_their():
+def test_speaker_and_own_group_takes_the_persons_pronoun():
     out = facts("We had a blast!", [("Lena", "Me and my family went camping last weekend."),
                                      ("Sam", "Wow, how was it?")])
-    assert apply("Lena and Lena's family went camping") == "Lena and their family went camping"
-    assert apply("when Lena and Lena's kids saw the meteor shower") == "when Lena and their kids saw the meteor shower"
+    assert apply("Lena and Lena's family went camping") == "Lena and her family went camping"
+    assert apply("when Lena and Lena's kids saw the meteor shower") == "when Lena and her kids saw the meteor shower"
     assert not any("Lena and Lena's family" in f for f in out), out
     out = facts("Me and my family!", [("Sam", "Who did you go camping with?")])
-    assert "Lena went camping with their family" in out, out
+    assert "Lena went camping with her family" in out, out
     assert apply("Lena went hiking with Ana and their dog") == "Lena went hiking with Ana and their dog"
 
 

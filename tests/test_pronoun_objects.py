@@ -113,7 +113,7 @@ def test_an_object_takes_the_relative_or_role_the_other_speaker_asked_about():
     assert any("visited their mom at the hospital on Sunday" in f for f in out), out
     out = facts("Great, I met her for lunch on Tuesday.",
                 [("Nadia", "Work is busy."), ("Tom", "How is your new client doing?")])
-    assert any("met their new client for lunch on Tuesday" in f for f in out), out
+    assert any("met her new client for lunch on Tuesday" in f for f in out), out
 
 
 def test_question_auxiliary_is_no_part_of_the_name():

@@ -57,8 +57,8 @@ def test_a_fragment_answer_states_the_question_s_fact(previous, answer, expected
 
 def test_the_answer_s_first_person_is_the_answerer():
     got = [t for t, _ in facts("My older cousin.", ("Tomas", "Who did you go skiing with?"))]
-    # "their" (the subject's own, write/readability.py since defects16), not Tomas's
-    assert "Rosa went skiing with their older cousin" in got, got
+    # "her" (the subject's own, write/readability.py, gendered since gender17), not Tomas's
+    assert "Rosa went skiing with her older cousin" in got, got
 
 
 def test_a_bare_since_answer_replaces_its_restatement():
@@ -115,9 +115,9 @@ def test_no_fact_is_composed_when_unsure(previous, answer):
     ([("Rosa", "We bought a cabin!"), ("Tomas", "Where is the cabin?")], "Right by the river.",
      "Rosa's cabin is right by the river"),
     ([("Tomas", "How do you brew your tea?")], "In a glass pot, like my aunt.",
-     "Rosa brews their tea in a glass pot, like Rosa's aunt"),  # "their": readability (defects16)
-    ([("Tomas", "How did you meet your wife?")], "A friend's wedding.", "Rosa met their wife at a friend's wedding"),
-    ([("Tomas", "How do you spend your evenings?")], "Knitting, mostly.", "Rosa spends their evenings knitting"),
+     "Rosa brews her tea in a glass pot, like Rosa's aunt"),  # "her": readability (defects16)
+    ([("Tomas", "How did you meet your wife?")], "A friend's wedding.", "Rosa met her wife at a friend's wedding"),
+    ([("Tomas", "How do you spend your evenings?")], "Knitting, mostly.", "Rosa spends her evenings knitting"),
     ([("Rosa", "We are opening the bakery in late summer."), ("Tomas", "Cool."),
       ("Rosa", "It took two years of planning."), ("Tomas", "When is the grand opening?")],
      "August 26th!", "Rosa's grand opening is on 26 August 2024"),

@@ -52,7 +52,7 @@ def test_a_noun_contraction_before_an_adverb_or_a_predicate_adjective():
 # ---- a chat demonstrative whose referent is not in the fact -------------------------------------
 def test_this_after_a_verb_is_an_indefinite_article():
     assert texts("I built this wooden bookshelf for my daughter's room.") == [
-        "Maria built a wooden bookshelf for their daughter's room"]
+        "Maria built a wooden bookshelf for her daughter's room"]
     assert texts("I ran into this amazing street musician in the park yesterday.") == [
         "Maria ran into an amazing street musician in the park"]
 

@@ -71,7 +71,7 @@ def test_portuguese_relationship_inside_the_event():
 
 def test_a_short_restatement_inside_a_longer_one_of_the_same_subject():
     out = facts("I adopted a puppy. I adopted a puppy from the shelter near my house.")
-    assert out == ["Anita adopted a puppy from the shelter near their house"], out
+    assert out == ["Anita adopted a puppy from the shelter near her house"], out
 
 
 def test_a_fact_of_the_named_person_inside_the_speakers_sentence():

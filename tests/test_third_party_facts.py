@@ -32,8 +32,8 @@ def test_a_kin_word_as_a_subject_name():
 
 def test_a_kin_word_as_a_name_mid_sentence():
     out = facts("I drove Nana to her checkup on Friday.")
-    # the rewrite says "Nadia drove their nana" (its singular "they" for a repeated name)
-    assert any(f.startswith("Nadia drove") and ("Nadia's nana" in f or "their nana" in f) for f in out), out
+    # the rewrite says "Nadia drove her nana" (the pronoun for a repeated name, write/name_gender.py)
+    assert any(f.startswith("Nadia drove") and ("Nadia's nana" in f or "her nana" in f) for f in out), out
 
 
 def test_a_vocative_kin_word_is_not_rewritten():

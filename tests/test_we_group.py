@@ -22,20 +22,20 @@ def texts(text: str, speaker: str = "Priya", previous: list[tuple[str | None, st
 
 def test_we_is_the_speaker_and_the_kids_named_in_the_same_message() -> None:
     got = texts("My kids are so excited about the holidays! We're planning a trip to the lake next month.")
-    assert any(t.startswith("Priya and their kids are planning a trip to the lake") for t in got), got
+    assert any(t.startswith("Priya and her kids are planning a trip to the lake") for t in got), got
     assert not any("and others" in t for t in got), got
 
 
 def test_coordination_with_the_speaker_names_a_single_relative() -> None:
     got = texts("My husband and I love gardening. We planted tomatoes and basil in the backyard.")
-    assert any(t.startswith("Priya and their husband planted tomatoes") for t in got), got
+    assert any(t.startswith("Priya and her husband planted tomatoes") for t in got), got
 
 
 def test_we_takes_the_group_from_the_speakers_previous_turn() -> None:
     previous = [("Priya", "I took my family to the coast last weekend, it was lovely."),
                 ("Daniel", "Sounds great! What did you do there?")]
     got = texts("We explored the cliffs and ate fresh seafood by the harbour.", previous=previous)
-    assert any(t.startswith("Priya and their family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and her family explored the cliffs") for t in got), got
 
 
 def test_the_other_speakers_turn_does_not_name_the_speakers_group() -> None:
@@ -111,7 +111,7 @@ async def test_write_in_a_new_process_takes_the_group_from_the_stored_previous_t
     finally:
         await fresh.close()
     got = [f.fact_text for f in r.facts_added]
-    assert any(t.startswith("Priya and their family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and her family explored the cliffs") for t in got), got
 
 
 async def test_import_chunk_boundary_does_not_cut_the_window(memory):
@@ -126,4 +126,4 @@ async def test_import_chunk_boundary_does_not_cut_the_window(memory):
     assert report.events_extracted == 4
     page = await memory.get_all("u1", limit=50)
     got = [f.fact_text for f in page.facts]
-    assert any(t.startswith("Priya and their family explored the cliffs") for t in got), got
+    assert any(t.startswith("Priya and her family explored the cliffs") for t in got), got

@@ -46,7 +46,7 @@ def test_partner_remembered_from_earlier_in_the_conversation() -> None:
 def test_unnamed_partner_is_spelled_with_the_speakers_name() -> None:
     previous = [("Tomas", "My husband keeps talking about the mountains."), ("Daniel", "Go for it!")]
     got = texts("We rented a cabin near the lake for the whole of August.", previous=previous)
-    assert any(t.startswith("Tomas and their husband rented a cabin") for t in got), got
+    assert any(t.startswith("Tomas and his husband rented a cabin") for t in got), got
 
 
 def test_partner_tracker_remembers_across_sessions_until_children_are_named() -> None:
@@ -120,13 +120,13 @@ def test_a_named_group_wins_over_the_partner() -> None:
 # ---- groups the speaker belongs to; an event whose object is "us" ---------------------------------
 def test_group_the_speaker_belongs_to_names_an_object_us() -> None:
     got = texts("I sing in a choir. The school asked us to sing in July.", speaker="Ana")
-    assert "The school asked Ana and their choir to sing in July" in got, got
+    assert "The school asked Ana and her choir to sing in July" in got, got
 
 
 def test_group_from_the_previous_turn_keeps_the_event_fact() -> None:
     previous = [("Ana", "I sing in a choir downtown, it's my favourite thing."), ("Daniel", "That's cool!")]
     got = texts("The community center already asked us to do a summer concert.", speaker="Ana", previous=previous)
-    assert any(t.startswith("The community center already asked Ana and their choir to do a summer concert")
+    assert any(t.startswith("The community center already asked Ana and her choir to do a summer concert")
                for t in got), got
 
 
@@ -290,9 +290,9 @@ def test_a_group_from_an_earlier_turn_does_not_carry_into_a_work_we() -> None:
     assert not any("kids" in t for t in got), got
     # guards: a setting-free "we" still takes the kids; a team carries into a match
     got = texts("We went camping last weekend.", previous=kids)
-    assert any(t.startswith("Tomas and their kids went camping") for t in got), got
+    assert any(t.startswith("Tomas and his kids went camping") for t in got), got
     team = [("Tomas", "I coach a soccer team."), ("Daniel", "Fun!")]
     got = texts("We won the match 3-1!", previous=team)
-    assert got == ["Tomas and their team won the match 3-1"], got
+    assert got == ["Tomas and his team won the match 3-1"], got
     got = texts("We went to Lisbon on the 12th.", partner="Ellen")
     assert any(t.startswith("Tomas and Ellen went to Lisbon") for t in got), got

@@ -26,8 +26,9 @@ contracted) reading, and a reader deletes such a fact as broken English:
 - "'d better" / "'d best" = had ("I'd better go" was "Dale would better go", `d_is_had`);
 - the reflexive "myself"/"yourself" of a named singular person (`reflexive`): "himself" /
   "herself" when the chat or the name lists show the gender (write/gender_evidence.py,
-  write/name_gender.py); otherwise an emphatic one (after an object: "restoring it myself",
-  "write him yourself") is dropped ("Howard is restoring it": nothing is lost, the name already
+  write/name_gender.py `pronoun_for`, the choice readability's "his"/"her" uses too);
+  otherwise an emphatic one (after an object: "restoring it myself", "write him yourself") is
+  dropped ("Howard is restoring it": nothing is lost, the name already
   says who), and an object one ("taught myself to knit") stays "themselves" (singular they).
 
 Past tense never changes (`conj_en` leaves it), "I let them go", "make me laugh" have no
@@ -172,7 +173,6 @@ def d_is_had(word: str) -> bool:
 
 # ---- reflexives -------------------------------------------------------------------------------
 
-_REFLEXIVE = {"m": "himself", "f": "herself"}
 # words after which "myself"/"yourself" is emphatic, not the verb's object ("restoring it myself")
 _EMPHATIC_AFTER = frozenset({"it", "them", "him", "her", "us", "me", "this", "that", "these", "those",
                              "everything", "all", "one"})
@@ -183,9 +183,9 @@ def reflexive(name: str | None, prev: str) -> str | None:
     addressee) after the lower-cased word `prev`: "himself"/"herself" when the gender is known,
     else "" for an emphatic one (the caller drops it) and None for an object one (the caller keeps
     "themselves")."""
-    gender = name_gender.gender_of(name)
-    if gender in _REFLEXIVE:
-        return _REFLEXIVE[gender]
+    form = name_gender.pronoun_for(name, "reflexive")
+    if form != "themselves":
+        return form
     return "" if prev in _EMPHATIC_AFTER else None
 
 

@@ -1717,7 +1717,8 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                 if id(f) not in refined:  # ... and refine's last steps they missed (session 16, defects16):
                     # "S thinks A is famous haha" (write/chat_forms.py), "Howard keeps track of all of
                     # Howard's pieces" -> "... their pieces" (write/readability.py)
-                    f.fact_text = readability.pronouns(chat_forms.unlaugh(f.fact_text), f.subject)
+                    f.fact_text = readability.pronouns(chat_forms.unlaugh(f.fact_text), f.subject,
+                                                        source=f.source_text)
                 # "Lena's dad bruised Lena's dad's hip" -> "... his hip" (write/own_possessive.py)
                 f.fact_text = own_possessive.apply(f.fact_text)
 

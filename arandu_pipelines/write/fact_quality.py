@@ -950,7 +950,8 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
                 if audit is not None:
                     audit.append((check.__name__.lstrip("_"), before))
                 held_back.hold(check.__name__.lstrip("_"), replace(f, fact_text=chat_forms.late(
-                    readability.pronouns(plain_forms.polish(before, ctx.speaker_name, ctx.addressee), f.subject))))  # a fact-less message's last resort
+                    readability.pronouns(plain_forms.polish(before, ctx.speaker_name, ctx.addressee), f.subject,
+                                        source=f.source_text))))  # a fact-less message's last resort
                 break
             f = cur  # the next check sees this one's output
         if cur is not None and cur.fact_text.strip():
@@ -988,7 +989,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py);
         # "Melanie's son's ok" -> "... son is ok", "made this painting" -> "made a painting" (write/plain_forms.py)
         text = plain_forms.polish(f.fact_text, ctx.speaker_name, ctx.addressee)
-        f.fact_text = chat_forms.late(readability.pronouns(text, f.subject))
+        f.fact_text = chat_forms.late(readability.pronouns(text, f.subject, source=f.source_text))
     result.facts = kept
     if dropped:
         result.trace.setdefault("refine_dropped", dropped)

@@ -91,6 +91,34 @@ def pronoun_gender(word: str | None) -> str | None:
     return "m" if low in _MALE_WORDS else "f" if low in _FEMALE_WORDS else None
 
 
+# the forms of one person's pronoun by case: a known gender's, else singular "they"
+_FORMS = {"m": {"subject": "he", "object": "him", "possessive": "his", "reflexive": "himself"},
+          "f": {"subject": "she", "object": "her", "possessive": "her", "reflexive": "herself"}}
+_NEUTRAL = {"subject": "they", "object": "them", "possessive": "their", "reflexive": "themselves"}
+
+
+def person_gender(name: str | None) -> str | None:
+    """"m" / "f" for ONE named person ("Caroline", "Mary Ann") whose gender `gender_of` knows; None
+    for a plural or a phrase ("Jon and others", "Gina and their team", "Melanie's kids"), which
+    take "their" whatever the first word's gender (session 17, gender17)."""
+    words = (name or "").split()
+    if not words or len(words) > 3:
+        return None
+    if any(not w[:1].isupper() or w.endswith(("'s", "’s")) or not w.replace("-", "").replace("'", "").isalpha()
+           for w in words):
+        return None
+    return gender_of(name)
+
+
+def pronoun_for(name: str | None, case: str) -> str:
+    """The pronoun (`case`: "subject", "object", "possessive", "reflexive") a careful writer uses
+    for `name`: "his"/"her" ... when it is one person of known gender (`person_gender`), else
+    singular "they" ("their", "themselves"). The one choice for every rule that writes a pronoun
+    for a named person (write/readability.py, write/own_possessive.py, write/agreement.py)."""
+    g = person_gender(name)
+    return _FORMS[g][case] if g in _FORMS else _NEUTRAL[case]
+
+
 def conflicts(name: str | None, pronoun_gender: str | None) -> bool:
     """Whether `name`'s known gender is not `pronoun_gender` ("m" / "f"): Patty is not "he"."""
     if pronoun_gender not in ("m", "f"):

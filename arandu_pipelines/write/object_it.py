@@ -388,7 +388,8 @@ def apply(facts: list[ExtractedFact], text: str, ctx: ExtractionContext) -> int:
         from arandu_pipelines.write.readability import pronouns
 
         # "Howard fixed Howard's car" -> "Howard fixed their car" (write/readability.py)
-        f.fact_text = pronouns(f.fact_text[: m.start()] + said + f.fact_text[m.end():], f.subject)
+        f.fact_text = pronouns(f.fact_text[: m.start()] + said + f.fact_text[m.end():], f.subject,
+                               source=f.source_text)
         changed += 1
     return changed
 

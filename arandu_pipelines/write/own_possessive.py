@@ -22,15 +22,14 @@ stays (or becomes) a pronoun when the gender is KNOWN, and nothing changes when 
   gender ("cousin", "friend") keeps the repeat, as do the speaker's own repeats with no gender
   known (write/readability.py writes "their" there);
 - "Melanie and Melanie's family" (write/we_group.py spells the speaker's "we" that way, and "Me
-  and my family" said to a question gives it too): the speaker's gender is unknown offline, so no
-  "her"; it becomes "Melanie and their family", the singular "their" write/readability.py already
-  writes for the speaker ("Me and my family went camping" gave "Melanie and their family went
-  camping" before this module): inside the coordination the only person before "their" is the
-  speaker. "Melanie and family" (the idiom) was tried first: on the dev pair it moved two facts
+  and my family" said to a question gives it too): "Melanie and her family" when the name's
+  gender is known (write/name_gender.py `pronoun_for`, the choice write/readability.py and
+  agreement.reflexive make too; session 17, gender17), else "Melanie and their family": inside
+  the coordination the only person before the pronoun is the speaker. "Melanie and family" (the idiom) was tried first: on the dev pair it moved two facts
   below the matcher's cosine (0.677 -> 0.595, 0.688 -> 0.633; "their": 0.658, 0.672). Only a
   person or group noun follows ("Melanie and Melanie's kids", "... 's husband"); "Ana and Ana's
-  house" stays. In "Melanie went camping with Melanie and their family" (the answer "Me and my
-  family" to "Who did you go with?") the subject's second mention goes: "... with their family".
+  house" stays. In "Melanie went camping with Melanie and her family" (the answer "Me and my
+  family" to "Who did you go with?") the subject's second mention goes: "... with her family".
 
 A possessive that refers to someone else never changes: "Lena's dad fixed Lena's sink" keeps
 both (the repeat must be the whole subject phrase).
@@ -40,6 +39,7 @@ from __future__ import annotations
 
 import re
 
+from arandu_pipelines.write.name_gender import pronoun_for
 from arandu_pipelines.write.person_antecedents import FEMALE, MALE, PERSON_NOUNS
 from arandu_pipelines.write.readability import _BOUNDARY_RE, _OPENERS
 from arandu_pipelines.write.we_group import GROUP_NOUNS
@@ -53,7 +53,7 @@ _PRONOUN = {"m": "his", "f": "her", "p": "their"}
 _THIRD = frozenset({"he", "she", "him", "her", "his", "they", "them", "their", "himself", "herself"})
 _NAME = r"[A-Z][\w-]*(?: [A-Z][\w-]*)?"
 _HEAD_RE = re.compile(rf"\s*(?:(?:{_OPENERS})\s+)?(?P<owner>{_NAME}['’]s)(?P<words>(?: [a-z-]+){{1,3}})")
-_WITH_SELF_RE = re.compile(rf"^(?P<head>(?P<name>{_NAME}) [^,;:]*?\bwith) (?P=name) and their\b")
+_WITH_SELF_RE = re.compile(rf"^(?P<head>(?P<name>{_NAME}) [^,;:]*?\bwith) (?P=name) and (?P<own>their|his|her)\b")
 _AND_OWN_RE = re.compile(rf"\b(?P<name>{_NAME}) and (?P=name)['’]s (?P<group>[a-z-]+)\b")
 
 
@@ -66,7 +66,7 @@ def apply(text: str) -> str:
     text = _AND_OWN_RE.sub(_and_own, text)
     # "Melanie went camping with Melanie and their family" (an answer "Me and my family" to "Who
     # did you go with?"): the subject does not go with themselves
-    text = _WITH_SELF_RE.sub(lambda m: f"{m.group('head')} their", text)
+    text = _WITH_SELF_RE.sub(lambda m: f"{m.group('head')} {m.group('own')}", text)
     if text.count("'s") + text.count("’s") < 2:
         return text
     out: list[str] = []
@@ -80,11 +80,12 @@ def apply(text: str) -> str:
 
 
 def _and_own(m: re.Match[str]) -> str:
-    """"Melanie and Melanie's family" -> "Melanie and their family" (a person or group noun only)."""
+    """"Melanie and Melanie's family" -> "Melanie and her family" (a person or group noun only;
+    "their" when the name's gender is unknown, write/name_gender.py `pronoun_for`)."""
     group = m.group("group")
     if group not in PERSON_NOUNS and group not in PLURAL and group not in GROUP_NOUNS:
         return m.group(0)
-    return f"{m.group('name')} and their {group}"
+    return f"{m.group('name')} and {pronoun_for(m.group('name'), 'possessive')} {group}"
 
 
 def _clause(clause: str) -> str:

@@ -11,9 +11,14 @@ writes that. The rule (`pronouns`), applied to every kept fact at the end of `fa
 - within a clause whose subject is the fact's subject S, a later possessive "S's" becomes the
   subject's possessive pronoun ("Caroline moved from Caroline's home country" -> "... from
   their home country");
-- the pronoun is the subject's own when the caller knows it (`pronoun="she"` / "he", from how
-  others refer to the person), else singular "they": "their"; a plural subject ("S and others")
-  always takes "their";
+- the pronoun is the subject's own when the caller knows it (`pronoun="she"` / "he"), else the
+  one choice every rule uses for a named person (write/name_gender.py `pronoun_for`: the chat's
+  evidence, then the name lists; session 17, gender17): "Walter took his first Italian test",
+  "Anita signed up for her first sprint triathlon"; unknown gender: singular "they", "their"; a
+  plural subject ("S and others") always takes "their"; in a compound subject "S and S's choir"
+  the member is the person's ("her choir") and a later repeat the pair's ("had their first
+  rehearsal"); a repeat the speaker said as "our" (`source`: "our <word>" and no "my <word>")
+  stays "their" ("Howard helps out with their literacy program": the library's, not his);
 - another name between the clause's subject and the repeat keeps the repeat ("Caroline met Ana
   at Caroline's house" is not "their house"); an initialism of three or more capitals ("LGBTQ",
   "NYC") is no name (session 16);
@@ -25,14 +30,17 @@ writes that. The rule (`pronouns`), applied to every kept fact at the end of `fa
   "back themselves up", "important to Caroline" is not "to themselves"); a reflexive rewrite was
   tried on the dev conversations and gave such errors, so it is not done.
 
-Offline, the writer passes no pronoun (a two-party chat rarely says how others refer to the
-speakers), so the form is "their". The matcher of bench/facts.py treats both
-forms alike (pronouns are stop words); the figures before/after are in docs/architecture.md.
+Before session 17 no caller passed a pronoun, so the form was always "their", which read
+inconsistently beside agreement.reflexive's "herself" ("Caroline saw how counseling improved their
+life, so Caroline started ... understanding herself"). The matcher of bench/facts.py treats the
+forms alike (pronouns are stop words); the figures are in docs/facts.md (gender17).
 """
 
 from __future__ import annotations
 
 import re
+
+from arandu_pipelines.write.name_gender import pronoun_for
 
 _POSSESSIVE = {"she": "her", "he": "his", "they": "their"}
 # a clause boundary: punctuation, a subordinator, or a coordinator before a pronoun subject
@@ -44,18 +52,37 @@ _BOUNDARY_RE = re.compile(
 _OPENERS = "and|but|so|because|'cause|since|when|while|if|though|although|as|until|after|before|now|then"
 
 
-def pronouns(text: str, subject: str, pronoun: str | None = None) -> str:
-    """`text` with the subject's repeats inside its own clauses as pronouns (see the module doc)."""
+def pronouns(text: str, subject: str, pronoun: str | None = None, source: str | None = None) -> str:
+    """`text` with the subject's repeats inside its own clauses as pronouns (see the module doc).
+    `pronoun` ("she" / "he") defaults to the subject's known gender (write/name_gender.py
+    `pronoun_for`); `source`, the message, keeps "their" for a repeat the speaker said as "our"."""
     if not subject or text.count(subject) < 2:
         return text
+    if pronoun is None:
+        pronoun = pronoun_for(subject, "subject")
     out: list[str] = []
     pos = 0
     for m in _BOUNDARY_RE.finditer(text):
-        out.append(_clause(text[pos:m.start()], subject, pronoun))
+        out.append(_clause(text[pos:m.start()], subject, pronoun, source))
         out.append(m.group(0))
         pos = m.end()
-    out.append(_clause(text[pos:], subject, pronoun))
+    out.append(_clause(text[pos:], subject, pronoun, source))
     return "".join(out)
+
+
+def _ours(source: str | None, after: str) -> bool:
+    """Whether the message says "our <word>" (the word after the repeat, `after` being the text
+    that follows it) and not "my <word>": the repeat was the speaker's group's ("Howard helps out
+    with our literacy program"), so "their", never "his"/"her"."""
+    if not source:
+        return False
+    words = after.split(maxsplit=1)
+    word = words[0].strip(",.;:!?\"“”()") if words else ""
+    if not word:
+        return re.search(r"(?i)\bours\b", source) is not None
+    w = re.escape(word)
+    return (re.search(rf"(?i)\bour\s+{w}\b", source) is not None
+            and re.search(rf"(?i)\bmy\s+{w}\b", source) is None)
 
 
 def _acronym(word: str) -> bool:
@@ -65,18 +92,26 @@ def _acronym(word: str) -> bool:
     return len(word) >= 3 and word.isalpha() and word.isupper()
 
 
-def _clause(clause: str, subject: str, pronoun: str | None) -> str:
+def _clause(clause: str, subject: str, pronoun: str | None, source: str | None = None) -> str:
     s = re.escape(subject)
     head = re.match(rf"\s*(?:(?:{_OPENERS})\s+)?{s}(?P<others> and others)?\b(?!['’]s)", clause)
     if not head:
         return clause
     kind = "they" if head.group("others") or pronoun not in _POSSESSIVE else pronoun
     rest = clause[head.end():]
+    # "Lena and Lena's choir had Lena's first rehearsal": the compound subject's own member is the
+    # person's ("her choir"), a later repeat the pair's ("their first rehearsal")
+    compound = re.match(rf"\s+and\s+(?={s}['’]s\s)", rest)
 
     def repl(m: re.Match[str]) -> str:
         words = (w.strip(",.;:!?\"“”()").removesuffix("'s").removesuffix("’s") for w in rest[:m.start()].split())
         if any(w[:1].isupper() and w != subject and not _acronym(w) for w in words):
             return m.group(0)  # another name stands between: "met Ana at Caroline's house" stays
+        if kind != "they" and (compound is not None and m.start() != compound.end()
+                               or f"{subject} and others" in rest[:m.start()]):
+            return "their"  # the pair's, or the nearer plural's ("lets Melanie and others get their ...")
+        if kind != "they" and _ours(source, rest[m.end():]):
+            return "their"
         return _POSSESSIVE[kind]
 
     rest = re.sub(rf"\b{s}['’]s\b", repl, rest)
