@@ -41,6 +41,9 @@ def facts(answer: str, *previous: tuple[str, str], speaker: str = "Rosa") -> lis
     ("Did Maya drive you to the airport, by the way?", "She did! At six in the morning.",
      ["Maya drove Rosa to the airport"]),
     ("Did you finally sand that old dresser?", "I did! It looks brand new.", ["Rosa sanded the old dresser"]),
+    ("Did your coach give you any advice for the final?", "He did! Breathe and pace myself.",
+     ["Rosa's coach gave Rosa some advice for the final"]),
+    ("Is your brother coming to the reunion?", "He is! He booked a flight.", ["Rosa's brother is coming to the reunion"]),
 ])
 def test_completed_from_the_question(question: str, answer: str, expected: list[str]) -> None:
     got = facts(answer, ("Tomas", question))

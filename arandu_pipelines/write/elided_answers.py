@@ -52,7 +52,7 @@ _YES_NO_Q_RE = re.compile(r"(?i)^(?:[^,?]{0,20},\s*)?(?:did|do|does|will|would|c
 _LEAD_RE = r"(?:(?:yes|yeah|yep|yup|oh|well|haha|ha|aw+|wow|sure)\b[\s,!.…]*)*"
 _AUXES = r"did|do|does|will|would|can|could|have|has|am|is|are|was|were|['’]m"
 # "He did," / "I will!" / "We did, 1000 pieces" / "She didn't, sadly."
-ELIDED_RE = re.compile(rf"(?i)^{_LEAD_RE}(?P<who>I|we|he|she|it|they|[A-Z][a-z]+)\s+(?P<aux>{_AUXES})"
+ELIDED_RE = re.compile(rf"(?i)^{_LEAD_RE}(?P<who>I|we|he|she|it|they|(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s+[a-z][\w'’-]*){{0,2}})\s+(?P<aux>{_AUXES})"
                        rf"(?P<neg>n['’]t|\s+not)?(?=\s*(?:[,.!…—–-]|$))")
 # "I went last Sunday." / "I'm starting in October.": a verb with nothing after it but a time
 _TIME = (r"(?:on|in|at|last|next|this|yesterday|today|tomorrow|tonight|early|earlier|later|soon|again|every|"
@@ -89,27 +89,25 @@ def opening(text: str) -> str | None:
     return None
 
 
-def last_question(ctx: ExtractionContext) -> str | None:
+def last_question(turns: list[tuple[str | None, str]], speaker: str) -> str | None:
     """The other speaker's last question of their last turn, when it is a yes/no question."""
-    if not ctx.previous_turns:
+    if not turns:
         return None
-    asker, prev = ctx.previous_turns[-1]
-    speaker = (ctx.speaker_name or "").strip()
-    if not asker or asker.strip().casefold() == speaker.casefold():
+    asker, prev = turns[-1]
+    if not asker or asker.strip().casefold() == speaker.strip().casefold():
         return None
     asks = [q.group(0).strip() for q in _QUESTION_RE.finditer(prev or "")]
     if not asks or not _YES_NO_Q_RE.match(asks[-1]) or re.search(r"(?i)\bor\b", asks[-1]):
-        return None
+        return None  # a wh-question is qa_pairs'; "the lake or the mountains?" asks which
     return asks[-1]
 
 
-def candidate(text: str, ctx_turns: list[tuple[str | None, str]], speaker: str) -> str | None:
+def candidate(text: str, turns: list[tuple[str | None, str]], speaker: str) -> str | None:
     """Regex prefilter: the question to parse, or None (nothing parsed)."""
     first = opening(text)
     if first is None or _NO_RE.match(first) or not (ELIDED_RE.match(first) or BARE_VERB_RE.match(first)):
         return None
-    ctx = ExtractionContext(speaker, None, previous_turns=ctx_turns)  # type: ignore[arg-type]
-    return last_question(ctx)
+    return last_question(turns, speaker)
 
 
 def parse_texts(items: list[tuple[str, str, list[tuple[str | None, str]]]]) -> list[str]:
@@ -202,7 +200,7 @@ def _question(doc: Any, who: str, aux: str, speaker: str, asker: str) -> tuple[s
     if subj.lower_ == "you":
         if low not in ("i", "we"):
             return None
-    elif not (low in _THIRD or who.casefold() == subj.text.casefold()) or low in ("i", "we"):
+    elif not (low in _THIRD or low.split()[-1] == subj.lower_) or low in ("i", "we"):  # "He" / "My sister" / "Earl"
         return None
     span = list(subj.subtree)
     subj_words: str | None = " ".join(_person(t.text, speaker, asker) for t in span)
@@ -260,8 +258,7 @@ def _sentence(subj: str, aux: str, neg: bool, verb: Any, rest: list[str], who: s
     """The fact: the subject, the answer's auxiliary as the fact's tense, the question's verb phrase."""
     from arandu_pipelines.write.qa_pairs import _past
 
-    plural = " and " in subj or who.lower() in ("we", "they") or subj.lower().endswith("s") and "'s" not in subj[-3:] \
-        and who.lower() == "they"
+    plural = " and " in subj or who.lower() in ("we", "they")  # "Owen and others", "They did" (the tomatoes)
     aux = aux.lower().replace("’", "'")
     base = verb.lower_
     family = _FAMILY.get(aux)
@@ -287,6 +284,8 @@ def _sentence(subj: str, aux: str, neg: bool, verb: Any, rest: list[str], who: s
         words = [aux + (" not" if neg else ""), *[verb.text if w == "\0" else w for w in rest]]
     else:
         words = [verb.text if w == "\0" else w for w in rest]
+    if not neg:  # "Did she give you any tips?" + "She did" -> "... gave S some tips"
+        words = ["some" if w == "any" else w for w in words]
     out = " ".join([subj, *words])
     out = re.sub(r"\s+(['’]s|n't|,)", r"\1", out)
     return re.sub(r"\s+", " ", out).strip()
