@@ -27,7 +27,7 @@ message itself stays searchable.
 
 Skipped: wh-questions and alternative questions ("the lake or the mountains?"), questions whose
 verb phrase holds a first/second-person word other than you/your/me/my, answers that say "no"
-before the clause. Cost: a regex prefilter on the answer's opening sentence and the question's
+before the clause, a subject of the question that holds a pronoun when the rules wrote no fact. Cost: a regex prefilter on the answer's opening sentence and the question's
 form; the question alone is parsed (the chunk's shared parses), only for turns that pass it.
 """
 
