@@ -1704,6 +1704,10 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             # "5 years already!" answering "How long have you been married?" (write/qa_pairs.py)
             answered = {id(f): f.fact_text for f in result.facts}
             qa_pairs.apply(result, text, ctx)
+            # "Did Marco agree to join the band?" + "He did" -> "Marco agreed to join the band" (write/elided_answers.py)
+            from arandu_pipelines.write import elided_answers
+
+            elided_answers.apply(result, text, ctx)
             # refine never finished what came after it: the speech acts, held-back and qa facts, and
             # a fact qa_pairs rewrote (the fragment "Knitting, mostly." as "S spends S's evenings knitting")
             refined -= {id(f) for f in result.facts if answered.get(id(f), f.fact_text) != f.fact_text}

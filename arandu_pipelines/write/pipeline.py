@@ -37,6 +37,7 @@ from arandu_pipelines.types import EntityRef, FactRef, PipelineTrace, TokenUsage
 from arandu_pipelines.vocab import NOT_ALIASES
 from arandu_pipelines.write import (
     antecedents,
+    elided_answers,
     org_antecedents,
     own_things,
     qa_pairs,
@@ -366,6 +367,7 @@ class WritePipeline:
         items = [(e.text, e.speaker, e.previous_turns) for e in events]
         parses.want(antecedents.parse_texts(items), PARSE, antecedents.STAGE)
         parses.want(qa_pairs.parse_texts(items), PARSE, qa_pairs.STAGE)  # question + fragment answer
+        parses.want(elided_answers.parse_texts(items), PARSE, elided_answers.STAGE)  # "He did": the question
         parses.want(org_antecedents.parse_texts(items), PARSE, org_antecedents.STAGE)  # organisation "they"
         parses.want(thing_antecedents.parse_texts(items), PARSE, thing_antecedents.STAGE)  # "It" for a thing
         parses.run()
