@@ -96,3 +96,11 @@ def test_own_question_is_not_answered() -> None:
     """The speaker's own last question is no question to them."""
     got = facts("I did, and it was great.", ("Rosa", "Did you see the game?"))
     assert not any("saw the game" in g for g in got), got
+
+
+def test_an_aside_before_the_complement_is_no_ellipsis() -> None:
+    """ "I am, honestly, the best cook in town" has its complement after the aside: it was read as
+    an elided "I am," with no question to complete from and dropped (merge of elide17)."""
+    assert facts("I am, honestly, the best cook in town.") == ["Rosa is, honestly, the best cook in town"]
+    assert facts("I am, honestly, the best cook in town.", ("Tomas", "Are you still cooking?")) == [
+        "Rosa is, honestly, the best cook in town"]

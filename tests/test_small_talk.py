@@ -90,7 +90,12 @@ def test_each_row_drops_its_form(row, text):
     assert r.trace.get("refine_dropped", {}).get(f"small_talk_{row}") == 1, r.trace.get("refine_dropped", {})
 
 
-@pytest.mark.parametrize(("row", "text"), DROPS)
+# a bare "We did, ..." with no question before it is also dropped by write/elided_answers.py
+# (nothing supplies the predicate; session 17), so turning the row off alone keeps nothing
+_ALSO_DROPPED_ELSEWHERE = {"ellipsis"}
+
+
+@pytest.mark.parametrize(("row", "text"), [d for d in DROPS if d[0] not in _ALSO_DROPPED_ELSEWHERE])
 def test_the_fact_was_kept_before(row, text):
     """With the row off, the same message still gives the fact: the row is what drops it."""
     saved = set(small_talk.ENABLED)

@@ -53,7 +53,9 @@ _LEAD_RE = r"(?:(?:yes|yeah|yep|yup|oh|well|haha|ha|aw+|wow|sure)\b[\s,!.…]*)*
 _AUXES = r"did|do|does|will|would|can|could|have|has|am|is|are|was|were|['’]m"
 # "He did," / "I will!" / "We did, 1000 pieces" / "She didn't, sadly."
 ELIDED_RE = re.compile(rf"(?i)^{_LEAD_RE}(?P<who>I|we|he|she|it|they|(?:[Mm]y|[Oo]ur|[A-Z][a-z]+)(?:\s+[a-z][\w'’-]*){{0,2}})\s+(?P<aux>{_AUXES})"
-                       rf"(?P<neg>n['’]t|\s+not)?(?=\s*(?:[,.!…—–-]|$))")
+                       rf"(?P<neg>n['’]t|\s+not)?(?=\s*(?:[,.!…—–-]|$))"
+                       # "I am, honestly, the best cook": an aside, then the complement: no ellipsis
+                       r"(?!\s*,\s*\w+(?:\s+\w+)?\s*,\s*\w)")
 # "I went last Sunday." / "I'm starting in October.": a verb with nothing after it but a time
 _TIME = (r"(?:on|in|at|last|next|this|yesterday|today|tomorrow|tonight|early|earlier|later|soon|again|every|"
          r"after|before|around|\d)\b")
