@@ -158,6 +158,9 @@ def test_prefilter_regex_only():
     assert _fact_pronoun("Nadia loves it") is None  # a judgement
     assert _fact_pronoun("Nadia made it to the top") is None  # an idiom
     assert _fact_pronoun("It is on the fridge") is None  # a subject, not an object
-    assert _fact_pronoun("Nadia painted it and sold it") is None  # two pronouns
+    # two "it"s are one thing: the first is named, the rest stays (objit17b; two different pronouns: None)
+    m = _fact_pronoun("Nadia painted it and sold it")
+    assert m is not None and m.start() == len("Nadia painted ")
+    assert _fact_pronoun("Nadia showed him it") is None
     assert _source_pronoun("It's a wreck, but I'm sanding it by hand.", "it", "sanding") == 30
     assert _source_pronoun("I love it and keep it.", "it", "sanding") is None

@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arandu_pipelines.write import object_plural
 from arandu_pipelines.write.antecedents import (
     _VAGUE,
     MAX_PARSE_CHARS,
@@ -62,6 +63,7 @@ from arandu_pipelines.write.antecedents import (
     sentence_spans,
 )
 from arandu_pipelines.write.name_gender import conflicts
+from arandu_pipelines.write.object_people import kin_or_pet, no_person_before
 from arandu_pipelines.write.org_antecedents import _PERSON_NOUNS, _TIME_NOUNS
 from arandu_pipelines.write.types import ExtractedFact, ExtractionContext
 
@@ -101,7 +103,7 @@ _CANDIDATE_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "dative", "attr", "po
 _DETS = frozenset({"a", "an", "the", "my", "your", "this", "that"})
 _SKIP_DETS = frozenset({"our", "his", "her", "their", "its", "some", "any", "no", "every", "each", "another",
                         "other", "these", "those", "which", "what", "whose"})
-_PRON_RE = re.compile(r"(?<![\w'’-])(it|him|her)(?![\w'’-])")
+_PRON_RE = re.compile(r"(?<![\w'’-])(it|him|her|them)(?![\w'’-])")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z]+)\s+$")
 _NAMING = frozenset({"named", "called", "name", "call"})
 # words before a pronoun that is no verb's object: "for her birthday", "with it", "and him"
@@ -109,6 +111,20 @@ _NOT_VERBS = frozenset({"for", "with", "to", "of", "in", "on", "at", "from", "by
                         "and", "or", "but", "than", "as", "without", "behind", "after", "before", "around", "over",
                         "under", "through", "near", "beside", "towards", "toward", "is", "was", "'s", "that", "if"})
 _COPULAS = frozenset({"is", "'s", "’s", "was", "are", "were", "be", "been"})
+# prepositions whose "it" can be a thing: "worked on it", "put a new engine in it", "walked with it"
+# ("at it", "for it" = go for it, "into it" = keen, "about it", "of it": no thing, never read)
+_THING_PREPS = frozenset({"on", "in", "with", "onto", "inside", "under"})
+# verbs whose prepositional "it" is an idiom: "deal with it", "sleep on it", "count on it", "go with it"
+_PREP_IDIOM_VERBS = frozenset({
+    "deal", "dealt", "dealing", "go", "went", "going", "gone", "goes", "live", "lived", "living", "run", "ran",
+    "running", "sleep", "slept", "count", "counted", "bet", "rely", "relied", "agree", "agreed", "mess", "messed",
+    "roll", "rolled", "cope", "coped", "fall", "fell", "fallen", "stick", "stuck", "move", "moved", "carry",
+    "carried", "come", "came", "end", "ended", "be", "is", "was", "are", "were", "been", "believe", "believed",
+    "focus", "focused", "comment", "commented", "follow", "followed", "build", "built", "pass", "passed", "help",
+    "helped", "helping", "hang", "hung", "keep", "kept", "get", "got", "have", "has", "had", "having"})
+# a dobj that makes the prepositional "it" an idiom: "keep an eye on it", "have fun with it"
+_IDIOM_OBJECTS = frozenset({"eye", "fun", "blast", "time", "peace", "luck", "way", "hand", "look", "break",
+                            "shot", "chance", "crack", "part", "stand", "mind", "bet", "money"})
 _POINTERS = frozenset({"it", "this", "that", "him", "her", "he", "she"})
 
 
@@ -126,9 +142,13 @@ def _same_verb(a: str, b: str) -> bool:
 
 
 def _fact_pronoun(fact: str) -> re.Match[str] | None:
-    """The one object pronoun of the fact after a content verb, or None."""
-    found = [m for m in _PRON_RE.finditer(fact) if m.start() > 0 and _verb_before(fact, m.start()) not in _NOT_VERBS]
-    if len(found) != 1:
+    """The first object pronoun of the fact after a content verb (or an "it" after a thing preposition:
+    "worked on it"), or None. Several are one thing when they are the same word: "rebuild it rather
+    than replace it" names the first and keeps the rest ("rebuild the V8 rather than replace it")."""
+    found = [m for m in _PRON_RE.finditer(fact) if m.start() > 0 and (
+        _verb_before(fact, m.start()) not in _NOT_VERBS
+        or (m.group(1) == "it" and _verb_before(fact, m.start()) in _THING_PREPS))]
+    if not found or len({m.group(1) for m in found}) != 1:
         return None
     m = found[0]
     verb = _verb_before(fact, m.start())
@@ -162,14 +182,37 @@ def _targets(facts: list[ExtractedFact], text: str) -> list[tuple[ExtractedFact,
 
 
 # ---- the pronoun in the parse -----------------------------------------------------------------------
+def _prep_thing(tok: Any) -> bool:
+    """An "it" after a preposition that is a thing: "worked on it", "spent $500 on it", "put a new
+    engine in it" (a verb's prepositional object); not "deal with it", "sleep on it", "I'm on it",
+    "keep an eye on it", "fine with it" (no verb)."""
+    prep = tok.head
+    verb = prep.head
+    if tok.lower_ != "it" or prep.dep_ != "prep" or prep.lower_ not in _THING_PREPS or verb.pos_ != "VERB":
+        return False
+    if verb.lower_ in _JUDGE_VERBS or verb.lower_ in _PREP_IDIOM_VERBS:
+        return False
+    objs = [c for c in verb.children if c.dep_ == "dobj"]
+    if any(o.lower_ in _IDIOM_OBJECTS for o in objs):
+        return False
+    return bool(objs) or verb.lower_ not in _IDIOM_VERBS  # "put a new engine in it", not "did it in"
+
+
+def _governor(tok: Any) -> Any:
+    """The verb the pronoun is an argument of: its head, or the head of its preposition."""
+    return tok.head.head if tok.dep_ == "pobj" else tok.head
+
+
 def _object_pronoun(tok: Any) -> bool:
     """`tok` is a real object pronoun: no idiom, no judgement, no complement after it."""
+    if tok.dep_ == "pobj" and tok.tag_ == "PRP":
+        return _prep_thing(tok)
     if tok.dep_ not in _OBJ_DEPS or tok.tag_ != "PRP":
         return False
     head = tok.head
     low = head.lower_
     kids = [c for c in head.children if c.i > tok.i]
-    if tok.lower_ == "it":
+    if tok.lower_ in ("it", "them"):
         if low in _JUDGE_VERBS or head.pos_ not in ("VERB", "AUX"):
             return False
         if low in _IDIOM_VERBS and not _literal(low, kids):
@@ -263,28 +306,54 @@ def _name(tok: Any, skip: set[str]) -> str | None:
 _AMBIGUOUS: tuple[list[Any], bool] = ([], False)  # a competitor that is never named: an "it" before the thing ("wrapped it in my jacket")
 
 
-def _stretch_candidates(tokens: list[Any], pron: str, skip: set[str], own: bool = False) -> list[Any]:
-    """The candidates of a stretch of tokens: noun phrases for "it", names for "him/her". An "it"
-    before the first thing of the stretch stands for something else: the stretch is ambiguous."""
+def _clause_mate(root: Any, gov: Any | None) -> bool:
+    """An argument of the pronoun's own verb, which a plain pronoun never stands for: "put a new
+    engine in it" (the engine is not "it"), "spent the morning on it"."""
+    if gov is None:
+        return False
+    return root.head.i == gov.i or (root.dep_ == "pobj" and root.head.head.i == gov.i)
+
+
+def _stretch_candidates(tokens: list[Any], pron: str, skip: set[str], own: bool = False,
+                        gov: Any | None = None) -> list[Any]:
+    """The candidates of a stretch of tokens: noun phrases for "it", names (or "my dog", "my
+    brother") for "him/her". An "it" before the first thing of the stretch stands for something
+    else: the stretch is ambiguous. `gov`: the pronoun's own verb (its arguments are no candidates)."""
+    if pron == "them":
+        return object_plural.stretch(tokens, lambda t: _clause_mate(t, gov) or _in_relative(t))
+    chunks = {c.root.i: c for c in tokens[0].doc.noun_chunks} if tokens else {}
     if pron == "it":
         seen: list[Any] = []
-        chunks = {c.root.i: c for c in tokens[0].doc.noun_chunks} if tokens else {}
         early_it = False
         for t in tokens:
             if t.lower_ == "it" and t.pos_ == "PRON" and not seen:
                 # "It's my grandfather's telescope": the "it" a copula identifies is that thing
                 early_it = early_it or not (t.dep_ == "nsubj" and t.head.lower_ in _COPULAS)
-            elif t.i in chunks and (found := _thing(chunks[t.i], own)) is not None:
+            elif t.i in chunks and not _clause_mate(t, gov) and (found := _thing(chunks[t.i], own)) is not None:
                 seen.append(found)
         return seen + [_AMBIGUOUS] if seen and early_it else seen
-    return list(dict.fromkeys(n for t in tokens if (n := _name(t, skip)) is not None))
+    named = [t for t in tokens if _name(t, skip) is not None]
+    names: list[Any] = list(dict.fromkeys(n for t in named if (n := _name(t, skip)) is not None))
+    kin = {t.lower_: words for t in tokens if t.i in chunks and not _clause_mate(t, gov)
+           and not _names_it(t, named) and (words := kin_or_pet(chunks[t.i], pron)) is not None}
+    return names + [(words, True) for words in kin.values()]
+
+
+def _names_it(root: Any, named: list[Any]) -> bool:
+    """The noun's own name is in the stretch: "my old cat Mochi", "My dog is a greyhound named Bolt"
+    (one candidate, the name, not two)."""
+    tree = root.head.subtree if root.dep_ == "nsubj" and root.head.lower_ in _COPULAS else root.subtree
+    ids = {t.i for t in tree} | {root.i + 1}  # "My old cat Mochi": a parse may leave the name beside it
+    if root.dep_ == "appos":
+        ids.add(root.head.i)  # "Mochi, my old cat"
+    return any(n.i in ids for n in named)
 
 
 def _pick(cands: list[Any], pron: str) -> Any | None:
     """The one candidate, None when ambiguous; for "it" only a usable one."""
     if len(cands) != 1:
         return None
-    if pron == "it":
+    if pron in ("it", "them"):
         return cands[0] if cands[0][1] else None
     return cands[0]
 
@@ -325,19 +394,25 @@ def _resolve(doc: Any, tok: Any, skip: set[str]) -> tuple[Any, bool] | None:
     for n, tokens in enumerate(stretches):
         if not tokens:
             continue
-        cands = _stretch_candidates(tokens, pron, skip, own=n == 0)
+        cands = _stretch_candidates(tokens, pron, skip, own=n == 0, gov=_governor(tok) if n == 0 else None)
         if cands:
             found = _pick(cands, pron)
             return (found, True) if found is not None else None
     before = [t for t in doc if t.i < tok.i]
-    if k > BACK or tok.idx >= REACH or any(t.pos_ == "PRON" and t.tag_ != "PRP$" and t.lower_ in _POINTERS for t in before) or pron != "it":
-        return None  # him/her across turns: write/person_antecedents.py
+    if pron == "them":
+        return None  # things only from the message
+    if pron != "it":
+        # "Did Tyler get off okay?" -> "He shipped out. We drove him to the office": the other turn's name
+        return (None, True) if k <= BACK and tok.idx < REACH and no_person_before(before, pron) else None
+    if k > BACK or tok.idx >= REACH or any(t.pos_ == "PRON" and t.tag_ != "PRP$" and t.lower_ in _POINTERS for t in before):
+        return None
     return None, True
 
 
-def _other_turn(ctx: ExtractionContext, speaker: str) -> tuple[str, str] | None:
+def _other_turn(ctx: ExtractionContext, speaker: str, whole: bool = False) -> tuple[str, str] | None:
     """(the other speaker, their last question) of the previous turn, when it is one of the turn's
-    last two sentences; None otherwise."""
+    last two sentences; None otherwise. `whole`: the turn's text (up to the parse limit), for the
+    name a "him/her" answer is about ("Did Tyler get off okay? How are you holding up?")."""
     turns = list(ctx.previous_turns or [])
     if not turns:
         return None
@@ -345,6 +420,8 @@ def _other_turn(ctx: ExtractionContext, speaker: str) -> tuple[str, str] | None:
     if not who or who.strip() == speaker or not text:
         return None
     tail = text[-MAX_PARSE_CHARS:]
+    if whole:
+        return who.strip(), tail
     sents = [s for s in (tail[a:b].strip() for a, b in sentence_spans(tail)) if s]
     asked = [s for s in sents[-2:] if s.rstrip("!").endswith("?")]
     return (who.strip(), asked[-1]) if asked else None
@@ -371,7 +448,7 @@ def apply(facts: list[ExtractedFact], text: str, ctx: ExtractionContext) -> int:
     changed = 0
     for f, m, at in targets:
         tok = next((t for t in doc if t.idx == at), None)
-        if tok is None or not _object_pronoun(tok):
+        if tok is None or not _object_pronoun(tok) or (_pron_count(f.fact_text, m.group(1)) > 1 and not _all_objects(tok)):
             continue
         found = _resolve(doc, tok, skip)
         if found is None:
@@ -382,7 +459,8 @@ def apply(facts: list[ExtractedFact], text: str, ctx: ExtractionContext) -> int:
             cand, owner, mine = _from_other(parses, ctx, speaker, tok.lower_, skip, tok.head.lower_)
         if cand is None:
             continue
-        said = cand if isinstance(cand, str) else _render(cand[0], owner, mine)
+        said = cand if isinstance(cand, str) else (
+            object_plural.render(cand[0], owner, mine, _joined) if tok.lower_ == "them" else _render(cand[0], owner, mine))
         if not said or _reads_alone(f, m, said, cand, tok.lower_):
             continue
         from arandu_pipelines.write.readability import pronouns
@@ -394,12 +472,27 @@ def apply(facts: list[ExtractedFact], text: str, ctx: ExtractionContext) -> int:
     return changed
 
 
+def _pron_count(text: str, word: str) -> int:
+    """How often the pronoun `word` stands in `text` as a word."""
+    return len(re.findall(rf"(?<![\w'’-]){word}(?![\w'’-])", text))
+
+
+def _all_objects(tok: Any) -> bool:
+    """Every same pronoun after this one in its sentence is an object too: "rebuild it rather than
+    replace it" is one thing; "I finished it yesterday, it took me all week" has a subject "it"
+    the fact ran on ("finished it it took"), which is no second object of the same thing."""
+    sent = tok.sent
+    return all(t.dep_ in ("dobj", "dative", "pobj") for t in sent if t.i > tok.i and t.lower_ == tok.lower_)
+
+
 def _reads_alone(f: ExtractedFact, m: re.Match[str], said: str, cand: Any, pron: str) -> bool:
     """The fact needs no name, or must not get this one: "Maya gets flustered when someone is watching
     her" (the subject itself), "Priya is meeting Walt to show him ..." (the name is in the fact),
     "Sam bought a car and fixed it" (the thing is in the fact), a name whose known gender is not
     the pronoun's."""
-    if pron != "it":
+    if pron in ("him", "her") and not isinstance(cand, str):
+        return re.search(rf"(?<![\w'’]){re.escape(cand[0][-1].text)}(?![\w'’])", f.fact_text) is not None
+    if pron in ("him", "her"):
         first = said.split()[0]
         return conflicts(said, "m" if pron == "him" else "f") or said == f.subject or first in f.subject.split() \
             or re.search(rf"(?<![\w'’]){re.escape(first)}(?![\w])", f.fact_text) is not None
@@ -412,7 +505,7 @@ def _from_other(parses: Any, ctx: ExtractionContext, speaker: str, pron: str,
     """The one candidate of the other speaker's last sentence, with whose "my" and "your" it was."""
     from arandu_pipelines.write.parses import NER, PARSE
 
-    other = _other_turn(ctx, speaker)
+    other = _other_turn(ctx, speaker, whole=pron != "it")
     if other is None:
         return None, "", ""
     who, sent = other
@@ -424,7 +517,10 @@ def _from_other(parses: Any, ctx: ExtractionContext, speaker: str, pron: str,
     asked = _asked_object(doc, verb) if pron == "it" else None
     if asked is not None:
         return asked, who, speaker
-    return _pick(_stretch_candidates(list(doc), pron, skip | {who.casefold()}), pron), who, speaker
+    cands = _stretch_candidates(list(doc), pron, skip | {who.casefold()})
+    if pron != "it":  # "Did Tyler get off okay? How are you and Patty?": Patty is no "him"
+        cands = [c for c in cands if not (isinstance(c, str) and conflicts(c, "m" if pron == "him" else "f"))]
+    return _pick(cands, pron), who, speaker
 
 
 def _asked_object(doc: Any, verb: str) -> Any | None:
@@ -433,6 +529,8 @@ def _asked_object(doc: Any, verb: str) -> Any | None:
     for t in doc:
         if t.pos_ == "VERB" and _same_verb(t.lower_, verb):
             objs = [c for c in t.children if c.dep_ == "dobj"]
+            if objs and any(c.dep_ == "conj" for c in objs[0].children):
+                return None  # "Did you finish the painting or the vase?": which one is for the stretch to say
             chunk = next((c for c in doc.noun_chunks if len(objs) == 1 and c.root.i == objs[0].i), None)
             found = _thing(chunk, True) if chunk is not None else None
             return found if found is not None and found[1] else None
