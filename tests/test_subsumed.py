@@ -161,3 +161,19 @@ async def test_write_stores_the_edge_but_not_the_redundant_fact(memory, fresh_db
     links = {k for (k,) in rows(fresh_db_url, "SELECT entity_key FROM memory_fact_entity_links WHERE fact_id = %s",
                                 (r.facts_added[0].fact_id,))}
     assert links == {"person:anita", "person:dev"}
+
+
+def test_getting_or_having_is_not_inside_a_later_use() -> None:
+    """ "I got new running shoes. I wore them for the marathon": once "them" is named
+    (write/object_it.py), the second fact shares every content word of the first, but getting
+    the shoes is news of its own ("got"/"has a" are stopwords elsewhere)."""
+    from datetime import UTC, datetime
+
+    from arandu_pipelines.write.extract_rules import extract_offline
+    from arandu_pipelines.write.types import ExtractionContext
+
+    ctx = ExtractionContext(speaker_name="Nadia", occurred_at=datetime(2024, 3, 4, tzinfo=UTC), addressee="Tom")
+    got = [f.fact_text for f in extract_offline("I got new running shoes. I wore them for the marathon.", ctx).facts]
+    assert "Nadia got new running shoes" in got, got
+    got = [f.fact_text for f in extract_offline("I have a new bike. I ride it to work now.", ctx).facts]
+    assert "Nadia has a new bike" in got, got
