@@ -60,3 +60,28 @@ def test_extractor_splits_pronoun_tail() -> None:
 def test_extractor_cuts_evaluation() -> None:
     facts = _facts("We all built our own birdhouses, it was fun and relaxing!")
     assert facts and not any("it was" in f for f in facts)
+
+
+def test_impersonal_head_before_subject_is_cut() -> None:
+    """"Sometimes it's hard when things don't go Nora's way, but Nora is sure ...": the head names
+    Nora only as an owner; the fact is Nora's clause (fact_quality._opener)."""
+    facts = _facts("Sometimes it's hard when plans don't go my way, but I'm sure if I keep trying, "
+                   "I'll open the bakery!", speaker="Nora")
+    assert not any(f.startswith("Sometimes") for f in facts)
+
+
+def test_impersonal_head_with_other_subject_stays() -> None:
+    facts = _facts("It was tough, but I'm okay now after the surgery on my knee.", speaker="Nora")
+    assert any(f.startswith("Nora is okay now") for f in facts)
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Ivy's aunt's gardening", "Ivy's aunt is gardening"),
+    ("Ivy's painting", "Ivy's painting"),
+    ("Ivy loves Tom's dad's cooking", "Ivy loves Tom's dad's cooking"),
+    ("Ivy's aunt's cooking dinner", "Ivy's aunt's cooking dinner"),
+])
+def test_owner_noun_progressive(text: str, want: str) -> None:
+    """An owner's noun's "'s" before a closing "-ing" word is "is" (plain_forms.contractions)."""
+    from arandu_pipelines.write.plain_forms import contractions
+    assert contractions(text) == want

@@ -342,6 +342,30 @@ def _show_tail(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
     return f
 
 
+# "Sometimes it's hard when things don't go Jon's way, but Jon is sure ...": an impersonal head
+# that names the subject only as an owner ("Jon's way") before ", but S <verb>" (session 17)
+_IMPERSONAL_HEAD_RE = re.compile(r"(?i)^(?:(?:sometimes|often|honestly|yeah|well)\s*,?\s+)?"
+                                 r"(?:it['’]s|it\s+is|it\s+was|it\s+gets|it\s+can\s+be)\s")
+
+
+def _past_impersonal_head(text: str, subj: str, i: int) -> int:
+    """Where the subject's own clause starts when the fact opens with an impersonal head that
+    names the subject only as an owner before ", but S ..." / "; S ..."; else `i` unchanged."""
+    if not _IMPERSONAL_HEAD_RE.match(text):
+        return i
+    m = re.compile(r"(?:,\s*but|,\s*so|;)\s+(?=" + re.escape(subj) + r"\s+[a-z])").search(text, i)
+    if m is None:
+        return i
+    head = text[:m.start()]
+    owner_only = all(head[k + len(subj):k + len(subj) + 2] in ("'s", "’s") for k in _find_all(head, subj))
+    return m.end() if owner_only else i
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    """Every start of `word` in `text`."""
+    return [m.start() for m in re.finditer(re.escape(word), text)]
+
+
 def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Cut what stands before the subject at a clause boundary ("Yeah, Maria ..." ->
     "Maria ...", "It was tough, but Maria is ok" -> "Maria is ok")."""
@@ -351,6 +375,7 @@ def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     i = text.find(subj)
     if i <= 0:
         return f
+    i = _past_impersonal_head(text, subj, i)
     if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+|,\s*and\s+)$", text[:i]):
         f.fact_text = text[i:]
         # the opener may carry the fact itself (write/generic_repairs.py)
