@@ -88,6 +88,7 @@ from arandu_pipelines.write import (
     cap_choice,
     chat_forms,
     clause_ends,
+    comma_splices,
     drop_repair,
     elaboration,
     fact_shape,
@@ -162,6 +163,8 @@ def _possessive(name: str) -> str:
 # ---- checks over one fact: return the repaired fact, or None to drop it --------------------------
 # ---- checks over one fact: return the repaired fact, or None to drop it --------------------------
 _GENERIC: ContextVar[frozenset[int]] = ContextVar("generic_facts", default=frozenset())
+# a comma splice's split-off tail -> its head (write/comma_splices.py): one sentence, one cap slot
+_SPLICE_HEADS: ContextVar[dict[int, ExtractedFact] | None] = ContextVar("splice_heads", default=None)
 
 
 def _free(f: ExtractedFact) -> bool:
@@ -339,6 +342,30 @@ def _show_tail(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
     return f
 
 
+# "Sometimes it's hard when things don't go Jon's way, but Jon is sure ...": an impersonal head
+# that names the subject only as an owner ("Jon's way") before ", but S <verb>" (session 17)
+_IMPERSONAL_HEAD_RE = re.compile(r"(?i)^(?:(?:sometimes|often|honestly|yeah|well)\s*,?\s+)?"
+                                 r"(?:it['’]s|it\s+is|it\s+was|it\s+gets|it\s+can\s+be)\s")
+
+
+def _past_impersonal_head(text: str, subj: str, i: int) -> int:
+    """Where the subject's own clause starts when the fact opens with an impersonal head that
+    names the subject only as an owner before ", but S ..." / "; S ..."; else `i` unchanged."""
+    if not _IMPERSONAL_HEAD_RE.match(text):
+        return i
+    m = re.compile(r"(?:,\s*but|,\s*so|;)\s+(?=" + re.escape(subj) + r"\s+[a-z])").search(text, i)
+    if m is None:
+        return i
+    head = text[:m.start()]
+    owner_only = all(head[k + len(subj):k + len(subj) + 2] in ("'s", "’s") for k in _find_all(head, subj))
+    return m.end() if owner_only else i
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    """Every start of `word` in `text`."""
+    return [m.start() for m in re.finditer(re.escape(word), text)]
+
+
 def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Cut what stands before the subject at a clause boundary ("Yeah, Maria ..." ->
     "Maria ...", "It was tough, but Maria is ok" -> "Maria is ok")."""
@@ -348,6 +375,7 @@ def _opener(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     i = text.find(subj)
     if i <= 0:
         return f
+    i = _past_impersonal_head(text, subj, i)
     if re.search(r"(?:[,;:]\s*|\b(?:but|so|mas)\s+|,\s*and\s+)$", text[:i]):
         f.fact_text = text[i:]
         # the opener may carry the fact itself (write/generic_repairs.py)
@@ -828,12 +856,15 @@ def _rank(f: ExtractedFact, ctx: ExtractionContext | None = None) -> tuple[int, 
 
 def _cap(facts: list[ExtractedFact], ctx: ExtractionContext | None = None) -> list[ExtractedFact]:
     """At most MAX_FREE_FACTS free-text facts per subject per message, the best by `_rank`."""
+    heads = _SPLICE_HEADS.get() or {}
     by_subject: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
-        if _free(f):
+        if _free(f) and not (id(f) in heads and any(g is heads[id(f)] for g in facts)):
             by_subject.setdefault(f.subject, []).append(i)
     keep = {i for ids in by_subject.values()
             for i in sorted(ids, key=lambda i: _rank(facts[i], ctx), reverse=True)[:MAX_FREE_FACTS]}
+    # a splice's tail shares its head's slot: kept with the head, gone with it
+    keep |= {i for i, f in enumerate(facts) if id(f) in heads and any(facts[k] is heads[id(f)] for k in keep)}
     return [f for i, f in enumerate(facts) if not _free(f) or i in keep]
 
 
@@ -842,10 +873,12 @@ def refine(result: ExtractionResult, ctx: ExtractionContext,
     """Apply `CHECKS` to every fact, then collapse near-duplicates and cap free-text facts.
     `generic`: the facts that restate a sentence rather than match a rule (strict checks)."""
     token = _GENERIC.set(frozenset(id(f) for f in (generic or [])))
+    heads = _SPLICE_HEADS.set({})
     try:
         _refine(result, ctx)
     finally:
         _GENERIC.reset(token)
+        _SPLICE_HEADS.reset(heads)
 
 
 _AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r") )")
@@ -931,13 +964,38 @@ def _split_clauses(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+def _split_splices(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """"S did X, she's Y" is two statements joined by a comma: the head stays, the tail becomes a
+    fact of its own about whom it names, or is cut when it only comments on the head or names
+    nobody the head can give it (write/comma_splices.py, session 17)."""
+    out: list[ExtractedFact] = []
+    for f in facts:
+        parts = comma_splices.split(f.fact_text, f.subject) if _free(f) and "," in f.fact_text else None
+        if parts is None or f.subject not in parts.head:
+            out.append(f)
+            continue
+        f.fact_text, old_mentions = parts.head, f.mentions
+        f.mentions = [x for x in old_mentions if x in parts.head]
+        out.append(f)
+        if parts.tail is not None and parts.subject is not None:
+            who = parts.subject
+            second = replace(f, subject=who, fact_text=parts.tail,
+                             mentions=[x for x in [*old_mentions, f.subject] if x in parts.tail and x != who])
+            out.append(second)
+            _GENERIC.set(_GENERIC.get() | {id(second)})
+            heads = _SPLICE_HEADS.get()
+            if heads is not None:
+                heads[id(second)] = f
+    return out
+
+
 # bench/fact_drops.py: when set, every dropped fact is appended as (reason, text before the check)
 AUDIT: ContextVar[list[tuple[str, str]] | None] = ContextVar("arandu_refine_audit", default=None)
 
 
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     audit = AUDIT.get()
-    result.facts = _split_clauses(_split_actions(result.facts))
+    result.facts = _split_clauses(_split_actions(_split_splices(result.facts)))
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:

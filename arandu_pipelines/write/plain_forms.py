@@ -80,6 +80,13 @@ def _contraction_verb(next_word: str, after: str) -> str | None:
     return None
 
 
+def _progressive_end(next_word: str, after: str) -> bool:
+    """An "-ing" word closing the fact after an owner's noun's "'s" ("Nora's mom's babysitting"):
+    a progressive; a noun there ("Ana's painting") has no second "'s" before it."""
+    return next_word.islower() and next_word.endswith("ing") and len(next_word) > 5 \
+        and re.fullmatch(r"\s*[.!]*", after) is not None
+
+
 def contractions(text: str) -> str:
     """`text` with a noun's chat contraction "'s" written out as "is" or "has" (module doc)."""
     def repl(m: re.Match[str]) -> str:
@@ -89,6 +96,8 @@ def contractions(text: str) -> str:
         verb = _contraction_verb(m.group("next"), text[m.end():])
         adv = m.group("adv")
         owner = m.group("owner")
+        if verb is None and owner and _progressive_end(m.group("next"), text[m.end():]):
+            verb = "is"  # "Nora's mom's babysitting" closing the fact (session 17, wellformed17b)
         if verb is None and owner and not adv and owner[:-2].lower() not in _PRONOUNS and _contraction_verb(noun + "'s", "") == "is":
             lead = m.group(0)[: m.start("owner") - m.start()]
             return f"{lead}{owner[:-2]} is {m.group(0)[m.start('noun') - m.start():]}"  # "Blue's Caroline's favorite"
