@@ -41,7 +41,8 @@ def test_a_shouted_name_known_from_the_session_keeps_its_case():
     ("I joined a running club bc my doctor said so", ["Ana joined a running club because Ana's doctor said so"]),
     ("my sister is coming up tmrw pls dont tell her", ["Ana's sister is coming up tomorrow"]),  # request cut
     ("work was rough btw, Northwind Freight is restructuring the backend team again",
-     ["Ana's work was rough, Northwind Freight is restructuring the backend team again"]),  # was "Ana works was"
+     ["Ana's work was rough", "Northwind Freight is restructuring the backend team again"]),  # was "Ana works was";
+    # the comma splice is two facts (write/comma_splices.py, session 17)
 ])
 def test_chat_spellings_are_written_out(text, expected):
     assert facts(text) == expected
