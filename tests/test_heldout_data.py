@@ -629,3 +629,71 @@ def test_heldout_15_blind_set_loads_and_keeps_locomo_register() -> None:
     assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
     urls = [u for t in photos for u in t["img_url"]]
     assert all(re.fullmatch(r"https://example\.invalid/heldout-15/photo-\d+\.jpg", u) for u in urls)
+
+
+# heldout-16 (session 17, branch heldout17b): one blind conversation in LoCoMo's register.
+HELDOUT_16 = HELDOUT / "heldout-16.json"
+
+
+def test_heldout_16_blind_set_loads_and_keeps_locomo_register() -> None:
+    """heldout-16 is a blind probe: it must load, point at real turns and read like LoCoMo.
+
+    Held to the same checks as heldout-11: every check of the third set (the importer reads every
+    turn, observations and evidence point at real turns of the right speaker, gold_observations()
+    returns them all, turn length, session size, per-session density, photo fields, qa categories)
+    and LoCoMo's habits: dia_ids D<s>:1..n in order, observations in turn order, sessions dated in
+    increasing order, speakers alternating, turn length that varies as in the dev pair (standard
+    deviation 13.6 / 13.0 words), every observation naming the speaker it is filed under in the
+    third person, some turns with two observations and most with none, multi-hop questions citing
+    turns of two or more sessions, and temporal answers that carry a 2023 date. Like heldout-14 it
+    also keeps the brief's bounds (120-135 turns, 4-60 words a turn, the dev files' photo key order
+    and numbered placeholder addresses).
+    """
+    from datetime import datetime
+
+    assert HELDOUT_16 in FILES
+    test_importer_reads_every_turn(HELDOUT_16)
+    test_observations_and_evidence_point_at_real_turns(HELDOUT_16)
+    test_bench_reads_every_observation(HELDOUT_16)
+    test_second_and_third_sets_keep_locomo_register(HELDOUT_16)
+    test_third_set_observations_stay_per_turn(HELDOUT_16)
+    data = json.loads(HELDOUT_16.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    lengths: list[int] = []
+    per_turn: dict[str, int] = {}
+    for n, key in enumerate(keys, 1):
+        turns = data[key]
+        ids = [t["dia_id"] for t in turns]
+        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
+        lengths += [len(t["text"].split()) for t in turns]
+        per_turn.update(dict.fromkeys(ids, 0))
+        for speaker, items in data[f"{key}_observation"].items():
+            positions = [ids.index(dia_id) for _text, dia_id in items]
+            assert positions == sorted(positions), key
+            for text, dia_id in items:
+                per_turn[dia_id] += 1
+                assert speaker in text, (speaker, text)
+                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
+    counts = list(per_turn.values())
+    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
+    assert 120 <= len(counts) <= 135, len(counts)
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    assert spread >= 8, spread
+    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
+    assert min(lengths) >= 4 and max(lengths) <= 60, (min(lengths), max(lengths))
+    for qa in data["qa"]:
+        if qa["category"] == 1:
+            assert len(qa["evidence"]) >= 2, qa
+            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
+        if qa["category"] == 2:
+            assert re.search(r"\b2023\b", str(qa["answer"])), qa
+    photos = [t for k in keys for t in data[k] if "img_url" in t]
+    assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
+    urls = [u for t in photos for u in t["img_url"]]
+    assert all(re.fullmatch(r"https://example\.invalid/heldout-16/photo-\d+\.jpg", u) for u in urls)
