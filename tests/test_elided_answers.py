@@ -104,3 +104,18 @@ def test_an_aside_before_the_complement_is_no_ellipsis() -> None:
     assert facts("I am, honestly, the best cook in town.") == ["Rosa is, honestly, the best cook in town"]
     assert facts("I am, honestly, the best cook in town.", ("Tomas", "Are you still cooking?")) == [
         "Rosa is, honestly, the best cook in town"]
+
+
+def test_a_completion_longer_than_a_fact_may_be_is_not_made() -> None:
+    """The question's whole verb phrase made a fact of 25+ words on an unread held-out set (the
+    bench's long_sentence marker); a completion over `fact_quality.MAX_WORDS` is not made, and an
+    answer that has only its clause keeps the clause, as when no question supplies the predicate."""
+    from arandu_pipelines.write.fact_quality import MAX_WORDS
+
+    q = ("Will you enter the annual chili cook-off at the old downtown community center with your "
+         "grandmother's secret family recipe from Oaxaca and the smoked peppers from your own garden this fall?")
+    got = facts("I will!", ("Tomas", q))
+    assert all(len(g.split()) <= MAX_WORDS for g in got), got
+    assert not any("chili cook-off" in g for g in got), got
+    short = facts("I will!", ("Tomas", "Will you enter the chili contest?"))
+    assert short == ["Rosa will enter the chili contest"], short

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from arandu_pipelines.write.fact_quality import MAX_WORDS
 from arandu_pipelines.write.language import conj_en
 from arandu_pipelines.write.types import (
     ExtractedFact,
@@ -161,17 +162,15 @@ def _complete_elided(result: ExtractionResult, same: list[ExtractedFact], m: re.
     q = _question(qdoc, m.group("who"), aux, speaker, asker) if qdoc is not None else None
     if q is None:  # nothing supplies the predicate: keep only what stands alone
         for f, h in facts:
-            clause = _CLAUSE_AFTER_RE.match(h.group("tail").strip())
-            if clause and _CLAUSE_SUBJ_RE.search(clause.group("clause")):
-                f.fact_text = _cap(clause.group("clause"))
-            else:
-                result.facts.remove(f)
+            _standalone(result, f, h)
         return
     subj_words, verb, rest = q
     if not facts:  # "I will!": no fact yet; the question's subject in the answerer's words
         if m.group("who").lower() == "we" or subj_words is None:
             return
         text = _sentence(subj_words, aux, neg, verb, rest, m.group("who"))
+        if _too_long(text):
+            return
         result.facts.append(ExtractedFact(speaker, text, None, None, "specific_event", 0.8, source_text=first,
                                           rule_kind="elided_answer"))
         return
@@ -184,8 +183,27 @@ def _complete_elided(result: ExtractionResult, same: list[ExtractedFact], m: re.
         # a clause the rules joined (", and we're rehearsing") stays as they wrote it: only the head is completed
         if _SPLICED_RE.match(tail):  # ", it rides great": a clause of its own, its pronoun unread here
             tail = ""
-        f.fact_text = f"{head}{', ' + tail.lstrip(', ') if tail else ''}"
+        text = f"{head}{', ' + tail.lstrip(', ') if tail else ''}"
+        if _too_long(text):  # the question's long verb phrase: keep what stands alone, as without one
+            _standalone(result, f, h)
+            continue
+        f.fact_text = text
         f.rule_kind = "elided_answer"
+
+
+def _too_long(text: str) -> bool:
+    """A completion longer than the quality pass lets a fact be (`fact_quality.MAX_WORDS`): the
+    question's whole verb phrase is not worth a fact nobody reads to the end."""
+    return len(text.split()) > MAX_WORDS
+
+
+def _standalone(result: ExtractionResult, f: ExtractedFact, h: re.Match[str]) -> None:
+    """ "Dale does, but with Tyler gone Dale ..." keeps the clause after "but"; a bare "Earl did" goes."""
+    clause = _CLAUSE_AFTER_RE.match(h.group("tail").strip())
+    if clause and _CLAUSE_SUBJ_RE.search(clause.group("clause")):
+        f.fact_text = _cap(clause.group("clause"))
+    else:
+        result.facts.remove(f)
 
 
 def _question(doc: Any, who: str, aux: str, speaker: str, asker: str) -> tuple[str | None, Any, list[str]] | None:
@@ -361,5 +379,8 @@ def _complete_bare(same: list[ExtractedFact], m: re.Match[str], qdoc: Any, speak
         rest = h.group("rest").strip()
         if rest and not re.match(rf"(?i){_TIME}", rest):
             continue  # the fact says more than a time: leave it
-        f.fact_text = f"{h.group('head')} {words}{' ' + rest if rest else ''}"
+        text = f"{h.group('head')} {words}{' ' + rest if rest else ''}"
+        if _too_long(text):
+            continue
+        f.fact_text = text
         f.rule_kind = "elided_answer"
