@@ -436,264 +436,94 @@ def test_heldout_12_blind_set_loads_and_keeps_locomo_register() -> None:
     assert all(u.startswith(prefix) for t in photos for u in t["img_url"])
 
 
-# heldout-13 (session 16, branch heldout16a): one blind conversation in LoCoMo's register.
+def _check_blind_set(path: Path, bounds: bool) -> None:
+    """A blind probe must load, point at real turns and read like LoCoMo.
+
+    Every check of the third set (the importer reads every turn, observations and evidence point
+    at real turns of the right speaker, gold_observations() returns them all, turn length, session
+    size, per-session density, photo fields, qa categories) and LoCoMo's habits: dia_ids
+    D<s>:1..n in order, observations in turn order, sessions dated in increasing order, speakers
+    alternating, turn length that varies as in the dev pair (standard deviation 13.6 / 13.0
+    words), every observation naming the speaker it is filed under in the third person, some turns
+    with two observations and most with none, multi-hop questions citing turns of two or more
+    sessions, and temporal answers that carry a 2023 date. With `bounds` (heldout-14 on): the
+    brief's bounds too (120-135 turns, 4-60 words a turn, the dev files' photo key order and
+    numbered placeholder addresses).
+    """
+    from datetime import datetime
+
+    assert path in FILES
+    test_importer_reads_every_turn(path)
+    test_observations_and_evidence_point_at_real_turns(path)
+    test_bench_reads_every_observation(path)
+    test_second_and_third_sets_keep_locomo_register(path)
+    test_third_set_observations_stay_per_turn(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
+    assert keys == [f"session_{n}" for n in range(1, 7)]
+    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
+    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
+    lengths: list[int] = []
+    per_turn: dict[str, int] = {}
+    for n, key in enumerate(keys, 1):
+        turns = data[key]
+        ids = [t["dia_id"] for t in turns]
+        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
+        order = [t["speaker"] for t in turns]
+        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
+        lengths += [len(t["text"].split()) for t in turns]
+        per_turn.update(dict.fromkeys(ids, 0))
+        for speaker, items in data[f"{key}_observation"].items():
+            positions = [ids.index(dia_id) for _text, dia_id in items]
+            assert positions == sorted(positions), key
+            for text, dia_id in items:
+                per_turn[dia_id] += 1
+                assert speaker in text, (speaker, text)
+                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
+    counts = list(per_turn.values())
+    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
+    if bounds:
+        assert 120 <= len(counts) <= 135, len(counts)
+    mean = sum(lengths) / len(lengths)
+    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
+    assert spread >= 8, spread
+    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
+    if bounds:
+        assert min(lengths) >= 4 and max(lengths) <= 60, (min(lengths), max(lengths))
+    for qa in data["qa"]:
+        if qa["category"] == 1:
+            assert len(qa["evidence"]) >= 2, qa
+            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
+        if qa["category"] == 2:
+            assert re.search(r"\b2023\b", str(qa["answer"])), qa
+    photos = [t for k in keys for t in data[k] if "img_url" in t]
+    urls = [u for t in photos for u in t["img_url"]]
+    if bounds:
+        assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
+        assert all(re.fullmatch(rf"https://example\.invalid/{path.stem}/photo-\d+\.jpg", u) for u in urls)
+    else:
+        assert all(u.startswith(f"https://example.invalid/{path.stem}/") for u in urls), urls
+
+
+# heldout-13 (session 16, branch heldout16a), heldout-14 (session 16, heldout16b), heldout-15
+# (session 17, heldout17a), heldout-16 (session 17, heldout17b): blind conversations in LoCoMo's register.
 HELDOUT_13 = HELDOUT / "heldout-13.json"
-
-
-def test_heldout_13_blind_set_loads_and_keeps_locomo_register() -> None:
-    """heldout-13 is a blind probe: it must load, point at real turns and read like LoCoMo.
-
-    Held to the same checks as heldout-11: every check of the third set (the importer reads every
-    turn, observations and evidence point at real turns of the right speaker, gold_observations()
-    returns them all, turn length, session size, per-session density, photo fields, qa categories)
-    and LoCoMo's habits: dia_ids D<s>:1..n in order, observations in turn order, sessions dated in
-    increasing order, speakers alternating, turn length that varies as in the dev pair, every
-    observation naming the speaker it is filed under in the third person, some turns with two
-    observations and most with none, multi-hop questions citing turns of two or more sessions, and
-    temporal answers that carry a 2023 date.
-    """
-    from datetime import datetime
-
-    assert HELDOUT_13 in FILES
-    test_importer_reads_every_turn(HELDOUT_13)
-    test_observations_and_evidence_point_at_real_turns(HELDOUT_13)
-    test_bench_reads_every_observation(HELDOUT_13)
-    test_second_and_third_sets_keep_locomo_register(HELDOUT_13)
-    test_third_set_observations_stay_per_turn(HELDOUT_13)
-    data = json.loads(HELDOUT_13.read_text(encoding="utf-8"))
-    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
-    assert keys == [f"session_{n}" for n in range(1, 7)]
-    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
-    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
-    lengths: list[int] = []
-    per_turn: dict[str, int] = {}
-    for n, key in enumerate(keys, 1):
-        turns = data[key]
-        ids = [t["dia_id"] for t in turns]
-        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
-        order = [t["speaker"] for t in turns]
-        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
-        lengths += [len(t["text"].split()) for t in turns]
-        per_turn.update(dict.fromkeys(ids, 0))
-        for speaker, items in data[f"{key}_observation"].items():
-            positions = [ids.index(dia_id) for _text, dia_id in items]
-            assert positions == sorted(positions), key
-            for text, dia_id in items:
-                per_turn[dia_id] += 1
-                assert speaker in text, (speaker, text)
-                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
-    counts = list(per_turn.values())
-    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
-    mean = sum(lengths) / len(lengths)
-    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
-    assert spread >= 8, spread
-    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
-    for qa in data["qa"]:
-        if qa["category"] == 1:
-            assert len(qa["evidence"]) >= 2, qa
-            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
-        if qa["category"] == 2:
-            assert re.search(r"\b2023\b", str(qa["answer"])), qa
-    photos = [t for k in keys for t in data[k] if "img_url" in t]
-    urls = [u for t in photos for u in t["img_url"]]
-    assert all(u.startswith("https://example.invalid/heldout-13/") for u in urls), urls
-
-
-# heldout-14 (session 16, branch heldout16b): one blind conversation in LoCoMo's register.
 HELDOUT_14 = HELDOUT / "heldout-14.json"
-
-
-def test_heldout_14_blind_set_loads_and_keeps_locomo_register() -> None:
-    """heldout-14 is a blind probe: it must load, point at real turns and read like LoCoMo.
-
-    Held to every check of the third set (the importer reads every turn, observations and evidence
-    point at real turns of the right speaker, gold_observations() returns them all, turn length,
-    session size, per-session density, photo fields, qa categories) and to LoCoMo's habits: dia_ids
-    D<s>:1..n in order, observations in turn order, sessions dated in increasing order, speakers
-    alternating, turn length that varies as in the dev pair (standard deviation 13.6 / 13.0 words),
-    every observation naming the speaker it is filed under in the third person, some turns with two
-    observations and many with none, multi-hop questions citing turns of two or more sessions, and
-    temporal answers that carry a 2023 date.
-    """
-    from datetime import datetime
-
-    assert HELDOUT_14 in FILES
-    test_importer_reads_every_turn(HELDOUT_14)
-    test_observations_and_evidence_point_at_real_turns(HELDOUT_14)
-    test_bench_reads_every_observation(HELDOUT_14)
-    test_second_and_third_sets_keep_locomo_register(HELDOUT_14)
-    test_third_set_observations_stay_per_turn(HELDOUT_14)
-    data = json.loads(HELDOUT_14.read_text(encoding="utf-8"))
-    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
-    assert keys == [f"session_{n}" for n in range(1, 7)]
-    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
-    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
-    lengths: list[int] = []
-    per_turn: dict[str, int] = {}
-    for n, key in enumerate(keys, 1):
-        turns = data[key]
-        ids = [t["dia_id"] for t in turns]
-        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
-        order = [t["speaker"] for t in turns]
-        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
-        lengths += [len(t["text"].split()) for t in turns]
-        per_turn.update(dict.fromkeys(ids, 0))
-        for speaker, items in data[f"{key}_observation"].items():
-            positions = [ids.index(dia_id) for _text, dia_id in items]
-            assert positions == sorted(positions), key
-            for text, dia_id in items:
-                per_turn[dia_id] += 1
-                assert speaker in text, (speaker, text)
-                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
-    counts = list(per_turn.values())
-    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
-    assert 120 <= len(counts) <= 135, len(counts)
-    mean = sum(lengths) / len(lengths)
-    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
-    assert spread >= 8, spread
-    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
-    assert min(lengths) >= 4 and max(lengths) <= 60, (min(lengths), max(lengths))
-    for qa in data["qa"]:
-        if qa["category"] == 1:
-            assert len(qa["evidence"]) >= 2, qa
-            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
-        if qa["category"] == 2:
-            assert re.search(r"\b2023\b", str(qa["answer"])), qa
-    photos = [t for k in keys for t in data[k] if "img_url" in t]
-    assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
-    urls = [u for t in photos for u in t["img_url"]]
-    assert all(re.fullmatch(r"https://example\.invalid/heldout-14/photo-\d+\.jpg", u) for u in urls)
-
-
-# heldout-15 (session 17, branch heldout17a): one blind conversation in LoCoMo's register.
 HELDOUT_15 = HELDOUT / "heldout-15.json"
-
-
-def test_heldout_15_blind_set_loads_and_keeps_locomo_register() -> None:
-    """heldout-15 is a blind probe: it must load, point at real turns and read like LoCoMo.
-
-    Held to every check of the third set (the importer reads every turn, observations and evidence
-    point at real turns of the right speaker, gold_observations() returns them all, turn length,
-    session size, per-session density, photo fields, qa categories) and to LoCoMo's habits: dia_ids
-    D<s>:1..n in order, observations in turn order, sessions dated in increasing order, speakers
-    alternating, turn length that varies as in the dev pair (standard deviation 13.6 / 13.0 words),
-    every observation naming the speaker it is filed under in the third person, some turns with two
-    observations and many with none, multi-hop questions citing turns of two or more sessions, and
-    temporal answers that carry a 2023 date.
-    """
-    from datetime import datetime
-
-    assert HELDOUT_15 in FILES
-    test_importer_reads_every_turn(HELDOUT_15)
-    test_observations_and_evidence_point_at_real_turns(HELDOUT_15)
-    test_bench_reads_every_observation(HELDOUT_15)
-    test_second_and_third_sets_keep_locomo_register(HELDOUT_15)
-    test_third_set_observations_stay_per_turn(HELDOUT_15)
-    data = json.loads(HELDOUT_15.read_text(encoding="utf-8"))
-    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
-    assert keys == [f"session_{n}" for n in range(1, 7)]
-    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
-    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
-    lengths: list[int] = []
-    per_turn: dict[str, int] = {}
-    for n, key in enumerate(keys, 1):
-        turns = data[key]
-        ids = [t["dia_id"] for t in turns]
-        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
-        order = [t["speaker"] for t in turns]
-        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
-        lengths += [len(t["text"].split()) for t in turns]
-        per_turn.update(dict.fromkeys(ids, 0))
-        for speaker, items in data[f"{key}_observation"].items():
-            positions = [ids.index(dia_id) for _text, dia_id in items]
-            assert positions == sorted(positions), key
-            for text, dia_id in items:
-                per_turn[dia_id] += 1
-                assert speaker in text, (speaker, text)
-                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
-    counts = list(per_turn.values())
-    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
-    assert 120 <= len(counts) <= 135, len(counts)
-    mean = sum(lengths) / len(lengths)
-    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
-    assert spread >= 8, spread
-    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
-    assert min(lengths) >= 4 and max(lengths) <= 60, (min(lengths), max(lengths))
-    for qa in data["qa"]:
-        if qa["category"] == 1:
-            assert len(qa["evidence"]) >= 2, qa
-            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
-        if qa["category"] == 2:
-            assert re.search(r"\b2023\b", str(qa["answer"])), qa
-    photos = [t for k in keys for t in data[k] if "img_url" in t]
-    assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
-    urls = [u for t in photos for u in t["img_url"]]
-    assert all(re.fullmatch(r"https://example\.invalid/heldout-15/photo-\d+\.jpg", u) for u in urls)
-
-
-# heldout-16 (session 17, branch heldout17b): one blind conversation in LoCoMo's register.
 HELDOUT_16 = HELDOUT / "heldout-16.json"
 
 
+def test_heldout_13_blind_set_loads_and_keeps_locomo_register() -> None:
+    _check_blind_set(HELDOUT_13, bounds=False)
+
+
+def test_heldout_14_blind_set_loads_and_keeps_locomo_register() -> None:
+    _check_blind_set(HELDOUT_14, bounds=True)
+
+
+def test_heldout_15_blind_set_loads_and_keeps_locomo_register() -> None:
+    _check_blind_set(HELDOUT_15, bounds=True)
+
+
 def test_heldout_16_blind_set_loads_and_keeps_locomo_register() -> None:
-    """heldout-16 is a blind probe: it must load, point at real turns and read like LoCoMo.
-
-    Held to the same checks as heldout-11: every check of the third set (the importer reads every
-    turn, observations and evidence point at real turns of the right speaker, gold_observations()
-    returns them all, turn length, session size, per-session density, photo fields, qa categories)
-    and LoCoMo's habits: dia_ids D<s>:1..n in order, observations in turn order, sessions dated in
-    increasing order, speakers alternating, turn length that varies as in the dev pair (standard
-    deviation 13.6 / 13.0 words), every observation naming the speaker it is filed under in the
-    third person, some turns with two observations and most with none, multi-hop questions citing
-    turns of two or more sessions, and temporal answers that carry a 2023 date. Like heldout-14 it
-    also keeps the brief's bounds (120-135 turns, 4-60 words a turn, the dev files' photo key order
-    and numbered placeholder addresses).
-    """
-    from datetime import datetime
-
-    assert HELDOUT_16 in FILES
-    test_importer_reads_every_turn(HELDOUT_16)
-    test_observations_and_evidence_point_at_real_turns(HELDOUT_16)
-    test_bench_reads_every_observation(HELDOUT_16)
-    test_second_and_third_sets_keep_locomo_register(HELDOUT_16)
-    test_third_set_observations_stay_per_turn(HELDOUT_16)
-    data = json.loads(HELDOUT_16.read_text(encoding="utf-8"))
-    keys = [k for k in data if re.fullmatch(r"session_\d+", k)]
-    assert keys == [f"session_{n}" for n in range(1, 7)]
-    dates = [datetime.strptime(data[f"{k}_date_time"], "%I:%M %p on %d %B, %Y") for k in keys]
-    assert dates == sorted(dates) and len(set(dates)) == len(dates), dates
-    lengths: list[int] = []
-    per_turn: dict[str, int] = {}
-    for n, key in enumerate(keys, 1):
-        turns = data[key]
-        ids = [t["dia_id"] for t in turns]
-        assert ids == [f"D{n}:{i}" for i in range(1, len(ids) + 1)], key
-        order = [t["speaker"] for t in turns]
-        assert all(order[i] != order[i + 1] for i in range(len(order) - 1)), key
-        lengths += [len(t["text"].split()) for t in turns]
-        per_turn.update(dict.fromkeys(ids, 0))
-        for speaker, items in data[f"{key}_observation"].items():
-            positions = [ids.index(dia_id) for _text, dia_id in items]
-            assert positions == sorted(positions), key
-            for text, dia_id in items:
-                per_turn[dia_id] += 1
-                assert speaker in text, (speaker, text)
-                assert not re.search(r"\b(I|I'm|I've|my|me|we|our|us)\b", text), text
-    counts = list(per_turn.values())
-    assert counts.count(2) >= 1 and counts.count(0) > len(counts) / 2, counts
-    assert 120 <= len(counts) <= 135, len(counts)
-    mean = sum(lengths) / len(lengths)
-    spread = (sum((n - mean) ** 2 for n in lengths) / len(lengths)) ** 0.5
-    assert spread >= 8, spread
-    assert sum(n < 12 for n in lengths) >= 10 and sum(n > 35 for n in lengths) >= 10
-    assert min(lengths) >= 4 and max(lengths) <= 60, (min(lengths), max(lengths))
-    for qa in data["qa"]:
-        if qa["category"] == 1:
-            assert len(qa["evidence"]) >= 2, qa
-            assert len({e.split(":")[0] for e in qa["evidence"]}) >= 2, qa
-        if qa["category"] == 2:
-            assert re.search(r"\b2023\b", str(qa["answer"])), qa
-    photos = [t for k in keys for t in data[k] if "img_url" in t]
-    assert list(photos[0]) == ["speaker", "img_url", "blip_caption", "query", "dia_id", "text"]
-    urls = [u for t in photos for u in t["img_url"]]
-    assert all(re.fullmatch(r"https://example\.invalid/heldout-16/photo-\d+\.jpg", u) for u in urls)
+    _check_blind_set(HELDOUT_16, bounds=True)
