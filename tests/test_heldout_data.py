@@ -511,6 +511,7 @@ HELDOUT_13 = HELDOUT / "heldout-13.json"
 HELDOUT_14 = HELDOUT / "heldout-14.json"
 HELDOUT_15 = HELDOUT / "heldout-15.json"
 HELDOUT_16 = HELDOUT / "heldout-16.json"
+HELDOUT_18 = HELDOUT / "heldout-18.json"
 
 
 def test_heldout_13_blind_set_loads_and_keeps_locomo_register() -> None:
@@ -527,3 +528,8 @@ def test_heldout_15_blind_set_loads_and_keeps_locomo_register() -> None:
 
 def test_heldout_16_blind_set_loads_and_keeps_locomo_register() -> None:
     _check_blind_set(HELDOUT_16, bounds=True)
+
+
+# heldout-18 (session 18, branch heldout18b): a blind conversation in LoCoMo's register.
+def test_heldout_18_blind_set_loads_and_keeps_locomo_register() -> None:
+    _check_blind_set(HELDOUT_18, bounds=True)
