@@ -511,8 +511,8 @@ HELDOUT_13 = HELDOUT / "heldout-13.json"
 HELDOUT_14 = HELDOUT / "heldout-14.json"
 HELDOUT_15 = HELDOUT / "heldout-15.json"
 HELDOUT_16 = HELDOUT / "heldout-16.json"
-# heldout-17 (session 18, branch heldout18a): one blind conversation in LoCoMo's register.
-HELDOUT_17 = HELDOUT / "heldout-17.json"
+HELDOUT_17 = HELDOUT / "heldout-17.json"  # session 18, branch heldout18a (blind)
+HELDOUT_18 = HELDOUT / "heldout-18.json"  # session 18, branch heldout18b (blind)
 
 
 def test_heldout_13_blind_set_loads_and_keeps_locomo_register() -> None:
@@ -533,3 +533,7 @@ def test_heldout_16_blind_set_loads_and_keeps_locomo_register() -> None:
 
 def test_heldout_17_blind_set_loads_and_keeps_locomo_register() -> None:
     _check_blind_set(HELDOUT_17, bounds=True)
+
+
+def test_heldout_18_blind_set_loads_and_keeps_locomo_register() -> None:
+    _check_blind_set(HELDOUT_18, bounds=True)
