@@ -151,9 +151,10 @@ def test_past_event_gets_its_date_in_event_date() -> None:
          "Maria did it along the trail", date(2023, 5, 7)),
         ("I went back last week, and yesterday I did my first lead climb at the gym.",
          "Maria went back and Maria did her first lead climb at the gym", date(2023, 5, 1)),
-        # "last month" after "...to " ("Sacramento") rendered without "in": "in Sacramento April 2023"
+        # "last month" after "...to " ("Sacramento") rendered without "in" was "in Sacramento April
+        # 2023"; a month stays in the text since session 18 (write/coarse_dates.py), with its "in"
         ("I joined a club in Sacramento last month, and we ride on Saturdays.",
-         "Maria joined a club in Sacramento and Maria and others ride on Saturdays", date(2023, 4, 1)),
+         "Maria joined a club in Sacramento in April 2023, and Maria and others ride on Saturdays", date(2023, 4, 1)),
     ],
 )
 def test_relative_dates_without_a_calendar_day_move_to_event_date(text: str, fact: str, when: date) -> None:

@@ -19,7 +19,8 @@ what does not read as an atomic statement about a person or thing:
 | second_person               | "you/your" left in the text becomes the addressee (the other speaker |
 |                             | of the session) or, when unknown, the fact is dropped               |
 | glued_date                  | a date the extractor rendered into the text ("On 5 May 2023 ...",   |
-|                             | "(2023-05-05)") is removed when `event_date` holds it               |
+|                             | "(2023-05-05)") is removed when `event_date` holds it; a month or a |
+|                             | year stays, a time phrase subject is turned around (coarse_dates.py)|
 | show_tail                   | a trailing pointer to a shared photo ("- here's ...") is cut        |
 | opener                      | discourse openers before the subject are cut ("Yeah, Maria ...",    |
 |                             | "It was tough, but Maria is ..." -> "Maria is ...")                 |
@@ -88,6 +89,7 @@ from arandu_pipelines.write import (
     cap_choice,
     chat_forms,
     clause_ends,
+    coarse_dates,
     comma_splices,
     drop_repair,
     elaboration,
@@ -255,18 +257,36 @@ def _glued_date(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     the sentence ("on the ninth of September") may stay as well (`_calendar_keeps`)."""
     text = _ISO_DATE_RE.sub("", f.fact_text)
     if f.event_date is not None:
+        turned = coarse_dates.time_subject(text)  # "On 17 June 2023 is Maria's dad's birthday"
+        if turned is not None:
+            if not turned or f.subject not in turned:
+                return None  # "On 4 June 2023 was the recital": no subject to name
+            text = turned
         keep = _calendar_keeps(f, ctx, text)
-        kept = keep or set()
+        coarse = _coarse_keeps(f, ctx, text)
+        kept = (keep or set()) | coarse
         cut = _RENDERED_DATE_RE.sub(lambda m: m.group(0) if m.start() in kept else _unglue(m), text)
         if keep is not None and not keep and _would_be_thin(f, ctx, cut):
             cut = text  # "Maria starts on 1 August 2023": cut, "Maria starts" says nothing
-        text = cut
+        text = coarse_dates.month_year(cut) if coarse else cut  # "April in 2024" -> "April 2024"
     text = re.sub(r"\s{2,}", " ", text).strip(" ,")
     # "for tomorrow's grand opening" -> "for on 21 July 2023's ..." -> "for the grand opening"
     text = re.sub(r"(?<=\s)['’]s\s+", "the ", text)
     if text != f.fact_text:
         f.fact_text = text[:1].upper() + text[1:]
     return f
+
+
+def _coarse_keeps(f: ExtractedFact, ctx: ExtractionContext, text: str) -> set[int]:
+    """Starts of the rendered dates in `text` that render a relative month or year of the sentence
+    ("next year" -> "in 2024"): they stay in the text (write/coarse_dates.py, session 18)."""
+    if not f.source_text or not _RENDERED_DATE_RE.search(text):
+        return set()
+    cores = coarse_dates.coarse_cores(find_relative_dates(f.source_text, ctx.occurred_at, ctx.timezone or "UTC",
+                                                          calendar=True))
+    if not cores:
+        return set()
+    return {r.start() for r in _RENDERED_DATE_RE.finditer(text) if coarse_dates.is_coarse(r.group(0), cores)}
 
 
 _DATE_POSSESSIVE_RE = re.compile(r"\b\d{4}['’]s\b")

@@ -18,10 +18,21 @@ _WORD = re.compile(r"[^\W\d_]+")
 STEM = 5  # letters a word is compared by: "painting" / "paints" / "painted"
 
 
+# A month or a year rendered into the text ("in July 2023", "in 2024", "em 2024": write/coarse_dates.py
+# keeps them since session 18). When two facts are compared, their dates are compared on
+# `event_date` (restatements.distinct_events), not as words: "an art show in June 2023" told again
+# as "... in July 2023" is one plan moved, as it was when the text carried no date.
+_COARSE_DATE = re.compile(
+    r"\s*\b(?:in|em)\s+(?:(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro)"
+    r"\s+(?:de\s+)?)?(?:19|20)\d\d\b")
+
+
 def masked(text: str, subject: str) -> str:
     """The fact's text with its subject's name replaced, so that two facts are compared on what
-    they say about the subject rather than on the name they share."""
-    text = text.strip()
+    they say about the subject rather than on the name they share; a rendered month or year is left
+    out (`_COARSE_DATE`)."""
+    text = _COARSE_DATE.sub("", text.strip())
     if not subject.strip():
         return text
     name = re.escape(subject.strip())

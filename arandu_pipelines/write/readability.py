@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from arandu_pipelines.write.lexicon import MONTHS_EN
 from arandu_pipelines.write.name_gender import pronoun_for
 
 _POSSESSIVE = {"she": "her", "he": "his", "they": "their"}
@@ -50,6 +51,12 @@ _BOUNDARY_RE = re.compile(
     r"|\s(?:and|but|so)\s(?=(?:it|they|he|she|we|this|that|there)\b)")
 # a clause may open with one of these before its subject ("..., since Caroline moved ...")
 _OPENERS = "and|but|so|because|'cause|since|when|while|if|though|although|as|until|after|before|now|then"
+# a date rendered before the subject ("In August 2023 Caroline is having ...": write/coarse_dates.py
+# keeps a month or a year in the text, session 18) opens the clause like an opener
+_DATE_OPENER = r"(?:(?:In|On|in|on)\s+(?:[A-Z][a-z]+\s+)?\d{4},?\s+)?"
+# a month's name is no person standing between the subject and its repeat ("... in May 2023 to
+# bring attention to Jon's studio" -> "his studio")
+_MONTHS = frozenset(MONTHS_EN)
 
 
 def pronouns(text: str, subject: str, pronoun: str | None = None, source: str | None = None) -> str:
@@ -94,7 +101,7 @@ def _acronym(word: str) -> bool:
 
 def _clause(clause: str, subject: str, pronoun: str | None, source: str | None = None) -> str:
     s = re.escape(subject)
-    head = re.match(rf"\s*(?:(?:{_OPENERS})\s+)?{s}(?P<others> and others)?\b(?!['’]s)", clause)
+    head = re.match(rf"\s*{_DATE_OPENER}(?:(?:{_OPENERS})\s+)?{s}(?P<others> and others)?\b(?!['’]s)", clause)
     if not head:
         return clause
     kind = "they" if head.group("others") or pronoun not in _POSSESSIVE else pronoun
@@ -105,7 +112,7 @@ def _clause(clause: str, subject: str, pronoun: str | None, source: str | None =
 
     def repl(m: re.Match[str]) -> str:
         words = (w.strip(",.;:!?\"“”()").removesuffix("'s").removesuffix("’s") for w in rest[:m.start()].split())
-        if any(w[:1].isupper() and w != subject and not _acronym(w) for w in words):
+        if any(w[:1].isupper() and w != subject and not _acronym(w) and w not in _MONTHS for w in words):
             return m.group(0)  # another name stands between: "met Ana at Caroline's house" stays
         if kind != "they" and (compound is not None and m.start() != compound.end()
                                or f"{subject} and others" in rest[:m.start()]):

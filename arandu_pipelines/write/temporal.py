@@ -421,6 +421,12 @@ _POSSESSED_BEFORE = re.compile(
     r"(?:\b(?!(?:It|That|He|She|There|What|Here|Who|Where|How|Everything|Nothing|Something|Today|Tomorrow|Tonight)['’])"
     r"[A-Z][a-z]+['’]s|\b(?i:my|your|his|our|their))\s+$")
 
+# "in N units" after a negation or a "first"/superlative of the same clause measures a span ("the
+# first holiday in three years", "I haven't seen her in two years"), no date N units ahead (was
+# event_date 2026; session 18, dates18)
+_DURATION_BEFORE = re.compile(
+    r"(?:n['’]t|\b(?:not|never|first|only|longest|best|worst|most))\b[^.,;!?]*$", _F)
+
 
 def find_relative_dates(
     text: str, occurred_at: datetime, tz: str = "UTC", calendar: bool = False
@@ -516,6 +522,8 @@ def _find_relative(text: str, occurred_at: datetime, tz: str) -> list[TemporalMe
             continue  # "feels like just yesterday I ...": a way of saying, no date
         if _POSSESSED_BEFORE.search(text, max(0, start - 40), start):
             continue  # "Kayla's last year at home": someone's year, no date
+        if m.group(0)[:3].lower() == "in " and _DURATION_BEFORE.search(text, max(0, start - 60), start):
+            continue  # "my first holiday in three years", "haven't seen him in two years": a span, no date
         resolved = handler(m, d0)
         if resolved is None:
             continue
