@@ -202,6 +202,14 @@ def _adverb_after_i(low: str) -> bool:
     """A word between "I" and its verb: a listed adverb, or any "-ly" adverb ("I nearly quit",
     "I instantly knew") that is not an "-ly" verb; conjugating it gave "S nearlies quit"."""
     return low in _EN_SKIP_AFTER_I or (len(low) > 4 and low.endswith("ly") and low not in _EN_LY_VERBS)
+
+
+def _hedge_of(low: str, toks: list[str], j: int) -> bool:
+    """"kind of" / "sort of" between "I" and its verb is a hedge ("I kind of have one"), no verb."""
+    return low in ("kind", "sort") and j + 3 < len(toks) and toks[j + 1].isspace() \
+        and toks[j + 2].lower() == "of" and toks[j + 3].isspace()
+
+
 _EN_COORD_VERBS = frozenset(
     ["live", "work", "study", "love", "like", "want", "need", "go", "have", "play", "teach", "run", "write", "enjoy", "hate", "prefer", "miss", "visit", "manage", "sing", "dance", "cook", "get", "make", "take", "feel", "think", "know", "try", "plan", "hope", "volunteer", "paint", "read", "watch", "help", "spend", "keep", "use", "own", "swim", "hike", "travel", "draw", "bake", "practice", "attend", "join", "lead", "coach", "believe", "care", "do"]
 )
@@ -1288,6 +1296,12 @@ class _EnRewrite:
             if t.isspace() or _adverb_after_i(low):
                 out.append(t)
                 j += 1
+                continue
+            if _hedge_of(low, toks, j):
+                # "I kind of have one": the hedge is an adverb, its verb conjugates (session 18,
+                # tails18; it gave "Nadia kinds of have one")
+                out.extend(toks[j:j + 3])
+                j += 3
                 continue
             if _is_word(t) and j + 2 < self.n and toks[j + 1] == "-" and _is_word(toks[j + 2]):
                 # a hyphenated verb conjugates its head: "color-codes", "double-checks" (not "colors-code")

@@ -8,6 +8,10 @@ what does not read as an atomic statement about a person or thing:
 | check (`CHECKS`, in order)  | what happens                                                        |
 |-----------------------------|---------------------------------------------------------------------|
 | (split)                     | "S did X and did Y" (two past actions) becomes two facts            |
+| (tails)                     | ", which is a terrible pun", ", so life has been a whirlwind" cut;  |
+|                             | ", so/but <Name> <verb> ..." a fact of its own                      |
+|                             | (write/clause_tails.py, session 18); a closing ", thankfully" or    |
+|                             | "though" is cut after the cap (write/wellformed.closing_adverb)     |
 | chat_form                   | chat register is written out (write/chat_forms.py: "ur" -> "your",  |
 |                             | "tmrw" -> "tomorrow", "lol"/emoji/"tho" removed, "sooo" -> "so",    |
 |                             | shouted words lower-cased); every fact, rule or free text           |
@@ -89,6 +93,7 @@ from arandu_pipelines.write import (
     cap_choice,
     chat_forms,
     clause_ends,
+    clause_tails,
     coarse_dates,
     comma_splices,
     drop_repair,
@@ -1009,13 +1014,37 @@ def _split_splices(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
+def _split_tails(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """", which is a terrible pun", ", so life has been a whirlwind" are the speaker's comment on
+    the fact: cut; ", so/but <Name> <verb> ..." is a named subject's news of its own: a fact that
+    shares its head's cap slot (write/clause_tails.py, session 18)."""
+    out: list[ExtractedFact] = []
+    for f in facts:
+        cut = clause_tails.split(f.fact_text, f.subject) if _free(f) and "," in f.fact_text else None
+        if cut is None:
+            out.append(f)
+            continue
+        f.fact_text, old_mentions = cut.head, f.mentions
+        f.mentions = [x for x in old_mentions if x in cut.head]
+        out.append(f)
+        for who, text in cut.news:
+            second = replace(f, subject=who, fact_text=text,
+                             mentions=[x for x in [*old_mentions, f.subject] if x in text and x != who])
+            out.append(second)
+            _GENERIC.set(_GENERIC.get() | {id(second)})
+            heads = _SPLICE_HEADS.get()
+            if heads is not None:
+                heads[id(second)] = f
+    return out
+
+
 # bench/fact_drops.py: when set, every dropped fact is appended as (reason, text before the check)
 AUDIT: ContextVar[list[tuple[str, str]] | None] = ContextVar("arandu_refine_audit", default=None)
 
 
 def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     audit = AUDIT.get()
-    result.facts = _split_clauses(_split_actions(_split_splices(result.facts)))
+    result.facts = _split_clauses(_split_actions(_split_splices(_split_tails(result.facts))))
     kept: list[ExtractedFact] = []
     dropped: dict[str, int] = {}
     for f in result.facts:
@@ -1067,6 +1096,7 @@ def _refine(result: ExtractionResult, ctx: ExtractionContext) -> None:
     for f in kept:  # "Melanie took Melanie's kids" -> "Melanie took their kids" (write/readability.py);
         # "Melanie's son's ok" -> "... son is ok", "made this painting" -> "made a painting" (write/plain_forms.py)
         text = plain_forms.polish(f.fact_text, ctx.speaker_name, ctx.addressee)
+        text = wellformed.closing_adverb(text) if _free(f) else text  # ", thankfully" (session 18)
         f.fact_text = chat_forms.late(readability.pronouns(text, f.subject, source=f.source_text))
     result.facts = kept
     if dropped:

@@ -170,6 +170,10 @@ _CLAUSE_VERB_RE = re.compile(
 _ASIDE_RE = re.compile(
     r"(?i),\s*(?:honestly|don['’]t\s+worry|no\s+worries|to\s+be\s+honest|believe\s+me|trust\s+me|i\s+swear"
     r"|if\s+\w+\s+(?:is|am|are)\s+honest|of\s+course)\s*[.!]*$")
+# a closing discourse adverb (session 18, tails18): ", thankfully", ", luckily", ", anyway", and a
+# closing contrastive "though" with or without its comma ("S calls his dad every Sunday though")
+_CLOSING_ADVERB_RE = re.compile(
+    r"(?i)(?:,\s*(?:thankfully|luckily|fortunately|anyway|anyways|though)|(?<!\beven)(?<!\bas)\s+though)\s*[.!]*$")
 # a trailing term of address ("I'm ready, chef", "..., kiddo"): the listener called, no content
 _VOCATIVE_TAIL_RE = re.compile(
     r"(?i),\s*(?:kiddo|kid|bro|dude|man|buddy|pal|mate|chef|boss|champ|girl|my\s+friend|friend|hon|hun|honey|sweetie"
@@ -216,6 +220,14 @@ def aside(text: str, subject: str = "") -> str | None:
     if m is None or len(text[:m.start()].split()) < 3:
         return None
     return text[:m.start()]
+
+
+def closing_adverb(text: str) -> str:
+    """The fact without a closing discourse adverb (", thankfully", "... every Sunday though"):
+    the speaker's stance on the fact, no part of it. Applied to the kept facts after the cap
+    (`fact_quality`), so it never changes which facts a message keeps."""
+    m = _CLOSING_ADVERB_RE.search(text)
+    return text if m is None or len(text[:m.start()].split()) < 3 else text[:m.start()]
 
 
 def imperative_tail(text: str, subject: str = "") -> str | None:
@@ -291,5 +303,5 @@ def apply(row: Row, text: str, subject: str) -> str | None:
     return text if fixed is None else fixed
 
 
-__all__ = ["ROWS", "Row", "apply", "aside", "attributive", "exclamation_np", "gerund_is_subject", "imperative_tail", "news_lead", "news_teaser", "ordinal_np", "other_subject", "shown_gate", "shown_sender",
+__all__ = ["ROWS", "Row", "apply", "aside", "attributive", "closing_adverb", "exclamation_np", "gerund_is_subject", "imperative_tail", "news_lead", "news_teaser", "ordinal_np", "other_subject", "shown_gate", "shown_sender",
            "simile"]
