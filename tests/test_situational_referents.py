@@ -127,3 +127,12 @@ def test_his_of_the_subject_unchanged():
     assert "Rafael passed his driving test" in out, out
     out = facts("My cousin Rafael lives in Denver. He visited my mom and fixed his bike.")
     assert "Rafael fixed his bike" in out, out
+
+
+def test_one_before_it_is_the_local_antecedent():
+    prev = [("Tom", "That's so cool! Your nonna would be so proud.")]
+    out = facts("I framed one and hung it in the shop, right next to her photo.", prev)
+    assert not any("nonna in the shop" in f for f in out), out
+    # negative: a named thing before "it" is still what it is
+    out = facts("I framed the article and hung it in the shop.", prev)
+    assert "Nadia hung the article in the shop" in out, out

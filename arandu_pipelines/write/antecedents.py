@@ -447,6 +447,9 @@ def _has_local_antecedent(doc: Any, tok: Any, names: set[str], plural: bool) -> 
     """Something before the pronoun in this message that could be what it stands for (a thing
     of the pronoun's number: "The kids loved it" leaves "it" to the previous turn)."""
     # "they" may be people or things of any noun before it ("my family - they ..."); "it" a thing
+    if not plural and any(t.lower_ == "one" and t.dep_ in _ROLES and t.head.pos_ in ("VERB", "AUX")
+                          for t in doc[: tok.i]):
+        return True  # "I framed one and hung it": "one" (of what was shown or said) is what "it" is
     return any(plural or (c.span.root.lower_ not in _PEOPLE and _number_ok(c.span, plural))
                for c in _candidates(doc[: tok.i], names, all_roles=True, keep_vague=True)
                if c.span.root.lower_ not in _VAGUE or not c.span.root.is_ancestor(tok))  # "part of it": its own head
