@@ -322,6 +322,8 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             np = earlier[plural]
         else:
             np = _antecedent(parses, turns, speaker, names, role, plural)
+        if np is not None and role == "subj" and (_effect(tok) or not np.event and not np.asked and _situational(tok)):
+            np = None  # "It's the happiest I've seen him", "That means a lot": the situation, not a thing
         earlier[plural] = np
         if np is None:
             continue
@@ -382,6 +384,58 @@ def _pronoun_role(tok: Any) -> str | None:
     return None
 
 
+# "That gives me chills", "That means a lot", "That makes a lot of sense", "That would mean the
+# world": the effect the other speaker's news had on the speaker
+_EFFECT_OBJECTS = frozenset({"lot", "sense", "world", "chills", "goosebumps", "everything"})
+# "It really is.", "It sure was.": an echo that agrees, with no predicate of its own
+_ECHO_ADVERBS = frozenset({"really", "so", "definitely", "totally", "sure", "certainly", "truly", "indeed",
+                           "absolutely", "too", "just", "still"})
+
+
+def _situational(tok: Any) -> bool:
+    """A subject it/this/that whose predicate speaks of the situation, not of a thing: an echo
+    ("It is.", "It really was."), a perfect copula ("It's been a journey", "It has been tough",
+    "That must have been hard"), a superlative the speaker measures by their own experience
+    ("It's the happiest I've seen him", "the best thing we've done"), "worth it" ("It was so worth
+    it"); a demonstrative's effect on the speaker is `_effect`. What such a pronoun stands for is the news of the previous turn as a whole: a noun of
+    that turn put in its place makes a false fact ("A barbershop quartet is the happiest ..."). Only
+    for what the other speaker told: what they asked about is still named ("How was the bakery?"
+    "It's the best bakery I've been to"), and so is a doing ("Yeah, it's been a rollercoaster")."""
+    head = tok.head
+    if tok.dep_ not in _ROLES_SUBJ or head.i == tok.i:
+        return False
+    kids = [c for c in head.children if c.i != tok.i and c.dep_ not in ("punct", "aux", "auxpass", "neg")]
+    comps = [c for c in kids if c.dep_ in ("attr", "acomp")]
+    if head.lower_ in _COPULA or head.lower_ in ("be", "been", "am", "'m", "’m"):  # (no lemmatizer in the pipeline)
+        if all(c.dep_ == "advmod" and c.lower_ in _ECHO_ADVERBS for c in kids):
+            return True  # "It is.", "It really is."
+        if comps and head.lower_ == "been":
+            return True
+        if any(c.lower_ == "worth" and any(g.lower_ == "it" for g in c.children) for c in comps):
+            return True
+        return any(_measured_superlative(c) for c in comps)
+    return False
+
+
+def _effect(tok: Any) -> bool:
+    """A demonstrative subject whose verb tells the effect on the speaker: "That gives me chills",
+    "That means a lot", "That makes a lot of sense": a reaction to the whole turn, asked or not."""
+    if tok.lower_ not in ("that", "this") or tok.dep_ not in _ROLES_SUBJ:
+        return False
+    objs = [c for c in tok.head.children if c.dep_ in ("dobj", "dative")]
+    return any(o.lower_ in ("me", "us") or o.lower_ in _EFFECT_OBJECTS for o in objs)
+
+
+def _measured_superlative(comp: Any) -> bool:
+    """"the happiest I've seen him", "the best thing we've done", "the most fun I've had": a
+    superlative with a relative clause whose subject is the speaker (the superlative of "the
+    oldest church in town" describes a thing and is left alone)."""
+    sup = comp.tag_ in ("JJS", "RBS") or any(c.tag_ in ("JJS", "RBS") and c.dep_ in ("amod", "advmod")
+                                            for c in comp.children)
+    return sup and any(c.dep_ == "relcl" and any(s.dep_ in _ROLES_SUBJ and s.lower_ in ("i", "we")
+                                                 for s in c.children) for c in comp.children)
+
+
 def _extraposed(tok: Any) -> bool:
     """A clause after the copula that is the real subject: to-infinitive, -ing, that/how/what."""
     first = tok.doc[tok.left_edge.i]
@@ -393,6 +447,9 @@ def _has_local_antecedent(doc: Any, tok: Any, names: set[str], plural: bool) -> 
     """Something before the pronoun in this message that could be what it stands for (a thing
     of the pronoun's number: "The kids loved it" leaves "it" to the previous turn)."""
     # "they" may be people or things of any noun before it ("my family - they ..."); "it" a thing
+    if not plural and any(t.lower_ == "one" and t.dep_ in _ROLES and t.head.pos_ in ("VERB", "AUX")
+                          for t in doc[: tok.i]):
+        return True  # "I framed one and hung it": "one" (of what was shown or said) is what "it" is
     return any(plural or (c.span.root.lower_ not in _PEOPLE and _number_ok(c.span, plural))
                for c in _candidates(doc[: tok.i], names, all_roles=True, keep_vague=True)
                if c.span.root.lower_ not in _VAGUE or not c.span.root.is_ancestor(tok))  # "part of it": its own head
@@ -458,6 +515,8 @@ def _candidates(span: Any, names: set[str], all_roles: bool = False, keep_vague:
         if not all_roles:
             if slot.dep_ not in _ROLES:
                 continue
+            if slot.dep_ == "attr" and any(c.dep_ in _ROLES_SUBJ and c.pos_ == "PRON" for c in slot.head.children):
+                continue  # "That's a huge accomplishment": what a pronoun is called, not a thing of its own
             if slot.dep_ == "pobj" and slot.head.head.dep_ not in ("ROOT", "dobj", "xcomp", "pcomp"):
                 continue
         out.append(_Cand(chunk, "subj" if slot.dep_ in _ROLES_SUBJ else "obj"))
@@ -484,6 +543,7 @@ def _first_name(word: str) -> bool:
 class _Found:
     phrase: str  # the antecedent as the current speaker would say it
     asked: bool  # it is what the other speaker asked about (not something they stated)
+    event: bool = False  # a gerund phrase ("painting animals"): a doing, which a situation may be
 
 
 def _antecedent(parses: Any, turns: list[tuple[str | None, str]], speaker: str, names: set[str],
@@ -511,9 +571,22 @@ def _antecedent(parses: Any, turns: list[tuple[str | None, str]], speaker: str, 
         pick = cands if len(cands) == 1 or depth else [c for c in cands if c.role == role]
         if len(pick) != 1:
             return None
+        cand = pick[0].span
+        if any(t.lower_ in (_PLURAL if plural else ("it",)) and _pronoun_role(t)
+               and (t.i < cand.start or cand.root.is_ancestor(t)) for sent in sents for t in sent):
+            return None  # "I'll email it this week ... I know how tax season goes", "the story it tells":
+            # the turn's own "it" is something else, and may be what the reply's "it" is
         phrase = _voice(pick[0].span, who, speaker)
-        return _Found(phrase, who != speaker and part.rstrip().endswith("?")) if phrase else None
+        return _Found(phrase, who != speaker and part.rstrip().endswith("?"), _doing(pick[0].span.root)) \
+            if phrase else None
     return None
+
+
+def _doing(root: Any) -> bool:
+    """A gerund phrase ("painting animals") or a bare -ing noun ("Running can boost your mood"):
+    a doing, which "It's been great" may stand for ("the painting" with a determiner is a thing)."""
+    return root.tag_ == "VBG" or (root.lower_.endswith("ing") and root.pos_ == "NOUN"
+                                  and not any(c.dep_ in ("det", "poss") for c in root.children))
 
 
 def _number_ok(span: Any, plural: bool) -> bool:
@@ -602,6 +675,8 @@ def _judgement(doc: Any, tok: Any, cop: Any) -> str | None:
     adjs += [c for a in adjs for c in a.children if c.dep_ == "conj"]
     if all(a.lower_ in _REACTION_ADJ for a in adjs):
         return None
+    if any(c.dep_ == "npadvmod" and any(t.like_num for t in c.subtree) for a in adjs for c in a.children):
+        return None  # "They're ten weeks old": a measure, no judgement
     return "found" if cop.lower_ in ("was", "were") else "find"
 
 

@@ -1084,6 +1084,20 @@ _EN_THIRD_WORDS = frozenset(_EN_THIRD_PERSON) | {"he's", "she's", "her"}
 _EN_PLACE_PREPS = frozenset({"in", "at", "from", "to", "near", "into", "around", "across", "via"})
 
 
+def _kin_of_gender() -> dict[str, frozenset[str]]:
+    """Kin nouns that show a gender ("dad", "Mom", "my sister"), for `_EnRewrite.not_referent`:
+    another person of the pronoun's gender between the resolved subject pronoun and a later
+    "his"/"her" may be its owner. The generic "guy", "man", "girl" ... are left out ("He's a nice
+    guy and his wife ..." is the subject's)."""
+    from arandu_pipelines.write.person_antecedents import FEMALE, MALE
+
+    generic = {"boy", "guy", "man", "girl", "lady", "woman"}
+    return {"m": MALE - generic, "f": FEMALE - generic}
+
+
+_KIN_OF_GENDER = _kin_of_gender()
+
+
 class _EnRewrite:
     """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
 
@@ -1208,8 +1222,11 @@ class _EnRewrite:
         if self.who.pron_gender not in (None, gender):
             return True
         own = {w.casefold() for n in (self.who.pron, self.who.speaker, self.who.addr) if n for w in n.split()}
+        kin = _KIN_OF_GENDER.get(gender, frozenset())
         for j in range(self.last_third, i):
             t = self.toks[j]
+            if t.lower() in kin and t.casefold() not in own:
+                return True  # "He calls Dad every Sunday, which lifts his mood": Dad's, maybe
             if not (t[:1].isupper() and t[1:].islower()) or t.casefold() in own or j == 0:
                 continue
             if _prev_word(self.toks, j).lower() in _EN_PLACE_PREPS:

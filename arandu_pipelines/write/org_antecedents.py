@@ -94,7 +94,7 @@ _TIME_NOUNS = frozenset({"day", "days", "week", "weeks", "month", "months", "yea
                          "wednesday", "thursday", "saturday", "sunday"})
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
                      "october", "november", "december"})
-_THEY_RE = re.compile(r"(?i)(?<![\w'’])(?:they|them)(?![\w])")
+_THEY_RE = re.compile(r"(?i)(?<![\w'’])(?:they|them|their)(?![\w])")
 # a sentence-initial "It" with a content verb after it (a copula, modal or "It felt/took ..." is
 # never resolved here: see `_it_replacement`), so most "It's ..." cost no parse
 _IT_RE = re.compile(r"(?<=[.!?…])\s+It\s+(?:(?:also|really|just|even|still|only|actually)\s+)?(?!(?:is|was|feels?|felt|"
@@ -138,7 +138,8 @@ def _name_or_date(word: str, names: frozenset[str]) -> bool:
 def _they_hits(text: str, previous: str, names: frozenset[str]) -> list[re.Match[str]]:
     out = []
     for m in _THEY_RE.finditer(text):
-        if _hints(text[: m.start()], names) or (previous and m.start() < REACH and _hints(previous, names)):
+        hints = _hints_org if m.group(0).lower() == "their" else _hints  # "their" is never a group's here
+        if hints(text[: m.start()], names) or (previous and m.start() < REACH and hints(previous, names)):
             out.append(m)
     return out
 
@@ -192,6 +193,17 @@ def _workplace(root: Any) -> bool:
         and root.head.head.lower_ in _WORK_WORDS
 
 
+# "a place called X": a business's name (a place of this kind is where people work)
+_BUSINESS_NOUNS = ORG_NOUNS | {"place", "spot", "joint", "caterer", "bistro", "diner", "pub", "bar"}
+
+
+def _called(root: Any) -> bool:
+    """The name a business noun is given: "a Lebanese place called Cedar Table", "a bakery named X"."""
+    verb = root.head
+    return root.dep_ in ("oprd", "dobj", "attr") and verb.lower_ in ("called", "named") and verb.dep_ == "acl" \
+        and verb.head.lower_ in _BUSINESS_NOUNS and verb.head.pos_ == "NOUN"
+
+
 def _org_phrase(chunk: Any, who: str | None, speaker: str) -> str | None:
     """The organisation as the current speaker would say it: "a clinic" -> "the clinic", "your
     school" (said by the other speaker) -> "my school"; None when unclear ("their club")."""
@@ -214,7 +226,12 @@ def _candidates(span: Any, who: str | None, speaker: str, names: set[str]) -> li
     for ent in span.ents:
         if ent.root.i in covered:
             continue  # a conjunct of a pair of people
-        if ent.label_ in ("ORG", "GPE", "FAC", "PERSON") and _workplace(ent.root):
+        if ent.label_ in ("ORG", "FAC", "PERSON", "GPE") and _called(ent.root):
+            out.append(_Cand(ent.text.casefold(), ent.text, True))  # "a Thai place called Golden Basil"
+            covered |= set(range(ent.start, ent.end)) | {ent.root.head.head.i}
+        elif ent.label_ == "NORP" and ent.root.dep_ in ("amod", "compound"):
+            covered |= set(range(ent.start, ent.end))  # "a Lebanese place": an adjective, no people
+        elif ent.label_ in ("ORG", "GPE", "FAC", "PERSON") and _workplace(ent.root):
             out.append(_Cand(ent.text.casefold(), ent.text, True))  # "an internship at Quillbridge"
             covered |= set(range(ent.start, ent.end))
         elif ent.label_ == "ORG" and ent.text.casefold() not in names \
@@ -348,6 +365,32 @@ def _sentence_start(doc: Any, tok: Any, np: str) -> str:
     return np[:1].upper() + np[1:] if first is not None and first.i == tok.i else np
 
 
+# ---- "their" -> an organisation's ----------------------------------------------------------------------
+def _their_replacement(doc: Any, tok: Any, parses: Any, turns: list[tuple[str | None, str]], speaker: str,
+                       names: set[str]) -> Replacement | None:
+    """"I volunteer at the Elm Street library. I help out with their reading program" -> "... with
+    the Elm Street library's reading program": a possessive "their" for the ONE organisation
+    named before it (the "they" rule's candidates and competitors: a plural, a person, a group of
+    people, a second organisation leave it). Not when a "they"/"them" comes before it in its
+    sentence ("they want their book back": the rules then say the organisation once, and the
+    possessive reads right after it), and never for a group of people ("my parents ... their
+    house" is write/group_antecedents.py's plural, left as written)."""
+    if any(t.lower_ in ("they", "them") for t in doc[tok.sent.start: tok.i]):
+        return None
+    here = _candidates(doc[: tok.i], speaker, speaker, names)
+    if here:
+        found = _pick(here, plural=False)
+    elif turns and tok.idx < REACH:
+        found = _from_turn(parses, turns, speaker, names)
+    else:
+        found = None
+    if found is None or not found.org or not found.phrase:
+        return None
+    phrase = found.phrase
+    owner = phrase + ("'" if phrase.endswith("s") else "'s")
+    return Replacement(tok.idx, tok.idx + len(tok.text), tok.text, owner)
+
+
 # ---- "it" -> the speaker's thing ---------------------------------------------------------------------
 def _owned_object(sent: Any, who: str | None, speaker: str) -> str | None:
     """The previous sentence's one singular thing, as "my <thing>" / "our <thing>", when it is the
@@ -464,6 +507,10 @@ def replacements(text: str, ctx: ExtractionContext, spacy_model: str | None = No
             elif found is not None and found.phrase:
                 np = _sentence_start(doc, tok, found.phrase) if found.plural else found.phrase
                 out += _they_replacements(doc, tok, np, found.plural)
+        elif tok.lower_ == "their" and tok.dep_ == "poss":
+            rep = _their_replacement(doc, tok, parses, turns, speaker, names)
+            if rep is not None:
+                out.append(rep)
         elif tok.lower_ == "it":
             rep = _it_replacement(doc, tok, speaker, speaker)
             if rep is not None:
