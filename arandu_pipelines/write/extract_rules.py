@@ -1741,6 +1741,11 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     from arandu_pipelines.write import subsumed
 
     subsumed.apply(result)
+    if lang == "en":  # "since Lena was six" -> "since she was six" (write/repeated_names.py)
+        from arandu_pipelines.write import parses as chunk_parses
+        from arandu_pipelines.write import repeated_names
+
+        repeated_names.apply(result.facts, chunk_parses.for_context(ctx, ctx.spacy_model))
     if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
         person_antecedents.restore(result, text, spans, *formed)
     if owners is not None:
