@@ -1076,6 +1076,27 @@ _EN_THIRD_WORDS = frozenset(_EN_THIRD_PERSON) | {"he's", "she's", "her"}
 _EN_PLACE_PREPS = frozenset({"in", "at", "from", "to", "near", "into", "around", "across", "via"})
 
 
+_OPEN_QUOTES = {'"': ('"', "”"), "“": ('"', "”"), "'": ("'", "’"), "‘": ("'", "’")}
+_MAX_QUOTED = 60  # tokens: a longer "quoted" run is a stray quote mark, not a title or a quotation
+
+
+def _quoted_end(toks: list[str], i: int) -> int:
+    """The index of the quote mark that closes a quotation opening at `i`, or -1. A title ("Me
+    Before You", 'Where You Go') or a quotation keeps its words: its "I" and "you" are not the
+    speaker's and the listener's (session 18). A single quote opens only before a capitalized word
+    and after a space, so an apostrophe never does."""
+    closers = _OPEN_QUOTES.get(toks[i])
+    if closers is None or (i > 0 and not toks[i - 1].isspace() and toks[i - 1] not in "([—–-"):
+        return -1
+    single = toks[i] in ("'", "‘")
+    if i + 1 >= len(toks) or (single and not toks[i + 1][:1].isupper()):
+        return -1
+    for j in range(i + 1, min(len(toks), i + _MAX_QUOTED)):
+        if toks[j] in closers and (not single or j + 1 == len(toks) or not _is_word(toks[j + 1])):
+            return j if j > i + 1 else -1
+    return -1
+
+
 class _EnRewrite:
     """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
 
@@ -1099,6 +1120,11 @@ class _EnRewrite:
         i = 0
         while i < n:
             t = toks[i]
+            j = _quoted_end(toks, i)
+            if j > 0:  # a title or words quoted as said: "You Can't Take It with You" stays as written
+                out.extend(toks[i:j + 1])
+                i = j + 1
+                continue
             if self.coord and t.lower() == "to":
                 j = _next_word(toks, i)
                 if j < n and toks[j] in GD.INFINITIVE_VERBS:
