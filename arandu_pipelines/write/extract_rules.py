@@ -1961,7 +1961,8 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
             stripped_lead or _known_person(ms, name) or _SECOND_PERSON_RE.search(body[v0.end():])
             or _DROP_RE.match(body[v0.end():]) or _content_words(body[v0.end():]) == 0
         ):
-            ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off)
+            if _may_address(ms, name):
+                ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off)
             off += v0.end()
             body = sentence[off:]
     tv = _TRAIL_VOC_RE.search(body)
@@ -1973,6 +1974,24 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
         ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off + tv.start("n"))
         body = body[: tv.start()] + tv.group("p")
     return _Sent(start, sentence, off, body)
+
+
+def _may_address(ms: _Msg, name: str) -> bool:
+    """Whether a name set off by a comma at a sentence's start ("And Olive, the little tyrant?")
+    may call the listener. When the listener is known (the other speaker), only their name, a
+    short form of it ("Mel", "Danny": the same first three letters) or another speaker of the
+    session may; any other name is a topic
+    ("And Olive?" about a kitten), and taking it as the addressee made "You raised them" read
+    "Olive raised them" (session 18). "you" then stays the other speaker, as in any two-person chat."""
+    other = ms.default_addressee
+    if not other:
+        return True
+    f = fold(name)
+    speakers = {fold(w) for s, _ in ms.ctx.previous_turns if s for w in (s, s.split()[0])}
+    for o in (fold(other), fold(other.split()[0]), *speakers):
+        if f == o or o.startswith(f) or f.startswith(o) or (len(f) >= 3 and f[:3] == o[:3]):
+            return True  # the name, or a short form of it ("Mel", "Danny" for Daniel)
+    return fold(ms.ctx.known_aliases.get(f, "")) == fold(other)
 
 
 def _known_person(ms: _Msg, name: str) -> bool:
