@@ -193,8 +193,14 @@ def f1(a: list[str], b: list[str]) -> float:
     return 2 * p * r / (p + r)
 
 
+# a title or quotation keeps its own "I" and "you" ("Me Before You"): not an unresolved pronoun
+_QUOTED_RE = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|(?<![\w\'’])[\'‘][A-Z][^\'’\n]{0,200}[\'’](?!\w)')
+_PERSON_MARKERS = frozenset({"first_person", "second_person"})
+
+
 def defects_of(text: str) -> list[str]:
-    return [name for name, rx in DEFECTS.items() if rx.search(text)]
+    bare = _QUOTED_RE.sub(" ", text)
+    return [name for name, rx in DEFECTS.items() if rx.search(bare if name in _PERSON_MARKERS else text)]
 
 
 # ---- data -----------------------------------------------------------------------------------------

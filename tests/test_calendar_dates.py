@@ -150,7 +150,7 @@ def test_past_event_gets_its_date_in_event_date() -> None:
         ("I did it yesterday along the trail and my legs are sore today.",  # the sore legs: a moment (moments.py)
          "Maria did it along the trail", date(2023, 5, 7)),
         ("I went back last week, and yesterday I did my first lead climb at the gym.",
-         "Maria went back and Maria did her first lead climb at the gym", date(2023, 5, 1)),
+         "Maria went back and she did her first lead climb at the gym", date(2023, 5, 1)),
         # "last month" after "...to " ("Sacramento") rendered without "in" was "in Sacramento April
         # 2023"; a month stays in the text since session 18 (write/coarse_dates.py), with its "in"
         ("I joined a club in Sacramento last month, and we ride on Saturdays.",
@@ -215,7 +215,7 @@ def test_tense_is_read_in_the_date_s_own_clause() -> None:
     date was cut from the fact as a past one)."""
     text = "I got back yesterday and I leave again on the 14th of October."
     assert [c.start for c in find_calendar_dates(text, D0)] == [date(2023, 10, 14)]
-    assert ("Maria got back and Maria leaves again on 14 October 2023", date(2023, 5, 7)) in _facts(text)
+    assert ("Maria got back and she leaves again on 14 October 2023", date(2023, 5, 7)) in _facts(text)
 
 
 def test_until_points_forward_only_without_a_past_verb() -> None:

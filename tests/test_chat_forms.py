@@ -38,7 +38,7 @@ def test_a_shouted_name_known_from_the_session_keeps_its_case():
     ("I dont eat meat", ["Ana doesn't eat meat"]),  # was "Ana donts eat meat"
     ("I bought a new bike w my savings", ["Ana bought a new bike with her savings"]),
     ("I went bouldering with ppl from work", ["Ana went bouldering with people from work"]),
-    ("I joined a running club bc my doctor said so", ["Ana joined a running club because Ana's doctor said so"]),
+    ("I joined a running club bc my doctor said so", ["Ana joined a running club because her doctor said so"]),
     ("my sister is coming up tmrw pls dont tell her", ["Ana's sister is coming up tomorrow"]),  # request cut
     ("work was rough btw, Northwind Freight is restructuring the backend team again",
      ["Ana's work was rough", "Northwind Freight is restructuring the backend team again"]),  # was "Ana works was";

@@ -139,7 +139,7 @@ def _facts(text: str, speaker: str = "Jon") -> list[str]:
 
 
 def test_determination_not_to_be_stopped_is_kept():
-    assert "Jon is determined not to let anything or anyone stop Jon" in _facts(
+    assert "Jon is determined not to let anything or anyone stop him" in _facts(
         "Thanks Gina! I'm not gonna let anything or anyone stop me.")
 
 
@@ -149,7 +149,7 @@ def test_staying_positive_is_an_outlook_fact():
 
 
 def test_looking_forward_to_a_concrete_event_is_kept_and_a_vague_one_is_not():
-    assert "Jon is looking forward to when Jon's studio starts welcoming dancers of all ages" in _facts(
+    assert "Jon is looking forward to when his studio starts welcoming dancers of all ages" in _facts(
         "I can't wait 'til my studio starts welcoming dancers of all ages!")
     assert _facts("I can't wait for the trip!") == []
 

@@ -41,10 +41,10 @@ def texts(r) -> list[str]:
     ("I could help you with the bakery's website and the newsletter.",
      "Priya offered to help Daniel with the bakery's website and the newsletter"),
     ("Let me know if you need help with the move.", "Priya offered to help Daniel with the move"),
-    ("Thanks for having my back.", "Priya is grateful to Daniel for having Priya's back"),
+    ("Thanks for having my back.", "Priya is grateful to Daniel for having her back"),
     ("Thank you so much for driving me to the airport at 5 am!",
-     "Priya is grateful to Daniel for driving Priya to the airport at 5 am"),
-    ("Your belief in me means the world.", "Priya is grateful for Daniel's belief in Priya"),
+     "Priya is grateful to Daniel for driving her to the airport at 5 am"),
+    ("Your belief in me means the world.", "Priya is grateful for Daniel's belief in her"),
     ("Way to turn your hobby into a business!", "Priya admires Daniel for turning Daniel's hobby into a business"),
     ("Wow, Daniel! You're definitely the perfect coach for that team.",
      "Priya thinks Daniel is definitely the perfect coach for that team"),
@@ -101,7 +101,7 @@ def test_a_turn_with_a_real_fact_keeps_it_and_an_act_for_the_listener_beside_it(
     ("I adopted a beagle named Rufus last month. I could help you with the garden this weekend.",
      "Priya offered to help Daniel with the garden this weekend"),
     ("I adopted a beagle named Rufus last month. Your belief in me means the world.",
-     "Priya is grateful for Daniel's belief in Priya"),
+     "Priya is grateful for Daniel's belief in her"),
 ])
 def test_help_and_gratitude_are_added_beside_a_real_fact(text, fact):
     r = run(text)
@@ -137,7 +137,7 @@ def test_being_there_and_thanks_for_backing_give_nothing(text):
 
 def test_at_most_one_act_per_turn_in_table_order():
     r = run("Keep going after your dreams! Thanks for driving me to the airport. I believe in you.")
-    assert texts(r) == ["Priya is grateful to Daniel for driving Priya to the airport"], texts(r)
+    assert texts(r) == ["Priya is grateful to Daniel for driving her to the airport"], texts(r)
 
 
 def test_no_addressee_no_act():
@@ -173,7 +173,7 @@ def test_one_act_for_a_long_message_extracted_in_windows():
     first = "Keep going after your dreams! " * (half // 30)
     second = "Thanks for driving me to the airport. " * (half // 38)
     r = run(first + second)
-    assert texts(r) == ["Priya is grateful to Daniel for driving Priya to the airport"], texts(r)  # table order
+    assert texts(r) == ["Priya is grateful to Daniel for driving her to the airport"], texts(r)  # table order
 
 
 # ---- session 10 (cov30): confidence in the listener, pride, "I'd appreciate your X" ------------

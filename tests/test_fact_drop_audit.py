@@ -32,7 +32,7 @@ def texts(text: str, speaker: str, addressee: str) -> list[str]:
      "Caroline thought about how much work Caroline and others still have to do for LGBTQ rights"),
     # causative "It's made X appreciate ...": not thanks (was dropped by `talk`)
     ("It's made me appreciate how lucky I am to have my friends and family.", "Caroline", "Melanie",
-     "Caroline appreciates how lucky Caroline is to have her friends and family"),
+     "Caroline appreciates how lucky she is to have her friends and family"),
     # what one imagines is not an ability modal (was dropped by `unanchored`)
     ("I can picture waking up to nature every day.", "Caroline", "Melanie",
      "Caroline can picture waking up to nature every day"),

@@ -53,7 +53,7 @@ def test_a_date_that_ends_its_clause_after_the_verb_stays():
     ("Went to the harbour festival last weekend. It made me even more determined to learn sailing.",
      "Maria became even more determined to learn sailing"),
     ("Reminds me how much I love sailing with my brother.",
-     "Maria is reminded how much Maria loves sailing with her brother"),
+     "Maria is reminded how much she loves sailing with her brother"),
     ("Here's the quilt. Pretty proud of my grandmother's quilting pattern!",
      "Maria is pretty proud of her grandmother's quilting pattern"),
     ("I've been one 'cause I quit my job at the bank. I opened a bakery in Porto.",

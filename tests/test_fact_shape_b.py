@@ -47,7 +47,7 @@ def test_a_causative_left_with_a_bare_feeling_is_dropped():
 # ---- 2. an object "them" is named from the message or the previous turn --------------------------
 def test_them_is_named_from_an_earlier_sentence_of_the_message():
     facts = texts("Watching my young cellists improve keeps me going. It's great to teach them new pieces every week.")
-    assert any("teach Maria's young cellists new pieces" in f for f in facts), facts
+    assert any("teach her young cellists new pieces" in f for f in facts), facts
     facts = texts("The new volunteers were so brave. I felt proud supporting them through the first week.")
     assert any("supporting the new volunteers through" in f for f in facts), facts
 
@@ -55,7 +55,7 @@ def test_them_is_named_from_an_earlier_sentence_of_the_message():
 def test_them_is_named_from_the_previous_turn_in_the_speakers_mouth():
     facts = texts("Thanks! I want 'em to feel at home whenever they come in for a coffee.",
                   previous=[("John", "Your café looks cozy - your clients will love it.")])
-    assert any(f.startswith("Maria wants Maria's clients to feel at home") for f in facts), facts
+    assert any(f.startswith("Maria wants her clients to feel at home") for f in facts), facts
 
 
 def test_them_for_things_or_with_no_named_people_is_left_alone():
@@ -101,7 +101,7 @@ def test_bench_markers_do_not_flag_me_time_or_nice_to_have():
 def test_a_bare_since_answer_takes_the_question_s_activity():
     facts = texts("Since I was 12 or so. It keeps me calm.",
                   previous=[("John", "That quilt is lovely! How long have you been quilting?")])
-    assert "Maria has been quilting since Maria was 12 or so" in facts, facts
+    assert "Maria has been quilting since she was 12 or so" in facts, facts
     # no question before: left as it was
     facts = texts("Since I was 12 or so. It keeps me calm.", previous=[("John", "That quilt is lovely!")])
     assert not any(f.startswith("Maria has been") for f in facts), facts

@@ -27,7 +27,7 @@ def facts(answer: str, *previous: tuple[str, str], speaker: str = "Ines") -> lis
     # a time: "finished <the thing> in <time>", the units joined by "and"
     ([("Omar", "Look at that medal! How did the triathlon go?")],
      "Three hours, forty minutes! Ahead of my sister.",
-     "Ines finished the triathlon in three hours and forty minutes, ahead of Ines's sister"),
+     "Ines finished the triathlon in three hours and forty minutes, ahead of her sister"),
     # a place in a ranking, the comparison after it
     ([("Omar", "How did the chess tournament go?")],
      "Second place! Out of sixty players.", "Ines finished the chess tournament in second place, out of sixty players"),

@@ -22,7 +22,7 @@ def _texts(text: str) -> list[str]:
     ("I baked your banana bread recipe on Sunday!", "Tomas baked Lucia's banana bread recipe"),
     ("I borrowed your tent for the weekend.", "Tomas borrowed Lucia's tent"),
     ("I finally finished your crossword book.", "Tomas finally finished Lucia's crossword book"),
-    ("I planted the tulip bulbs you gave me.", "Tomas planted the tulip bulbs Lucia gave Tomas"),
+    ("I planted the tulip bulbs you gave me.", "Tomas planted the tulip bulbs Lucia gave him"),
     ("We hiked the canyon trail you recommended.", "hiked the canyon trail Lucia recommended"),
     ("I've been using the budgeting app you told me about.", "Tomas has been using the budgeting app"),
     ("I fixed your old bike yesterday.", "Tomas fixed Lucia's old bike"),

@@ -63,7 +63,7 @@ def test_the_answer_s_first_person_is_the_answerer():
 
 def test_a_bare_since_answer_replaces_its_restatement():
     got = [t for t, _ in facts("Since I was nine or so.", ("Tomas", "How long have you been sailing?"))]
-    assert got == ["Rosa has been sailing since Rosa was nine or so"], got
+    assert got == ["Rosa has been sailing since she was nine or so"], got
 
 
 # ---- guards: no composed fact ----------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_no_fact_is_composed_when_unsure(previous, answer):
     ([("Rosa", "We bought a cabin!"), ("Tomas", "Where is the cabin?")], "Right by the river.",
      "Rosa's cabin is right by the river"),
     ([("Tomas", "How do you brew your tea?")], "In a glass pot, like my aunt.",
-     "Rosa brews her tea in a glass pot, like Rosa's aunt"),  # "her": readability (defects16)
+     "Rosa brews her tea in a glass pot, like her aunt"),  # readability (defects16), repeated_names (s18)
     ([("Tomas", "How did you meet your wife?")], "A friend's wedding.", "Rosa met her wife at a friend's wedding"),
     ([("Tomas", "How do you spend your evenings?")], "Knitting, mostly.", "Rosa spends her evenings knitting"),
     ([("Rosa", "We are opening the bakery in late summer."), ("Tomas", "Cool."),

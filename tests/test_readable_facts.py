@@ -59,7 +59,7 @@ def test_this_after_a_verb_is_an_indefinite_article():
 
 def test_these_and_those_before_a_noun_are_the_and_time_phrases_stay():
     assert texts("I volunteer at the shelter because I love helping these dogs.") == [
-        "Maria volunteers at the shelter because Maria loves helping the dogs"]
+        "Maria volunteers at the shelter because she loves helping the dogs"]
     assert texts("We found these lovely flowers on our walk.") == [
         "Maria and others found some lovely flowers on their walk"]
     keep = ["Maria started running this year", "Maria is busy these days", "Maria admires those who paint",

@@ -43,6 +43,6 @@ def test_what_is_admired_is_the_object_seen_not_its_participle():
 
 def test_appraisals_of_support_are_feelings_too():
     got = facts("It's been so helpful to have people around me who accept me.")
-    assert "Priya finds it helpful to have people around Priya who accept Priya" in got, got
+    assert "Priya finds it helpful to have people around her who accept her" in got, got
     assert "Priya found it encouraging to be surrounded by so much love" in facts(
         "It was so encouraging to be surrounded by so much love.")

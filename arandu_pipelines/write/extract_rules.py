@@ -1098,6 +1098,27 @@ def _kin_of_gender() -> dict[str, frozenset[str]]:
 _KIN_OF_GENDER = _kin_of_gender()
 
 
+_OPEN_QUOTES = {'"': ('"', "”"), "“": ('"', "”"), "'": ("'", "’"), "‘": ("'", "’")}
+_MAX_QUOTED = 60  # tokens: a longer "quoted" run is a stray quote mark, not a title or a quotation
+
+
+def _quoted_end(toks: list[str], i: int) -> int:
+    """The index of the quote mark that closes a quotation opening at `i`, or -1. A title ("Me
+    Before You", 'Where You Go') or a quotation keeps its words: its "I" and "you" are not the
+    speaker's and the listener's (session 18). A single quote opens only before a capitalized word
+    and after a space, so an apostrophe never does."""
+    closers = _OPEN_QUOTES.get(toks[i])
+    if closers is None or (i > 0 and not toks[i - 1].isspace() and toks[i - 1] not in "([—–-"):
+        return -1
+    single = toks[i] in ("'", "‘")
+    if i + 1 >= len(toks) or (single and not toks[i + 1][:1].isupper()):
+        return -1
+    for j in range(i + 1, min(len(toks), i + _MAX_QUOTED)):
+        if toks[j] in closers and (not single or j + 1 == len(toks) or not _is_word(toks[j + 1])):
+            return j if j > i + 1 else -1
+    return -1
+
+
 class _EnRewrite:
     """One pass over the tokens of `text`, appending the rewritten ones to `out`."""
 
@@ -1121,6 +1142,11 @@ class _EnRewrite:
         i = 0
         while i < n:
             t = toks[i]
+            j = _quoted_end(toks, i)
+            if j > 0:  # a title or words quoted as said: "You Can't Take It with You" stays as written
+                out.extend(toks[i:j + 1])
+                i = j + 1
+                continue
             if self.coord and t.lower() == "to":
                 j = _next_word(toks, i)
                 if j < n and toks[j] in GD.INFINITIVE_VERBS:
@@ -1772,6 +1798,11 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
     from arandu_pipelines.write import subsumed
 
     subsumed.apply(result)
+    if lang == "en":  # "since Lena was six" -> "since she was six" (write/repeated_names.py)
+        from arandu_pipelines.write import parses as chunk_parses
+        from arandu_pipelines.write import repeated_names
+
+        repeated_names.apply(result.facts, chunk_parses.for_context(ctx, ctx.spacy_model))
     if formed != (text, spans):  # the message's sentences as written (they are its search vectors)
         person_antecedents.restore(result, text, spans, *formed)
     if owners is not None:
@@ -1961,7 +1992,8 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
             stripped_lead or _known_person(ms, name) or _SECOND_PERSON_RE.search(body[v0.end():])
             or _DROP_RE.match(body[v0.end():]) or _content_words(body[v0.end():]) == 0
         ):
-            ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off)
+            if _may_address(ms, name):
+                ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off)
             off += v0.end()
             body = sentence[off:]
     tv = _TRAIL_VOC_RE.search(body)
@@ -1973,6 +2005,24 @@ def _prepare_sentence(ms: _Msg, start: int, sentence: str) -> _Sent:
         ms.addressee = ms.addressee or ms.add_entity(name, "person", _RANK_PERSONVERB, start + off + tv.start("n"))
         body = body[: tv.start()] + tv.group("p")
     return _Sent(start, sentence, off, body)
+
+
+def _may_address(ms: _Msg, name: str) -> bool:
+    """Whether a name set off by a comma at a sentence's start ("And Olive, the little tyrant?")
+    may call the listener. When the listener is known (the other speaker), only their name, a
+    short form of it ("Mel", "Danny": the same first three letters) or another speaker of the
+    session may; any other name is a topic
+    ("And Olive?" about a kitten), and taking it as the addressee made "You raised them" read
+    "Olive raised them" (session 18). "you" then stays the other speaker, as in any two-person chat."""
+    other = ms.default_addressee
+    if not other:
+        return True
+    f = fold(name)
+    speakers = {fold(w) for s, _ in ms.ctx.previous_turns if s for w in (s, s.split()[0])}
+    for o in (fold(other), fold(other.split()[0]), *speakers):
+        if f == o or o.startswith(f) or f.startswith(o) or (len(f) >= 3 and f[:3] == o[:3]):
+            return True  # the name, or a short form of it ("Mel", "Danny" for Daniel)
+    return fold(ms.ctx.known_aliases.get(f, "")) == fold(other)
 
 
 def _known_person(ms: _Msg, name: str) -> bool:

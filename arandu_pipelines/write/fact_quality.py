@@ -242,16 +242,20 @@ def _addressee(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None
 
 
 def _second_person(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
-    if not _YOU_RE.search(f.fact_text):
-        return f
+    if not _YOU_RE.search(second_person.unquoted(f.fact_text)):
+        return f  # none, or only in a title or quotation ("Me Before You"), which stays as written
     who = (ctx.addressee or "").strip()
     if not who:
         return None
     forms = {"your": _possessive(who), "yours": _possessive(who), "seu": _possessive(who),
              "sua": _possessive(who), "you're": f"{who} is", "you've": f"{who} has",
              "you'd": f"{who} would", "you'll": f"{who} will"}
-    f.fact_text = second_person.name_subject_you(f.fact_text, who)  # "you were" -> "Ana was" (session 14)
-    f.fact_text = _YOU_RE.sub(lambda m: forms.get(m.group(0).lower().replace("’", "'"), who), f.fact_text)
+
+    def named(part: str) -> str:
+        part = second_person.name_subject_you(part, who)  # "you were" -> "Ana was" (session 14)
+        return _YOU_RE.sub(lambda m: forms.get(m.group(0).lower().replace("’", "'"), who), part)
+
+    f.fact_text = second_person.outside_quotes(f.fact_text, named)
     if who not in f.mentions and who != f.subject:
         f.mentions.append(who)
     return f

@@ -115,8 +115,13 @@ def pronoun_for(name: str | None, case: str) -> str:
     for `name`: "his"/"her" ... when it is one person of known gender (`person_gender`), else
     singular "they" ("their", "themselves"). The one choice for every rule that writes a pronoun
     for a named person (write/readability.py, write/own_possessive.py, write/agreement.py)."""
-    g = person_gender(name)
-    return _FORMS[g][case] if g in _FORMS else _NEUTRAL[case]
+    return gendered_pronoun(person_gender(name), case)
+
+
+def gendered_pronoun(gender: str | None, case: str) -> str:
+    """The pronoun of `case` for a person of `gender` ("m" / "f"; else singular "they"): for a
+    phrase whose gender a kin noun shows ("Lena's dad", write/repeated_names.py)."""
+    return _FORMS[gender][case] if gender in _FORMS else _NEUTRAL[case]
 
 
 def conflicts(name: str | None, pronoun_gender: str | None) -> bool:

@@ -22,9 +22,10 @@ writes that. The rule (`pronouns`), applied to every kept fact at the end of `fa
 - another name between the clause's subject and the repeat keeps the repeat ("Caroline met Ana
   at Caroline's house" is not "their house"); an initialism of three or more capitals ("LGBTQ",
   "NYC") is no name (session 16);
-- nothing else changes: a possessive in a clause with another subject ("Caroline's friends are
+- nothing else changes here: a possessive in a clause with another subject ("Caroline's friends are
   Caroline's rocks"), and a name in subject position ("since Caroline moved"), keep the name, so
-  no pronoun can point to the wrong person and no verb needs a new agreement;
+  no pronoun can point to the wrong person and no verb needs a new agreement (for one person of
+  known gender, write/repeated_names.py writes "since she moved" from the fact's parse, session 18);
 - a repeated object ("Books guide Caroline, motivate Caroline ...") keeps the name: choosing
   between "her" and "herself" needs the clause structure ("have people back Caroline up" is not
   "back themselves up", "important to Caroline" is not "to themselves"); a reflexive rewrite was

@@ -23,6 +23,7 @@ A plural "you" ("you both", "you two", "you guys", "you all") is never conjugate
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from arandu_pipelines.write.language import cap_like, conj_en
 
@@ -82,9 +83,31 @@ def name_subject_you(text: str, who: str) -> str:
     return _YOU_VERB_RE.sub(one, text)
 
 
+# a title or a quotation ("Me Before You", 'Where You Go', "you did great"): its "you" is not the
+# listener (session 18); a single quote opens only after a space and before a capital
+QUOTED_RE = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|(?<![\w\'’])[\'‘][A-Z][^\'’\n]{0,200}[\'’](?!\w)')
+
+
+def outside_quotes(text: str, fn: Callable[[str], str]) -> str:
+    """`text` with `fn` applied to each stretch outside a quotation (`QUOTED_RE`)."""
+    out: list[str] = []
+    pos = 0
+    for m in QUOTED_RE.finditer(text):
+        out.append(fn(text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(fn(text[pos:]))
+    return "".join(out)
+
+
+def unquoted(text: str) -> str:
+    """`text` without its quotations: what a check for an unresolved "you" reads."""
+    return QUOTED_RE.sub(" ", text)
+
+
 _CLAUSE_START = frozenset(["", ",", "and", "but", "so", "that", "because", "if", "when", "while", "since"])
 _THIRD = {"were": "was", "weren't": "wasn't", "are": "is", "aren't": "isn't", "have": "has", "haven't": "hasn't",
           "do": "does", "don't": "doesn't"}
 
 
-__all__ = ["name_subject_you", "you_is_subject"]
+__all__ = ["QUOTED_RE", "name_subject_you", "outside_quotes", "unquoted", "you_is_subject"]
