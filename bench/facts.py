@@ -322,7 +322,12 @@ def facts_from_extractor(paths: list[Path],
         turns = PreviousTurnTracker().assign(events)
         from arandu_pipelines.write.we_partner import PartnerTracker
 
-        partners = PartnerTracker().assign(events)  # the partner a speaker named before (the pipeline's)
+        tracker = PartnerTracker()
+        partners = tracker.assign(events)  # the partner a speaker named before (the pipeline's)
+        couples = tracker.couples  # ... also when the speaker named children (couple matters only)
+        from arandu_pipelines.write.we_named_group import GroupNameTracker
+
+        group_names = GroupNameTracker().assign(events)  # names a speaker gave their group (the pipeline's)
         from arandu_pipelines.write.session_names import NamedTracker
 
         named = NamedTracker().assign(events)  # people and pets the session named (the pipeline's)
@@ -338,11 +343,11 @@ def facts_from_extractor(paths: list[Path],
                             frozenset(e.speaker.casefold() for e in events), parses)
         preparse([(e.text, e.speaker, t) for e, t in zip(events, turns, strict=True)], parses)
         facts: list[Fact] = []
-        for r, to, ner, prev, partner, before, own in zip(rows, addressees, labels, turns, partners, named, owned,
-                                                          strict=True):
+        for r, to, ner, prev, partner, couple, before, own, groups in zip(
+                rows, addressees, labels, turns, partners, couples, named, owned, group_names, strict=True):
             ctx = ExtractionContext(speaker_name=r["speaker"], occurred_at=datetime.fromisoformat(
                 r["occurred_at"]), addressee=to, ner=ner, previous_turns=prev, parses=parses, partner=partner,
-                named_before=before, own_things=own)
+                couple_partner=couple or partner, named_before=before, own_things=own, group_names=groups)
             audit: list[tuple[str, str]] = []
             token = AUDIT.set(audit if drops is not None else None)
             try:

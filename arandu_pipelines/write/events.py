@@ -38,6 +38,10 @@ class EventInput:
     previous_turns: list[tuple[str | None, str]] = field(default_factory=list, kw_only=True)
     # The partner the speaker named in an earlier message (write/we_partner.PartnerTracker); never stored.
     partner: str | None = field(default=None, kw_only=True)
+    # ... also when the speaker has named children (we_partner.PartnerTracker.couples); never stored.
+    couple_partner: str | None = field(default=None, kw_only=True)
+    # The names the speaker gave their own groups (we_named_group.GroupNameTracker); never stored.
+    group_names: tuple[str, ...] = field(default=(), kw_only=True)
     # The people and pets the session named in its last turns (write/session_names.NamedTracker); never stored.
     named_before: list[Any] | None = field(default=None, kw_only=True)
     # The phrases the speaker said as their own before (write/own_things.OwnThingsTracker); never stored.

@@ -1752,7 +1752,15 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
             we_group.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User", ctx.previous_turns,
                            addressee=(ctx.addressee or "").strip(), partner=ctx.partner,
                            people=we_group.known_people(ctx),
-                           parses=chunk_parses.for_context(ctx, ctx.spacy_model))
+                           parses=chunk_parses.for_context(ctx, ctx.spacy_model),
+                           couple_partner=ctx.couple_partner if ctx.couple_partner is not None else ctx.partner,
+                           group_names=ctx.group_names)
+            if ctx.group_names and re.search(r"(?i)\bour\b", text):  # "Harbor Voices gave its first concert"
+                from arandu_pipelines.write.we_named_group import its_our
+
+                for f in result.facts:
+                    f.fact_text = its_our(f.fact_text, text, (ctx.speaker_name or "").strip() or "User",
+                                          ctx.group_names)
             # "help them learn" -> "help Jon's students learn" (write/object_them.py)
             object_them.apply(result.facts, text, (ctx.speaker_name or "").strip() or "User",
                               (ctx.addressee or "").strip(), ctx.previous_turns)

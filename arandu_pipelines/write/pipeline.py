@@ -45,6 +45,7 @@ from arandu_pipelines.write import (
     session_names,
     text_collapse,
     thing_antecedents,
+    we_named_group,
     we_partner,
 )
 from arandu_pipelines.write import upsert as db
@@ -200,6 +201,7 @@ class WritePipeline:
         self.addressees = AddresseeTracker()  # who "you" is: the session's other speaker
         self.previous_turns = antecedents.PreviousTurnTracker()  # what "it" of a reply stands for
         self.partners = we_partner.PartnerTracker()  # the partner a speaker named: the other one of "we"
+        self.group_names = we_named_group.GroupNameTracker()  # "I called the choir Harbor Voices"
         self.named = session_names.NamedTracker()  # people and pets the session named: he/she past the window
         self.owned = own_things.OwnThingsTracker()  # what a speaker called their own: whose "The store" is
 
@@ -319,9 +321,14 @@ class WritePipeline:
             await we_partner.fill_from_store(conn, events[0].agent_id, events, partners)
             await session_names.fill_from_history(conn, events[0].agent_id, events, named, self.named.seen)
             await own_things.fill_from_history(conn, events[0].agent_id, events, owned)
-        for e, t, partner, n, own in zip(events, turns, partners, named, owned, strict=True):
+        couples = self.partners.couples
+        group_names = self.group_names.assign(events)
+        for e, t, partner, couple, n, own in zip(events, turns, partners, couples, named, owned, strict=True):
             e.previous_turns = t
             e.partner = partner
+            e.couple_partner = couple or partner
+        for e, g in zip(events, group_names, strict=True):
+            e.group_names = g
             e.named_before = n
             e.own_things = own
         if self.load_knowledge is None and self.tag_emotion is None:
@@ -427,6 +434,8 @@ class WritePipeline:
             addressee=addressee,
             previous_turns=list(event.previous_turns),
             partner=event.partner,
+            couple_partner=event.couple_partner,
+            group_names=event.group_names,
             named_before=event.named_before,
             own_things=event.own_things,
             spacy_model=config.spacy_model,

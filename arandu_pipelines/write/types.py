@@ -107,6 +107,12 @@ class ExtractionContext:
     # The partner the speaker named earlier in the conversation ("Ellen" after "my wife Ellen",
     # else "Marco's wife"), the last-resort other one of "we" (write/we_partner.py); None: unknown.
     partner: str | None = None
+    # The same partner also when the speaker has named children of their own (`partner` is then ""):
+    # the other one of a "we" about a couple matter only (write/we_couple.py, session 18).
+    couple_partner: str | None = None
+    # The names the speaker gave their own groups earlier ("I called the choir Harbor Voices":
+    # write/we_named_group.py, the pipeline's GroupNameTracker): whose "our" follows that name.
+    group_names: tuple[str, ...] = ()
     # The people and pets the session named in its last turns (write/session_names.Named, filled by
     # the pipeline's NamedTracker): he/she beyond the 2-turn window; None: derived from previous_turns.
     named_before: list[Any] | None = None

@@ -60,7 +60,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from arandu_pipelines.write import parses as _parses
-from arandu_pipelines.write import we_events, we_partner
+from arandu_pipelines.write import we_couple, we_events, we_named_group, we_partner
 from arandu_pipelines.write.chat_forms import PROPER, SPELLINGS
 from arandu_pipelines.write.rules_extra import _KNOWN_DEMONYMS
 from arandu_pipelines.write.types import ExtractedFact
@@ -243,12 +243,19 @@ def group_in(text: str, speaker: str, people: frozenset[str] = frozenset(),
 
 
 def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
-               people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> str | None:
+               people: frozenset[str] = frozenset(), parses: Any = _FRESH,
+               group_names: tuple[str, ...] = ()) -> str | None:
     """Who the speaker's "we" is besides the speaker: from the message, else from the speaker's
-    previous turns in the window (newest first); None when nothing (unambiguous) says it."""
+    previous turns in the window (newest first); None when nothing (unambiguous) says it. A name
+    the speaker gave their own group (`group_names`, write/we_named_group.py) said in a source
+    counts when its tiers name no group (session 18)."""
     sources = [text] + [t for s, t in reversed(previous_turns) if s and s.casefold() == speaker.casefold()]
     for n, src in enumerate(sources):
         got = group_in(src, speaker, people, parses)
+        if got is None and group_names:  # "Harbor Voices gave our first concert" ... "We raised ..."
+            got = we_named_group.named_in(src, group_names)
+        if n == 0 and got is None:  # nothing in the message: the listener's question about the group
+            got = asked_group(speaker, previous_turns)
         if got is False:
             return None
         if got:
@@ -256,6 +263,20 @@ def antecedent(text: str, speaker: str, previous_turns: list[tuple[str | None, s
                 return None
             return got
     return None
+
+
+_ASKED_RE = re.compile(rf"(?i)\b(?:your|the)\s+(?:[a-z-]+\s+)?(?P<n>{_alt(MEMBER_GROUPS)})\b")
+
+
+def asked_group(speaker: str, previous_turns: list[tuple[str | None, str]]) -> str | None:
+    """The collective the listener's last turn asks the speaker about ("How is the choir doing
+    these days?", "How did your team do?"): the speaker's "we" that answers is that group
+    (session 18). Only a question, only a collective the speaker can belong to (`MEMBER_GROUPS`),
+    only one; the listener's own "my band" is never the speaker's."""
+    listener = we_couple.listener_turn(speaker, previous_turns)
+    asked = [s for s in re.split(r"(?<=[.!?])\s+", listener) if s.rstrip().endswith("?")]
+    nouns = {m.group("n").lower() for s in asked for m in _ASKED_RE.finditer(s)}
+    return f"{speaker}'s {_spelled(nouns.pop())}" if len(nouns) == 1 else None
 
 
 def _carries(group: str, text: str, speaker: str) -> bool:
@@ -278,9 +299,11 @@ def _nouns_of(group: str) -> list[str]:
     return out
 
 
-def name_group(text: str, speaker: str, group: str) -> str:
+def name_group(text: str, speaker: str, group: str, own_ok: bool = False) -> str:
     """`text` with each subject "<speaker> and others" spelled "<speaker> and <group>" where the
-    rules above allow it (see the module docstring): nothing changes when `text` names the group."""
+    rules above allow it (see the module docstring): nothing changes when `text` names the group.
+    `own_ok`: a named group said only as a possessive ("at Priya's parents' house") does not
+    count as named (the couple matters of write/we_couple.py)."""
     marker = f"{speaker} and others"
     nouns = _alt(_nouns_of(group))
     events = {a for a, _ in we_events.object_at(text, speaker)}  # "The school asked <S and others> ..."
@@ -292,7 +315,8 @@ def name_group(text: str, speaker: str, group: str) -> str:
         after = text[m.end():]
         if ((prev_word not in _CLAUSE_OPENERS and m.start() not in events) or _GENERIC_AFTER_RE.match(after) or _TWO_OF_US_RE.match(after)
                 or (nouns and re.search(rf"(?i)\b(?:{nouns})\b", text))
-                or (group[:1].isupper() and re.search(rf"\b{re.escape(group)}\b", text))):  # "... with Jake"
+                or (group[:1].isupper() and re.search(rf"\b{re.escape(group)}\b" + ("(?!['’]s)" if own_ok else ""),
+                                                      text))):  # "... with Jake"
             continue
         out.append(text[pos:m.start()])
         out.append(f"{speaker} and {group}")
@@ -335,19 +359,23 @@ def _shared(previous_turns: list[tuple[str | None, str]], addressee: str) -> boo
 
 def apply(facts: list[ExtractedFact], text: str, speaker: str,
           previous_turns: list[tuple[str | None, str]], addressee: str = "", partner: str | None = None,
-          people: frozenset[str] = frozenset(), parses: Any = _FRESH) -> int:
+          people: frozenset[str] = frozenset(), parses: Any = _FRESH, couple_partner: str | None = None,
+          group_names: tuple[str, ...] = ()) -> int:
     """Name the group of the speaker's "we" in `facts` (in place); how many facts changed.
     `addressee`: the listener, for a "we both" of a message that names no group of its own.
     `partner`: the partner the speaker named earlier in the conversation (write/we_partner.py),
-    the last resort when no group is named. `people` / `parses`: see `group_in`."""
+    the last resort when no group is named. `people` / `parses`: see `group_in`.
+    `couple_partner`: the partner also when the speaker has named children, for a "we" about a
+    couple matter (write/we_couple.py), which it names first. `group_names`: names the speaker
+    gave their own groups (write/we_named_group.py)."""
     marker = f"{speaker} and others"
+    changed = _couple(facts, text, speaker, previous_turns, couple_partner, people, parses)
     if not any(marker in f.fact_text for f in facts):
-        return 0
-    changed = 0
+        return changed
     if addressee and addressee != speaker and group_in(text, speaker, people, parses) is None and _shared(
             previous_turns, addressee):
         changed += _pair(facts, marker, f"{speaker} and {addressee}")
-    group = antecedent(text, speaker, previous_turns, people, parses)
+    group = antecedent(text, speaker, previous_turns, people, parses, group_names)
     if not group:
         return changed + _with_partner(facts, text, speaker, previous_turns, partner)
     group = _partner_name(group, text, speaker, previous_turns, partner)
@@ -388,7 +416,7 @@ def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
     if not we_partner.usable(text, previous_turns):  # kids, family, friends named: not the couple
         return 0
     partner = we_partner.antecedent(text, speaker, previous_turns, known)
-    if not partner:
+    if not partner or we_couple.other_companion(text, partner):  # "we went with a guide" (session 18)
         return 0
     marker = f"{speaker} and others"
     own = re.escape(partner.removeprefix(f"{speaker}'s "))
@@ -400,6 +428,39 @@ def _with_partner(facts: list[ExtractedFact], text: str, speaker: str,
         if any(we_partner.is_proposal(f.fact_text[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", f.fact_text)):
             continue
         new = name_group(f.fact_text, speaker, partner)
+        if new != f.fact_text:
+            f.fact_text = _own_their(new, speaker, f.source_text or "")
+            changed += 1
+    return changed
+
+
+def _couple(facts: list[ExtractedFact], text: str, speaker: str, previous_turns: list[tuple[str | None, str]],
+            known: str | None, people: frozenset[str], parses: Any) -> int:
+    """A "we" about a couple matter is the speaker and their partner (write/we_couple.py, session
+    18): "Marcus and Priya settled on about ninety guests", "Howard and Judy's 40th is in June".
+    Not when the message names a group of its own (the tiers above decide it) or another companion
+    of the "we" ("we went with a guide"), nor a fact that names the partner as a companion or
+    proposes something to the listener."""
+    partner = we_partner.antecedent(text, speaker, previous_turns, known)
+    if not partner or we_couple.other_companion(text, partner):
+        return 0
+    marker = f"{speaker} and others"
+    own = re.escape(partner.removeprefix(f"{speaker}'s "))
+    grouped: Any = _FRESH  # the message's own group, looked up once and only when needed
+    changed = 0
+    for f in facts:
+        new = f.fact_text
+        if marker in new and we_couple.is_couple_matter(new, text, speaker, previous_turns, partner):
+            if re.search(rf"(?i)\b{own}\b(?!['’]s)", new) or any(
+                    we_partner.is_proposal(new[m.end():]) for m in re.finditer(re.escape(marker) + r"\b", new)):
+                continue
+            if grouped is _FRESH:
+                grouped = group_in(text, speaker, people, parses)
+            if grouped is not None:
+                return changed
+            new = name_group(new, speaker, partner, own_ok=True)
+        if f"{speaker}'s " in new:
+            new = we_couple.couple_our(new, text, speaker, partner)
         if new != f.fact_text:
             f.fact_text = _own_their(new, speaker, f.source_text or "")
             changed += 1

@@ -54,6 +54,13 @@ _NOT_NAMES = frozenset(["I", "I'm", "I’m", "We", "He", "She", "They", "It", "A
                         "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
                         "January", "February", "March", "April", "May", "June", "July", "August",
                         "September", "October", "November", "December"])
+# ... nor, for a name said alone (`_one_named`), a capitalised opener of a sentence
+_NOT_NAMES_MORE = frozenset(["Our", "My", "Your", "Their", "His", "Her", "Its", "What", "When", "Where", "Why", "How",
+                             "Who", "Yes", "No", "Oh", "Ok", "Okay", "Well", "Thanks", "Thank", "Hi", "Hey", "Hello",
+                             "Wow", "Yeah", "Yep", "Now", "Then", "Today", "Yesterday", "Tomorrow", "Last", "Next",
+                             "Happy", "Christmas", "Easter", "Thanksgiving", "Halloween", "Not", "Only", "Still",
+                             "Barely", "Maybe", "Pretty", "Honestly", "Anyway", "Sure", "Of", "For", "With", "On",
+                             "In", "At", "After", "Before", "If", "Because", "Since", "Here", "There", "Some", "All"])
 # Other people who could be in the "we": then it is not the couple
 CROWD_RE = re.compile(
     r"(?i)\b(?:kids?|children|child|family|fam|friends?|son|sons|daughters?|baby|babies|toddler|parents|mom|dad"
@@ -80,9 +87,60 @@ def _spell(noun: str, name: str | None, speaker: str) -> str:
     return f"{speaker}'s {_SPELLED.get(noun, noun)}"
 
 
+_WORD = r"[A-Z][a-zà-ÿ'’-]+"
+_NOW = r"(?:(?:just|finally|officially|recently|now|happily)\s+)?"
+# The couple said by what the two did (session 18): "Priya and I got engaged", "Ellen and I are
+# going to Naples for our thirtieth anniversary", "I married Sam", "I'm engaged to Lucia"
+_COUPLE_EVENT_RE = re.compile(
+    rf"(?<![\w'’])(?P<a>{_WORD})\s+(?:and|&)\s+I\s+{_NOW}(?:got|get|are\s+getting|were|are|have\s+been|had\s+been)"
+    rf"\s+{_NOW}(?:engaged|married|hitched)\b"
+    rf"|\bI(?:['’]m|\s+am|\s+was|\s+got)?\s+{_NOW}(?:married|proposed\s+to|engaged\s+to|married\s+to)\s+(?P<b>{_WORD})\b"
+    rf"|(?<![\w'’])(?P<c>{_WORD})\s+(?:and|&)\s+I\b[^.!?]*?\bour\s+(?:[\w-]+\s+){{0,2}}?(?:wedding|anniversary|honeymoon)\b")
+# "... I owe her a nice anniversary trip. Our 40th is in June.": the speaker's own anniversary
+# said about the one person the message names (and refers to as her/him)
+_OUR_ANNIVERSARY_RE = re.compile(
+    r"(?i)\bour\s+(?:[\w-]+\s+){0,2}?(?:wedding\s+)?anniversary\b"
+    r"|\bour\s+(?:\d+(?:st|nd|rd|th)|[a-z]+(?:tieth|th|first|second|third))\b")
+_PERSON_PRONOUN_RE = re.compile(r"(?i)\b(?:she|he|her|him)\b")
+_PLACE_PREPS = frozenset(["in", "at", "to", "from", "near", "on", "the", "visit", "visiting", "of"])
+
+
+def _name_ok(name: str | None, speaker: str) -> bool:
+    return bool(name) and name not in _NOT_NAMES and name.casefold() != speaker.casefold()  # type: ignore[union-attr]
+
+
+def _one_named(text: str, speaker: str) -> str | None:
+    """The one person a message that says "our anniversary" / "our 40th" (with "anniversary")
+    names and refers to as her/him: the partner. None when it names two or more, or none."""
+    if not (_OUR_ANNIVERSARY_RE.search(text) and re.search(r"(?i)\banniversary\b", text)
+            and _PERSON_PRONOUN_RE.search(text)):
+        return None
+    names = set()
+    for m in re.finditer(r"(?<![\w'’])([A-Z][a-zà-ÿ-]+)\b(?!['’])", text):
+        before = re.search(r"([A-Za-z]+)\W*$", text[:m.start()])
+        if before and before.group(1).lower() in _PLACE_PREPS:
+            continue
+        if _name_ok(m.group(1), speaker) and m.group(1) not in _NOT_NAMES_MORE:
+            names.add(m.group(1))
+    return names.pop() if len(names) == 1 else None
+
+
+def couple_in(text: str, speaker: str) -> str | None:
+    """The partner `text` shows by what the speaker and one named person did as a couple (got
+    engaged or married, "our anniversary"): "Priya and I got engaged" -> "Priya"; None when it
+    names none or two different ones."""
+    names = {n for m in _COUPLE_EVENT_RE.finditer(text)
+             for n in (m.group("a"), m.group("b"), m.group("c")) if _name_ok(n, speaker)}
+    if not names:
+        one = _one_named(text, speaker)
+        names = {one} if one else set()
+    return names.pop() if len(names) == 1 else None
+
+
 def partner_in(text: str, speaker: str) -> str | None:
     """The one partner `text` (the speaker's own words) names, spelled for a fact ("Ellen", or
-    "Marco's wife" when unnamed); None when it names none or two different ones."""
+    "Marco's wife" when unnamed); None when it names none or two different ones. A partner noun
+    wins; without one, the couple's own news names the partner (`couple_in`, session 18)."""
     found: dict[str, str] = {}
     for m in _PARTNER_RE.finditer(_CAPTION_RE.sub(" ", text)):
         adj = m.group("adj") or m.group("adj2") or ""
@@ -106,6 +164,8 @@ def partner_in(text: str, speaker: str) -> str | None:
             continue
         found[key] = spelled
     names = set(found.values())
+    if not names:
+        return couple_in(_CAPTION_RE.sub(" ", text), speaker)
     return names.pop() if len(names) == 1 else None
 
 
@@ -148,31 +208,72 @@ _KIDS_RE = re.compile(r"(?i)\b(?:my|our)\s+(?:\w+\s+)?(?:kids?|children|child|so
                       r"|toddlers?|little\s+ones|boys|girls|twins|grandkids|grandchildren)\b")
 
 
+_COORD_RE = re.compile(rf"(?<![\w'’])({_WORD})\s+(?:and|&)\s+I\b")
+_OUR_COUPLE_RE = re.compile(r"(?i)\bour\s+(?:[\w-]+\s+){0,2}?(?:wedding\s+)?anniversary\b|\bour\s+(?:wedding|honeymoon)\b")
+PAIR_MIN = 2  # "Diane and I" said this many times, with "our anniversary" said: the partner
+
+
+def _pair_partner(pairs: tuple[tuple[str, int], ...], couple: bool) -> str | None:
+    """The speaker's usual "X and I" companion once the speaker has spoken of "our anniversary /
+    wedding": one name said at least `PAIR_MIN` times, more often than any other (session 18)."""
+    if not couple:
+        return None
+    top = sorted(pairs, key=lambda p: -p[1])
+    if not top or top[0][1] < PAIR_MIN or (len(top) > 1 and top[1][1] == top[0][1]):
+        return None
+    return top[0][0]
+
+
 class PartnerTracker:
     """Per (agent, speaker): the partner the speaker last named (a name replaces an unnamed "my
     wife"; a new name replaces an old one). `assign` gives each event what was known before it
     (None: nothing yet): "" once the speaker has also named children of their own ("my kids", "our son"), because
-    then a "we" with nobody named nearby may as well be the family as the couple."""
+    then a "we" with nobody named nearby may as well be the family as the couple. Without a named
+    partner, the speaker's usual "X and I" companion counts once "our anniversary" was said
+    (`_pair_partner`, session 18: "Diane and I canned salsa" twice, "Our fortieth anniversary")."""
 
     def __init__(self) -> None:
         self._state: SessionLRU[tuple[str | None, bool]] = SessionLRU(lambda: (None, False))
+        # per (agent, speaker): the "X and I" names with their counts, and whether "our anniversary" was said
+        self._pairs: SessionLRU[tuple[tuple[tuple[str, int], ...], bool]] = SessionLRU(lambda: ((), False))
+        # per event of the last `assign`: the partner known before it even when the speaker has named
+        # children (session 18): the other one of a "we" about a couple matter (write/we_couple.py)
+        self.couples: list[str | None] = []
 
     def assign(self, events: Iterable[Any]) -> list[str | None]:
         out: list[str | None] = []
+        self.couples = []
         for e in events:
             speaker = (e.speaker or "").strip()
             key = (e.agent_id, speaker.casefold())
             known, kids = self._state.get(key)
             out.append("" if kids else known)  # "": not to be looked up in the store either
+            self.couples.append(known)
             text = e.text or ""
             got = partner_in(text, speaker) if speaker else None
+            if speaker and not got and not known:
+                got = self._paired(key, _CAPTION_RE.sub(" ", text), speaker)
             if got and not (known and got.startswith(f"{speaker}'s ") and not known.startswith(f"{speaker}'s ")):
                 known = got
             kids = kids or bool(_KIDS_RE.search(_CAPTION_RE.sub(" ", text)))
             if (known, kids) != self._state.get(key):
                 self._state.set(key, (known, kids))
         self._state.trim()
+        self._pairs.trim()
         return out
+
+    def _paired(self, key: tuple[str, str], text: str, speaker: str) -> str | None:
+        """Count the message's "X and I" names and its "our anniversary"; the usual companion
+        when both are known (`_pair_partner`)."""
+        pairs, couple = self._pairs.get(key)
+        counts = dict(pairs)
+        for m in _COORD_RE.finditer(text):
+            if _name_ok(m.group(1), speaker) and m.group(1) not in _NOT_NAMES_MORE:
+                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        state = (tuple(counts.items()), couple or bool(_OUR_COUPLE_RE.search(text)))
+        if state != (pairs, couple):
+            self._pairs.set(key, state)
+        return _pair_partner(*state)
 
 
 _STORED = (
