@@ -98,3 +98,25 @@ def test_a_possessive_takes_the_other_speakers_relative_with_their_name():
 
     reps = replacements("I tried her croissants yesterday.", ctx([("Tom", "My wife started a bakery.")]))
     assert [(r.original, r.text) for r in reps] == [("her", "Tom's wife's")]
+
+
+# ---- session 18 (miss18): the last question asks about someone of the other gender ----------------
+def test_the_question_before_names_the_one_the_gender_fits():
+    prev = [("Tom", "Did Marco start at the new school? How is Emma doing?")]
+    out = facts("He started on Monday and already made two friends.", prev)
+    assert "Marco started on Monday and already made two friends" in out, out
+
+
+def test_the_last_question_still_comes_first():
+    out = facts("She's doing great, she loves her new job.",
+                [("Tom", "Did Marco start at the new school? How is Emma doing?")])
+    assert "Emma loves her new job" in out, out
+    out = facts("He started on Monday and already made two friends.",
+                [("Tom", "Did Marco start at the new school? How is Sam doing?")])
+    assert "Sam started on Monday and already made two friends" in out, out
+
+
+def test_no_question_before_that_fits_leaves_the_pronoun():
+    out = facts("He started on Monday and already made two friends.",
+                [("Tom", "Did Lucy start at the new school? How is Emma doing?")])
+    assert not any(f.startswith(("Lucy", "Emma")) for f in out), out

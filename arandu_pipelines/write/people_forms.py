@@ -31,6 +31,8 @@ import re
 from typing import Any
 
 from arandu_pipelines.write import (
+    introduced_names,
+    name_contractions,
     news_forms,
     news_frames,
     role_subjects,
@@ -232,7 +234,8 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
     gate = (_KIN_RE.search(text) or _OPENER_GATE_RE.search(text)
             or any(_clause_before(text, m.start()) for m in _SPLICE_RE.finditer(text))
             or subject_forms.gate(text) or role_subjects.gate(text) or news_forms.gate(text)
-            or news_frames.gate(text) or said_promises.gate(text) or wellformed.shown_gate(text))
+            or news_frames.gate(text) or said_promises.gate(text) or wellformed.shown_gate(text)
+            or introduced_names.gate(text) or name_contractions.gate(text))
     if not gate:
         return text, spans, None
     from arandu_pipelines.write.parses import PARSE, for_context
@@ -267,6 +270,10 @@ def rewrite(text: str, spans: list[tuple[int, int]], ctx: ExtractionContext
             s2 = role_subjects.rewrite_sentence(text, a, s, ctx, may_parse)
         # "My boss said she'd give me a raise" -> "My boss offered to give me a raise" (write/said_promises.py)
         s2 = said_promises.rewrite_sentence(s2, may_parse)
+        # "An old fellow named Earl has been carving ..." -> "Earl has been carving ..." (write/introduced_names.py)
+        s2 = introduced_names.rewrite_sentence(s2)
+        # "Nora's great, she smiled ..." -> "Nora is great, she smiled ..." (write/name_contractions.py)
+        s2 = name_contractions.rewrite_sentence(s2, ctx)
         for part in _split_role(_intro(_kin_names(s2)), may_parse):
             pieces.extend(_split_splices(part, may_parse))
         if may_parse is not None and (_ROLE_RE.match(s) or _SPLICE_RE.search(s)):

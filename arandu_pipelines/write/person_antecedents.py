@@ -449,6 +449,7 @@ def _asked_about(parses: Any, asked: list[str], who: str | None, speaker: str, n
     cannot be parsed. A question with no animate subject leaves the turns to be read as before."""
     from arandu_pipelines.write.parses import PARSE
 
+    last: list[_Cand] = []
     for n, question in enumerate(reversed(asked)):
         doc = parses.doc(question[-MAX_PARSE_CHARS:], PARSE, STAGE)
         if doc is None:
@@ -460,9 +461,14 @@ def _asked_about(parses: Any, asked: list[str], who: str | None, speaker: str, n
         cands = [c for c in every if c.subject and c.key != not_key]
         if not every:  # a question naming someone the candidates read ("after your grandma?") is theirs
             cands = [c for c in _question_name(doc, names) if c.key != not_key]
-        if cands and (n == 0 or _fits(cands, gender)):
+        if cands and _fits(cands, gender):
             return cands
-    return []
+        if cands and n == 0:
+            # the last question asks about someone the pronoun's gender does not fit ("Did Marco
+            # start school? How is Emma doing?" -> "He started on Monday"): the question before
+            # is asked when it names one who fits (session 18), else the last question's stand
+            last = cands
+    return last
 
 
 def _question_name(doc: Any, names: set[str]) -> list[_Cand]:
