@@ -21,7 +21,7 @@ def test_an_occupation_said_of_someone_is_no_second_person() -> None:
     "he" ambiguous and it stayed a pronoun."""
     out = facts("My dad is a retired electrician, so he's helping me replace the wiring room by room.",
                 [("Ben", "What about the wiring, though? Old houses have scary stuff in the walls.")])
-    assert any("so he is helping Ana replace the wiring" in f for f in out), out  # repeated_names (s18)
+    assert any("Ana's dad is helping Ana replace the wiring" in f for f in out), out  # split at ", so" (s18, tails18)
 
 
 def test_an_occupation_of_anyone_is_no_antecedent() -> None:

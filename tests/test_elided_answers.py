@@ -22,7 +22,8 @@ def facts(answer: str, *previous: tuple[str, str], speaker: str = "Rosa") -> lis
 
 @pytest.mark.parametrize(("question", "answer", "expected"), [
     ("Did Marco agree to join the band?", "He did, and we're rehearsing next week!",
-     ["Marco agreed to join the band, and Rosa and others are rehearsing"]),
+     # "we" after a question about the band: the speaker and her band (write/we_couple.py, session 18)
+     ["Marco agreed to join the band, and Rosa and her band are rehearsing"]),
     ("Did you end up going to the pottery fair?", "I went last Sunday. The glazes were gorgeous.",
      ["Rosa went to the pottery fair on 3 March 2024"]),
     ("Are you still taking the Spanish class?", "I'm starting in October. Can't wait.",

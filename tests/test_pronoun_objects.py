@@ -57,7 +57,9 @@ def test_a_pet_named_two_turns_back_is_the_subject_of_the_news():
     out = facts("He is doing great, but we had a funny incident. He stole a whole pizza off the counter on Wednesday.",
                 [("Nadia", "We adopted a puppy named Rufus last week!"), ("Tom", "Aww! How is he?")])
     assert any(f.startswith("Rufus stole a whole pizza off the counter") for f in out), out
-    assert any(f.startswith("Rufus is doing great") for f in out), out
+    # "He is doing great" is Rufus too; since session 18 the ", but we had ..." tail is split off
+    # (write/clause_tails.py) and the mood of the moment alone is dropped, as any other
+    assert not any(f.startswith("He ") for f in out), out
     out = facts("She ate a hair tie. We took her to the vet on Monday.",
                 [("Nadia", "My cat Luna is sick."), ("Tom", "Oh no, what happened?")])
     assert "Luna ate a hair tie" in out, out

@@ -23,7 +23,7 @@ def test_a_pet_name_the_question_asks_about_is_the_subject_of_the_reply():
     out = facts("He is doing great, but we had a funny incident. He stole a whole pizza off the counter on Wednesday.",
                 [("Ben", "How is Rufus doing?")])
     assert any(f.startswith("Rufus stole a whole pizza") for f in out), out
-    assert any(f.startswith("Rufus is doing great") for f in out), out
+    assert not any(f.startswith("He ") for f in out), out  # "Rufus is doing great": a mood, dropped (s18)
 
 
 def test_a_yes_no_question_about_a_name_gives_the_reply_its_subject():

@@ -115,9 +115,9 @@ def test_their_left_when_people_could_own_it():
 
 # ---- a possessive inside a clause about someone else ----------------------------------------------------
 def test_his_after_another_man_of_the_family_stays():
-    out = facts("My cousin Rafael lives in Denver, so he can't visit much. He calls Grandpa every Friday though, "
-                "which really lifts his spirits.")
-    assert "Rafael calls Nadia's grandpa every Friday though, which really lifts his spirits" in out, out
+    out = facts("My cousin Rafael lives in Denver, so he can't visit much. He calls Grandpa every Friday and talks "
+                "with him about his garden.")
+    assert "Rafael calls Nadia's grandpa every Friday and talks with him about his garden" in out, out
     out = facts("My cousin Rafael lives in Denver. He calls my dad every Friday, which always makes his week.")
     assert not any("Rafael's week" in f for f in out), out
 
