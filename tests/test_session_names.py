@@ -159,3 +159,17 @@ async def test_write_resolves_he_from_a_name_four_turns_back(memory, fresh_db_ur
     finally:
         await fresh.close()
     assert any(f.fact_text.startswith("Rufus chewed through") for f in r2.facts_added), r2.facts_added
+
+
+async def test_an_import_gives_each_message_its_own_names(memory):
+    """One import chunk: each message reads the names said before it, not the chunk's last message's
+    (session 18: a merge moved the assignment out of its loop, and every message of a chunk got the
+    names of the last one; here "He" would then also see Raj, named only later, and stay a pronoun)."""
+    said = [*NAVY, ("Dale", "Anyway, how is your family?"), ("Priya", "Good!"),
+            ("Dale", "He wants to be a hospital corpsman."),
+            ("Priya", "My cousin Raj visited last week."), ("Dale", "Nice."), ("Priya", "He loved the lake.")]
+    rows = [{"agent_id": "u1", "session_id": "s1", "speaker": who, "text": text, "message_id": f"m{i}",
+             "occurred_at": AT.replace(minute=i).isoformat()} for i, (who, text) in enumerate(said)]
+    await memory.import_messages(rows, chunk_size=64)
+    texts = [f.fact_text for f in await memory.get_all("u1")]
+    assert "Tyler wants to be a hospital corpsman" in texts, texts

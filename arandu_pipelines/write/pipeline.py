@@ -323,11 +323,11 @@ class WritePipeline:
             await own_things.fill_from_history(conn, events[0].agent_id, events, owned)
         couples = self.partners.couples
         group_names = self.group_names.assign(events)
-        for e, t, partner, couple, n, own in zip(events, turns, partners, couples, named, owned, strict=True):
+        for e, t, partner, couple, g, n, own in zip(events, turns, partners, couples, group_names, named, owned,
+                                                    strict=True):
             e.previous_turns = t
             e.partner = partner
             e.couple_partner = couple or partner
-        for e, g in zip(events, group_names, strict=True):
             e.group_names = g
             e.named_before = n
             e.own_things = own
