@@ -11,7 +11,9 @@ contracted) reading, and a reader deletes such a fact as broken English:
   (`coordinated`): the word is a base-form verb (VB/VBP) in a `conj` relation whose head is the
   very verb the rewriter conjugated; "I want to sit and stare" keeps "stare" (its head is the
   infinitive "sit"). A parse is asked only where a cheap test passes (a word after "and"/"or",
-  adverbs skipped, that the lemmatizer's own verb index lists and `conj_en` would change);
+  adverbs skipped, that the lemmatizer's own verb index lists and `conj_en` would change); the
+  verb after ", then" ("I run after I get home, then crash") the same way (`after_then`, session
+  18): a subjectless base-form verb the parse hangs on a conjugated verb;
 - a contact relative clause: "Having someone you trust ..." -> "someone Walter trust": "you"
   after an indefinite pronoun ("someone", "anything") or after a determiner + noun ("the way
   you dance") is the relative clause's subject (`relative_subject`);
@@ -75,24 +77,46 @@ def may_be_verb(parses: Any, word: str) -> bool:
     return nlp is not None and nlp.path is not None and word in _verb_index(str(nlp.path))
 
 
-def coordinated(parses: Any, text: str, verb_at: int, word_at: int, word: str) -> bool:
-    """Whether `word` at char `word_at` of `text` is a base-form verb coordinated with the verb at
-    char `verb_at` (the one whose subject became a name): parse-confirmed, see module docstring."""
+def _word_token(parses: Any, text: str, word_at: int, word: str) -> Any:
+    """The parse token of `word` at char `word_at` of `text`, or None (no parse, no verb)."""
     if not may_be_verb(parses, word):
-        return False
+        return None
     from arandu_pipelines.write.parses import PARSE
 
     doc = parses.doc(text, PARSE, STAGE)
     if doc is None:
-        return False
+        return None
     w = doc.char_span(word_at, word_at + len(word))
-    v = doc.char_span(verb_at, verb_at + 1, alignment_mode="expand")
-    if w is None or v is None or len(w) != 1:
+    return w[0] if w is not None and len(w) == 1 else None
+
+
+def coordinated(parses: Any, text: str, verb_at: int, word_at: int, word: str,
+                verbs: tuple[int, ...] = ()) -> bool:
+    """Whether `word` at char `word_at` of `text` is a base-form verb coordinated with the verb at
+    char `verb_at` (the one whose subject became a name), or with another verb of the same subject
+    the rewriter conjugated (char offsets `verbs`: "I run after I get home and then crash" -- the
+    parse joins "crash" to "run", not to the nearer "get"): parse-confirmed, see module docstring."""
+    tok = _word_token(parses, text, word_at, word)
+    if tok is None:
         return False
-    tok = w[0]
     # a conjunct of the finite verb itself; the small model tags some such verbs as nouns ("I get
     # up at six and jog": jog/NN conj of "get"), never a plural noun
-    return tok.dep_ == "conj" and tok.tag_ in ("VB", "VBP", "NN", "NNP") and tok.head.i == v[0].i
+    return tok.dep_ == "conj" and tok.tag_ in ("VB", "VBP", "NN", "NNP") and (
+        tok.head.idx == verb_at or tok.head.idx in verbs)
+
+
+def after_then(parses: Any, text: str, verbs: tuple[int, ...], word_at: int, word: str) -> bool:
+    """Whether `word` right after ", then" is a second verb of the substituted subject: "I feed
+    the cats, then make coffee" -> "... feeds the cats, then makes coffee". The parse must show a
+    base-form verb with no subject of its own ("then we eat" has one) hanging (as `conj` or the
+    small model's `dep`) on a verb the rewriter conjugated (char offsets `verbs`); "I like the
+    fall, then winter" has no verb after "then"."""
+    tok = _word_token(parses, text, word_at, word)
+    if tok is None or tok.tag_ not in ("VB", "VBP", "NN") or tok.dep_ not in ("conj", "dep"):
+        return False
+    if tok.tag_ == "NN" and any(c.dep_ in ("det", "poss", "amod", "compound", "nummod") for c in tok.children):
+        return False  # the small model tags a clause-final verb as a noun ("then crash."), never one with a det
+    return tok.head.idx in verbs and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in tok.children)
 
 
 # ---- relative clauses -------------------------------------------------------------------------
@@ -189,5 +213,5 @@ def reflexive(name: str | None, prev: str) -> str | None:
     return "" if prev in _EMPHATIC_AFTER else None
 
 
-__all__ = ["STAGE", "compound_with_i", "coordinated", "d_is_had", "may_be_verb", "reflexive", "relative_subject",
+__all__ = ["STAGE", "after_then", "compound_with_i", "coordinated", "d_is_had", "may_be_verb", "reflexive", "relative_subject",
            "s_is_has"]

@@ -24,6 +24,14 @@ and what becomes of each tail, by the rows of `ROWS` (link word, form of the tai
 |                |       | check in", "so S will keep it short")                  |                  |
 | so_thin        | so    | the subject's verb and a bare "it/that" ("so S believes | cut              |
 |                |       | it")                                                   |                  |
+| since_reason   | since | a present-tense state ("since we're close to the water")| cut              |
+|                |       | after a head with no perfect or stretch of time        |                  |
+|                |       | (session 18, polish18)                                 |                  |
+| and_evaluation | and   | a pronoun, a verb of appearance or a copula and an     | cut              |
+|                |       | evaluation ("and they sound better every single week") |                  |
+| but_imperative | but   | an order to the listener ("but don't read it until     | cut              |
+|                | (comma| Friday"), not a stative verb of an elided "I" ("but    |                  |
+|                | optional) don't have time")                            |                  |
 | named_news     | so,   | a name (the head's subject or another, "X's <noun>",   | a fact of its own|
 |                | but   | "X and others") with a finite verb and no word that    | (the head stays) |
 |                |       | points back into the head (he, her, it, there, that...) |                  |
@@ -92,7 +100,7 @@ _STANCE_RE = re.compile(
     r"(?:positive|upbeat|optimistic|hopeful|strong|sure|determined|confident|grateful|thankful|excited|nervous|calm"
     r"|motivated|focused|happy|glad|fine|okay|ok)\b")
 _MODAL_RE = re.compile(r"(?i)^(?:will|would|can|could|should|might|must|['’]ll)$")
-_LINK_RE = re.compile(r",\s+(?P<link>so|which|but)\s+(?!(?:much|many|far|long|that|as|to|too|yes)\b)")
+_LINK_RE = re.compile(r",\s+(?P<link>so|which|but|since|and)\s+(?!(?:much|many|far|long|that|as|to|too|yes)\b)")
 _THIN_RE = re.compile(r"(?i)^(?:believes?|knows?|gets?|got|gets|means|loves?|gets)\s+(?:it|that|this)\s*[.!]*$")
 
 
@@ -149,6 +157,45 @@ def so_thin(tail: str, head: str, subject: str) -> bool:
     return m is not None and bool(_THIN_RE.match(f"{m.group('verb')} {m.group('rest')}".strip()))
 
 
+# a present-tense copula after the reason's subject, a person: "since we're close to the water" (an
+# "it" reason often says what the thing is: "since it's her favorite bird" stays)
+_REASON_STATE_RE = re.compile(
+    r"^(?:(?:they|he|she|[A-Z][\w-]*(?:\s+and\s+others)?)\s+(?:is|are)|(?:they|he|she)['’](?:s|re))"
+    r"\s+(?!(?:been|gone|going|getting|having)\b)")
+# a perfect or a stretch of time in the head: its ", since" is a point in time ("has known them for
+# four years, since she moved"), news to keep
+_SINCE_TIME_HEAD_RE = re.compile(r"(?i)\b(?:has|have|had|['’]s\s+been|['’]ve|for\s+\w+\s+(?:years?|months?|weeks?|days?))\b")
+
+
+def since_reason(tail: str, head: str, subject: str) -> bool:
+    """", since we're close to the water": the speaker's reason for a named choice, a state in the
+    present ("since Lena and others are close to the water") after a head with no perfect and no
+    stretch of time (a ", since" there is a date: "has known her for years, since she moved")."""
+    return bool(_REASON_STATE_RE.match(tail)) and not _SINCE_TIME_HEAD_RE.search(head)
+
+
+# a pronoun and a verb of appearance or a copula: ", and they sound better every week"
+_AND_EVALUATION_RE = re.compile(
+    r"(?i)^(?:they|it|he|she)(?:\s+(?:sound|sounds|look|looks|seem|seems|feel|feels|is|are|was|were|get|gets)|['’](?:s|re))"
+    r"\s+(?P<comp>.+)$")
+
+
+def and_evaluation(tail: str, head: str, subject: str) -> bool:
+    """", and they sound better every single week": the speaker's verdict on what the head did,
+    with the pronoun the verdict is about and an evaluation (`_evaluation`) as all it says."""
+    m = _AND_EVALUATION_RE.match(tail)
+    if m is None:
+        return False
+    words = re.sub(_ADVERBS, "", m.group("comp").strip(" .!"), count=1).lower().split()
+    # an evaluative word first: "and they are brothers" says what they are, no verdict
+    return bool(words) and words[0] in _EVALUATIVE | _VERDICTS and _evaluation(m.group("comp"))
+
+
+# comparatives and praise that open a verdict besides `_EVALUATIVE`'s words
+_VERDICTS = frozenset(["better", "worse", "gorgeous", "beautiful", "incredible", "delicious", "stunning", "fantastic",
+                       "happier"])
+
+
 @dataclass(frozen=True)
 class Row:
     """One tail form: the link words it follows and `test(tail, head, subject)`; `cut` rows drop
@@ -164,6 +211,8 @@ ROWS: tuple[Row, ...] = (
     Row("so_comment", frozenset(["so"]), so_comment),
     Row("so_talk", frozenset(["so"]), so_talk),
     Row("so_thin", frozenset(["so"]), so_thin),
+    Row("since_reason", frozenset(["since"]), since_reason),
+    Row("and_evaluation", frozenset(["and"]), and_evaluation),
 )
 
 
@@ -241,12 +290,39 @@ def _opens_with_name(head: str, subject: str) -> bool:
         or name_gender.listed(word.lower())
 
 
+# "..., but don't read it until Friday": an order to the listener after the speaker's news; the
+# comma may be gone with a date cut before it ("will email it this week, but" -> "will email it but")
+_BUT_IMPERATIVE_RE = re.compile(r"(?:,\s+|\s+)but\s+(?:please\s+)?(?:don['’]t|do\s+not|never)\s+(?P<verb>[a-z]+)\b")
+# verbs whose "don't" after "but" is the speaker's own elided subject, no order ("... but don't
+# have time", "but don't know how")
+_STATIVE = frozenset(["have", "know", "need", "want", "like", "love", "remember", "think", "feel", "mind", "own",
+                      "see", "understand", "care", "believe", "recall", "agree", "plan"])
+
+
+def but_imperative(text: str, subject: str) -> str | None:
+    """`text` without a closing ", but don't <verb> ..." order to the listener, or None."""
+    m = _BUT_IMPERATIVE_RE.search(text)
+    if m is None or m.group("verb") in _STATIVE or not _head_ok(text[:m.start()], subject):
+        return None
+    verb = m.group("verb")
+    if re.search(r"(?:[^s]s|ed)$", verb):
+        return None  # "but never watches the finale": the subject's own verb, no order
+    if text[:m.start()].count('"') % 2 or re.search(r"\b(?:so|which|because)\b", text[m.end():]):
+        return None
+    return text[:m.start()].rstrip(" ,")
+
+
 def split(text: str, subject: str) -> Cut | None:
     """The fact `text` (about `subject`) with its commentary tails cut and its news tails split
-    off, last tail first; None when nothing changes."""
+    off, last tail first; None when nothing changes. A closing order to the listener ("but don't
+    read it until Friday", `but_imperative`) is cut first."""
+    kinds: list[str] = []
+    ordered = but_imperative(text, subject)
+    if ordered is not None:
+        cut = split(ordered, subject)
+        return Cut(ordered, (), ("but_imperative",)) if cut is None else Cut(cut.head, cut.news, ("but_imperative", *cut.kinds))
     head = text
     news: list[tuple[str, str]] = []
-    kinds: list[str] = []
     for m in reversed(list(_LINK_RE.finditer(text))):
         if m.start() > len(head):
             continue
@@ -266,4 +342,4 @@ def split(text: str, subject: str) -> Cut | None:
     return Cut(head.rstrip(" ,"), tuple(news), tuple(kinds))
 
 
-__all__ = ["ROWS", "Cut", "Row", "so_comment", "so_talk", "so_thin", "split", "which_comment"]
+__all__ = ["ROWS", "Cut", "Row", "and_evaluation", "since_reason", "so_comment", "so_talk", "so_thin", "split", "which_comment"]

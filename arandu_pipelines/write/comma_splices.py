@@ -15,6 +15,8 @@ and returns the head and what becomes of the tail:
 | the fact's subject / a name| a fact of its own about that name ("Nadia is raising money ...")    |
 | he / she                   | the one name of the head the pronoun's gender fits ("Patty is       |
 |                            | labeling ..."); none or two fit: the tail is cut                     |
+| his / her + a person noun  | a fact about that person of the name "he"/"she" would be ("Priya's  |
+| (session 18)               | aunt sings in a choir"); no name fits: the fact stays whole          |
 | it + an evaluation         | cut: the speaker's comment on the head ("it was fun and therapeutic")|
 | it + another verb          | "it" named from the head when its form says what "it" is: a copula  |
 |                            | head's subject ("Blue is S's favorite, it makes ..." -> "Blue makes |
@@ -34,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from arandu_pipelines.write import name_gender
+from arandu_pipelines.write.person_antecedents import PERSON_NOUNS
 
 # ", <subject> <finite verb>": a pronoun with its contraction or verb, or a name with a plain verb
 # ("Dale's dad" is a possessive, so a name takes no "'s")
@@ -78,6 +81,10 @@ _GOT_HEAD_RE = re.compile(
     r"(?P<np>(?:[a-z-]+\s+){0,2}?[a-z-]*[a-rt-z])(?=$|\s+(?:a|the|last|yesterday|today|on|in|at|for|to|with|"
     r"before|after|ago|this|from)\b)")
 _IT_VERB_RE = re.compile(r"^it\s+(?P<rest>(?:" + _VERBS + r")\b.*)$")
+# ", her aunt sings in a choir": a person noun of "his"/"her" with a finite verb (any "-s" verb after
+# such a noun is one: "her aunt sings", "his brother works"; "her uncle's band" is an owner's noun)
+_POSS_SPLICE_RE = re.compile(
+    r",\s+(?P<poss>his|her)\s+(?P<noun>[a-z-]+)(?P<verb>\s+(?:" + _VERBS + r"|[a-z]{2,}s)\b)(?!['’])")
 
 
 @dataclass(frozen=True)
@@ -144,11 +151,29 @@ def _it_tail(head: str, tail: str, subject: str) -> Splice | None:
     return Splice(head, text, subject) if subject in text else None
 
 
+def _possessive_tail(m: re.Match[str], head: str, rest: str) -> Splice | None:
+    """", her aunt sings in a choir": the owner named as "he"/"she" would be ("Priya's aunt sings
+    in a choir"); None when the noun is no person or nobody of the head fits (left whole)."""
+    noun = m.group("noun")
+    if noun not in PERSON_NOUNS or len(rest.split()) < 2:
+        return None
+    name = _pronoun_name("he" if m.group("poss") == "his" else "she", head)
+    if name is None:
+        return None
+    verb = _verb_after(m.group("verb"), rest)
+    return Splice(head, f"{name}'s {noun} {verb} {rest}", name)
+
+
 def split(text: str, subject: str) -> Splice | None:
     """The fact `text` (about `subject`) cut at its first comma splice, or None when it has none."""
-    for m in _SPLICE_RE.finditer(text):
+    found = sorted([*_SPLICE_RE.finditer(text), *_POSS_SPLICE_RE.finditer(text)], key=lambda x: x.start())
+    for m in found:
         head, rest = text[:m.start()], text[m.end():].strip()
         if len(head.split()) < 3 or _SUBORDINATE_RE.search(head) or _last_clause_adjunct(head) or not rest:
+            continue
+        if m.re is _POSS_SPLICE_RE:
+            if head.count('"') % 2 == 0 and (cut := _possessive_tail(m, head, rest)) is not None:
+                return cut
             continue
         if _REPORTING_RE.match(text[m.end("subj"):]) or head.count('"') % 2:
             continue

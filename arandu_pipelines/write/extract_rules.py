@@ -1129,6 +1129,7 @@ class _EnRewrite:
         self.who = who
         self.coord = False  # a 1st-person verb was just conjugated: "... and work at X" follows it
         self.coord_at = -1  # the char offset of that verb in `text` (write/agreement.py)
+        self.conjugated: list[int] = []  # the char offsets of every verb conjugated so (", then VERB")
         self.you_named = False  # a "you" became the addressee: a later "yourself" is theirs, not generic
         self.text = text
         self.at = [0]  # char offset of each token
@@ -1153,7 +1154,7 @@ class _EnRewrite:
                     self.coord = False  # "want to live here and help": "help" is the infinitive's
                 elif j < n and agreement.may_be_verb(self.who.parses, toks[j]):
                     self.coord_at = -1  # "want to sit by the fire and stare": the parse may misattach
-            if self.coord and t.lower() in ("and", "or", "but"):
+            if self.coord and t.lower() in ("and", "or", "but") or self.then_verb(i):
                 j = self.coordinated_after(i)
                 if j >= 0:
                     out.append(t)
@@ -1261,18 +1262,46 @@ class _EnRewrite:
                 return True
         return False
 
+    def like_verb(self, j: int) -> str:
+        """"likes" for the "like" at `j` right after a substituted "I" (adverbs skipped): there it is
+        the verb ("I really like her office" gave "Nadia really like her office": `conj_en` keeps
+        "like", mostly a preposition, as it is); "" otherwise, and for a filler "like" before a
+        past verb or an adverb ("I like totally forgot")."""
+        if self.toks[j].lower() != "like" or j + 2 >= self.n or not self.toks[j + 1].isspace():
+            return ""  # "I like, really want it": a filler before a comma
+        k = _next_word(self.toks, j)
+        nxt = self.toks[k].lower() if k < self.n else ""
+        if not nxt or _adverb_after_i(nxt) or nxt in L.IRREGULAR_PAST_EN or nxt.endswith("ed"):
+            return ""
+        return _cap_like(self.toks[j], "likes")
+
+    def then_verb(self, i: int) -> bool:
+        """Whether the "then" at `i` follows a comma after a conjugated verb: ", then crash" may
+        hold a second verb of the same subject (`coordinated_after` asks the parse)."""
+        if not self.conjugated or self.toks[i].lower() != "then":
+            return False
+        k = i - 1
+        while k >= 0 and self.toks[k].isspace():
+            k -= 1
+        return k >= 0 and self.toks[k] == ","
+
     def coordinated_after(self, i: int) -> int:
         """The index of a verb coordinated by the "and"/"or"/"but" at `i` with the verb just
         conjugated, or -1: a listed verb right after it ("and work at X"), or any verb the parse
-        confirms, adverbs skipped ("and just stare"; write/agreement.py)."""
+        confirms, adverbs and "then" skipped ("and just stare", "and then read"; write/agreement.py).
+        After ", then" (`then_verb`) only the parse decides, whatever the verb."""
         toks, n = self.toks, self.n
         j = _next_word(toks, i)
+        verbs = tuple(self.conjugated)
+        if toks[i].lower() == "then":
+            ok = j < n and agreement.after_then(self.who.parses, self.text, verbs, self.at[j], toks[j])
+            return j if ok else -1
         if j < n and toks[j].lower() in _EN_COORD_VERBS:
             return j
         while j < n and _is_word(toks[j]) and _adverb_after_i(toks[j].lower()):
             j = _next_word(toks, j)
         if j < n and self.coord_at >= 0 and agreement.coordinated(self.who.parses, self.text, self.coord_at,
-                                                                  self.at[j], toks[j]):
+                                                                  self.at[j], toks[j], verbs):
             return j
         return -1
 
@@ -1353,10 +1382,12 @@ class _EnRewrite:
                 self.coord = conj != toks[j + 2]
                 return j + 3
             if _is_word(t):
-                conj = _conj_en(t)
+                conj = self.like_verb(j) or _conj_en(t)
                 out.append(conj)
                 self.coord = conj != t
                 self.coord_at = self.at[j]
+                if self.coord:
+                    self.conjugated.append(self.at[j])
                 return j + 1
             return j
         return j

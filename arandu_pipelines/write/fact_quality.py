@@ -755,6 +755,23 @@ _IMAGINE_RE = re.compile(r"(?i)\s+(?:can|can['’]t|cannot|could|couldn['’]t)\
                          r"(?=\s+(?!(?:how|what|why|where|who|that|if|it|this)\b)[\w'’]+\s+\S)")
 
 
+# a skill: "S can make ramen and scrambled eggs" says what S is able to do, a fact about S, not what
+# could be (session 18); the verbs of a skill one learns
+_SKILL_VERBS = ("make|cook|bake|speak|play|sing|draw|paint|swim|drive|knit|sew|code|program|dance|ride|fix|build"
+                "|juggle|ski|skate|surf|climb")
+_SKILL_RE = re.compile(r"^(?P<subj>.+?) can (?:(?:only|totally|also|actually|even|now)\s+)?(?:" + _SKILL_VERBS
+                       + r")\s+(?!(?:it|that|this|them|you|one|some|something|anything|sure)\b)[a-z]")
+
+
+def _skill(main: str, subject: str) -> bool:
+    """Whether the modal of `main` is a skill of the fact's own subject ("S can make ramen and
+    scrambled eggs"), the one modal a careful person writes down; no other modal in the fact."""
+    m = _SKILL_RE.match(main)
+    if m is None or m.group("subj") != subject:
+        return False
+    return len(_MODAL_RE.findall(main)) == 1
+
+
 def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | None:
     """Precision: a free-text fact of attitude ("Jon won't quit", "it wasn't easy") or of what
     could or will be ("Jon will keep going") is kept only when anchored to something checkable:
@@ -771,7 +788,7 @@ def _unanchored(f: ExtractedFact, ctx: ExtractionContext) -> ExtractedFact | Non
     t = _MEMORY_RE.sub(" remembers", f.fact_text)
     t = _IMAGINE_RE.sub(" imagines", t)
     main = _SUBCLAUSE_RE.sub("", t)
-    if _NEGATION_RE.search(main) or _MODAL_RE.search(main):
+    if _NEGATION_RE.search(main) or (_MODAL_RE.search(main) and not _skill(main, f.subject)):
         return None
     if (r := _RESOLVE_RE.search(main)) is not None:
         # "S's inspection is on October 3rd, and S is nervous": the mood is a conjoined clause
@@ -913,6 +930,10 @@ def refine(result: ExtractionResult, ctx: ExtractionContext,
 _AND_PAST_RE = re.compile(r",? and (?=(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r") )")
 
 
+# a modal and no past verb in the head: "can make ramen and scrambled eggs" is one fact ("scrambled"
+# is an adjective of a noun the modal's verb takes), not two past actions
+_HEAD_MODAL_RE = re.compile(r"^\s+(?:\w+\s+)?(?:can|could|will|would|should|might|must)\s")
+_PAST_WORD_RE = re.compile(r"\b(?:[a-z]+ed|" + "|".join(sorted(L.IRREGULAR_PAST_EN)) + r")\b")
 _LINKED_RE = re.compile(r"(?i)^\s+(?:\w+\s+)?(?:felt|feels?|was|were|is|are|seemed|looked|became|got|has\s+been)\s+\w+$")
 # "staying resilient and focused is key": the "-ed" word is an adjective in the subject of a
 # copula, not a second action (a past verb is never followed by "is")
@@ -949,7 +970,9 @@ def _action_subject(f: ExtractedFact) -> str | None:
 def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """"Assistant created the note X and scheduled a reminder" is two facts: a free-text fact
     whose subject did two past actions joined by "and" is split at the second verb, unless that
-    verb is a base form a "wants/hopes/plans to" of the first part governs (`_GOVERNED_RE`)."""
+    verb is a base form a "wants/hopes/plans to" of the first part governs (`_GOVERNED_RE`), or
+    the first part has a modal and no past verb ("S can make ramen and scrambled eggs": an
+    adjective, session 18)."""
     out: list[ExtractedFact] = []
     for f in facts:
         # the subject must be the name itself: "Lena's dad fell and bruised his hip" is the dad's,
@@ -959,7 +982,8 @@ def _split_actions(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         head, tail = (f.fact_text[: m.start()], f.fact_text[m.end():]) if m else ("", "")
         if (not m or len(_content(head)) < 3 or len(_content(tail)) < 2 or _LINKED_RE.match(head[len(f.subject):])
                 or _COPULA_NEXT_RE.match(tail) or wellformed.other_subject(head, f.subject)
-                or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))):
+                or (tail.split(" ", 1)[0].lower() in _SAME_FORM and _GOVERNED_RE.search(head))
+                or (_HEAD_MODAL_RE.match(head[len(f.subject):]) and not _PAST_WORD_RE.search(head[len(f.subject):]))):
             out.append(f)  # "felt liberated and empowered": two adjectives of one verb, not two actions
             continue
         lead = _action_subject(f)

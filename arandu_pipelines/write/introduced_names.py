@@ -13,6 +13,7 @@ talk), so the news about the named person gave no fact, or the whole sentence wa
 | "It's mostly old men, and a woman named Ruth has been playing ..." | "..., and Ruth has been playing ..." |
 | "One fellow, Arthur, is 91 and served in Korea."                  | "Arthur is 91 and served ..."   |
 | "A coworker of mine named Priya got promoted."                    | "My coworker Priya got promoted." |
+| "The fifth one, Moose, has a heart murmur." (session 18, polish18)| "Moose has a heart murmur."     |
 
 Only where the noun phrase is the subject: at the start of the sentence (after an optional "and /
 so / but / also") or after ", and / but / so", with the name right before a lower-case word (the
@@ -46,10 +47,10 @@ _NOT_VERB = (r"(?:and|or|yesterday|today|tonight|last|this|next|on|at|in|to|abou
 # "a/an/one/this <mods> <noun> named/called <Name> <verb>"
 _NAMED_RE = re.compile(_AT + r"(?P<det>[Aa]n?|[Oo]ne|[Tt]his)\s+" + _MODS + r"(?P<noun>[a-z][a-z-]*)"
                        r"(?:\s+of\s+(?:mine|ours))?\s+(?:named|called)\s+" + _NAME + r"(?=\s+[a-z])(?!\s+" + _NOT_VERB + r"\b)")
-# "One/A/This <mods> <noun>, <Name>, <verb>": the name in apposition
-_APPOSED_RE = re.compile(_AT + r"(?P<det>[Aa]n?|[Oo]ne|[Tt]his)\s+" + _MODS + r"(?P<noun>[a-z][a-z-]*)"
+# "One/A/This <mods> <noun>, <Name>, <verb>" (and "The <mods> one, <Name>, <verb>"): the name in apposition
+_APPOSED_RE = re.compile(_AT + r"(?P<det>[Aa]n?|[Oo]ne|[Tt]his|[Tt]he)\s+" + _MODS + r"(?P<noun>[a-z][a-z-]*)"
                          r",\s+" + _NAME + r",\s+(?=[a-z])(?!" + _NOT_VERB + r"\b)")
-_GATE_RE = re.compile(r"\b(?:named|called)\s+[A-Z]|\b(?:[Oo]ne|[Aa]n?|[Tt]his)\s+(?:[a-z'’-]+\s+){0,3}[a-z-]+,\s+[A-Z][a-z]+,")
+_GATE_RE = re.compile(r"\b(?:named|called)\s+[A-Z]|\b(?:[Oo]ne|[Aa]n?|[Tt]his|[Tt]he)\s+(?:[a-z'’-]+\s+){0,3}[a-z-]+,\s+[A-Z][a-z]+,")
 
 
 @lru_cache(maxsize=1)
@@ -73,8 +74,13 @@ def gate(text: str) -> bool:
     return _GATE_RE.search(text) is not None
 
 
-def _person(noun: str, mods: str) -> bool:
-    """The noun is a person / animal word and no modifier is a name or a possessive."""
+def _person(noun: str, mods: str, det: str = "a") -> bool:
+    """The noun is a person / animal word and no modifier is a name or a possessive. After "the"
+    only "one" ("The fifth one, Moose, has a heart murmur", session 18): one of a set the chat
+    counted, whatever it is, its name is the subject; "The vet, Dr. Lee, ..." and other "the"
+    nouns are left to the rules as before."""
+    if det.lower() == "the":
+        return noun == "one" and not re.search(r"['’]s?\s", mods)
     return noun in _nouns() and not re.search(r"['’]s?\s", mods)
 
 
@@ -84,7 +90,7 @@ def rewrite_sentence(s: str) -> str:
     for rx in (_NAMED_RE, _APPOSED_RE):
         m = rx.search(out)
         while m is not None:
-            if _person(m["noun"], m["mods"] or ""):
+            if _person(m["noun"], m["mods"] or "", m["det"]):
                 at = m["at"]
                 name = m["name"]
                 said = name

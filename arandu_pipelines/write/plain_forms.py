@@ -182,10 +182,12 @@ def group_objects(text: str, speaker: str, addressee: str | None) -> str:
 
 
 # ---- fragments -----------------------------------------------------------------------------------
-# a comparison with nothing compared ("Almost as silly as when S got to feed a horse"), or a
-# remark on time passing ("Time flies- feels like just yesterday S put this dress on")
+# a comparison with nothing compared ("Almost as silly as when S got to feed a horse"), a
+# remark on time passing ("Time flies- feels like just yesterday S put this dress on"), or a hedged
+# comparison with no subject ("Kind of like S's defense", session 18: "like" after the hedge is the
+# preposition, never the verb, and the fact names nobody it says something about)
 _FRAGMENT_RE = re.compile(r"(?i)^(?:(?:almost|nearly|just|not|about)\s+)?as\s+(?!(?:soon|long|well|far|much|many|often)\b)"
-                          r"[a-z]+\s+as\b|^time\s+(?:flies|flew)\b")
+                          r"[a-z]+\s+as\b|^time\s+(?:flies|flew)\b|^(?:kind|sort)\s+of\s+like\b|^(?:kinda|sorta)\s+like\b")
 
 
 def fragment(text: str) -> bool:

@@ -45,17 +45,39 @@ _NOT_PEOPLE = frozenset({"I", "The", "A", "An", "It", "This", "That", "And", "Bu
                          *MONTHS_EN, *WEEKDAYS_EN})
 
 
+# "Priya says Marcus ...": a reported clause that opens with its own subject, right after the
+# fact's opening subject and a verb of saying or thinking ("that" optional)
+_REPORTED_RE = re.compile(
+    r"^[A-Z][\w-]*(?: [A-Z][\w-]*)? (?:says|said|thinks|thought|believes|believed|feels|felt|knows|knew|hopes"
+    r"|hoped|mentioned|told \w+|tells \w+)(?: that)? (?=[A-Z])")
+
+
 def apply(facts: list[Any], parses: Any) -> None:
-    """Rewrite the repeats of each fact's subject in place (see the module docstring)."""
+    """Rewrite the repeats of each fact's subject in place (see the module docstring); then, in a
+    reported clause ("Priya says Marcus has found Marcus's ..."), the repeats of that clause's own
+    subject, by the same rules and guards."""
     for f in facts:
         text = f.fact_text
         opening = _opening(text, f.subject)
-        if opening is None:
-            continue
-        phrase, gender = opening
-        if len(re.findall(_pattern(phrase), text)) < 2:
-            continue
-        f.fact_text = _rewrite(text, phrase, gender, parses)
+        if opening is not None:
+            phrase, gender = opening
+            if len(re.findall(_pattern(phrase), text)) >= 2:
+                text = _rewrite(text, phrase, gender, parses)
+        f.fact_text = _reported(text, parses)
+
+
+def _reported(text: str, parses: Any) -> str:
+    """The repeats of a reported clause's own subject rewritten, when the fact reports one."""
+    m = _REPORTED_RE.match(text)
+    if m is None:
+        return text
+    opening = _opening(text[m.end():], None)
+    if opening is None:
+        return text
+    phrase, gender = opening
+    if text[:m.end()].find(phrase) >= 0 or len(re.findall(_pattern(phrase), text)) < 2:
+        return text  # the reporter is that person too ("Priya says Priya ..."): the first pass's
+    return _rewrite(text, phrase, gender, parses, m.end())
 
 
 def _pattern(phrase: str) -> str:
@@ -83,15 +105,16 @@ def _opening(text: str, subject: str | None) -> tuple[str, str] | None:
     return phrase, gender
 
 
-def _rewrite(text: str, phrase: str, gender: str, parses: Any) -> str:
+def _rewrite(text: str, phrase: str, gender: str, parses: Any, origin: int = 0) -> str:
+    """`text` with the repeats of `phrase` (said first at char `origin`) rewritten."""
     doc = _parse(text, parses)
     if doc is None:
         return text
     out: list[str] = []
     pos = 0
-    starts = [m for m in re.finditer(_pattern(phrase), text)][1:]
+    starts = [m for m in re.finditer(_pattern(phrase), text) if m.start() >= origin][1:]
     for m in starts:
-        if _other_person_between(text[len(phrase):m.start()], phrase, gender):
+        if _other_person_between(text[origin + len(phrase):m.start()], phrase, gender):
             break
         possessive = text[m.end():m.end() + 2] in ("'s", "’s")
         if possessive:
