@@ -98,3 +98,17 @@ def test_possessive_with_an_owner_in_the_fact_or_between_stays():
     assert not has(out, "Sam's novel") and not has(out, "Leo's novel"), out  # two men
     out = said_by("Marcus", "Sam came over yesterday. I lent him his old bike back.")
     assert not has(out, "Sam's old bike"), out  # Marcus may own it: the fact has a name of that gender
+
+
+# ---- a quoted title as what "it" is (write/object_it.py) ---------------------------------------
+def test_it_named_by_a_quoted_title_past_a_verbless_description():
+    out = facts('I chose "A Tale of Two Cities" by Charles Dickens. A real favourite of mine. I have read it three times.')
+    assert has(out, 'read "A Tale of Two Cities" three times'), out
+
+
+def test_two_titles_or_things_stay():
+    # before: a title's first words were a noun phrase of their own ("has read the Tale three times")
+    out = facts('I chose "A Tale of Two Cities" and "Emma" for the club. I have read it three times.')
+    assert has(out, "read it three times"), out
+    out = facts("I bought a lamp and a rug at the market. A real bargain. I painted it blue.")
+    assert not has(out, "painted the lamp") and not has(out, "painted the rug") and not has(out, "bargain blue"), out
