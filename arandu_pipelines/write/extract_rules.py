@@ -1797,6 +1797,14 @@ def _extract_offline(text: str, ctx: ExtractionContext) -> ExtractionResult:
                               (ctx.addressee or "").strip(), ctx.previous_turns)
             # "restoring it" -> "restoring the 1967 Ford Mustang", "adopted him" -> "adopted Bolt" (write/object_it.py)
             object_it.apply(result.facts, text, ctx)
+            # "crush that goal" -> "crush Nadia's goal for the race", "did the first two" -> "... two cooking classes"
+            from arandu_pipelines.write import object_demonstratives
+
+            object_demonstratives.apply(result.facts, text, ctx)
+            # "Speaking of Sam, I read his novel" -> "Nadia read Sam's novel" (write/object_possessives.py)
+            from arandu_pipelines.write import object_possessives
+
+            object_possessives.apply(result.facts, text, ctx)
             # "5 years already!" answering "How long have you been married?" (write/qa_pairs.py)
             answered = {id(f): f.fact_text for f in result.facts}
             qa_pairs.apply(result, text, ctx)

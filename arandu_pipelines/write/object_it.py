@@ -323,9 +323,15 @@ def _stretch_candidates(tokens: list[Any], pron: str, skip: set[str], own: bool 
         return object_plural.stretch(tokens, lambda t: _clause_mate(t, gov) or _in_relative(t))
     chunks = {c.root.i: c for c in tokens[0].doc.noun_chunks} if tokens else {}
     if pron == "it":
-        seen: list[Any] = []
+        if not own and _verbless_description(tokens):
+            return []  # "A classic on World War One.": describes the thing before, names nothing
+        titles = _titles(tokens)
+        in_title = {t.i for words, _ in titles for t in words}
+        seen: list[Any] = list(titles)
         early_it = False
         for t in tokens:
+            if t.i in in_title:
+                continue
             if t.lower_ == "it" and t.pos_ == "PRON" and not seen:
                 # "It's my grandfather's telescope": the "it" a copula identifies is that thing
                 early_it = early_it or not (t.dep_ == "nsubj" and t.head.lower_ in _COPULAS)
@@ -337,6 +343,30 @@ def _stretch_candidates(tokens: list[Any], pron: str, skip: set[str], own: bool 
     kin = {t.lower_: words for t in tokens if t.i in chunks and not _clause_mate(t, gov)
            and not _names_it(t, named) and (words := kin_or_pet(chunks[t.i], pron)) is not None}
     return names + [(words, True) for words in kin.values()]
+
+
+_QUOTES = frozenset({'"', "“", "”"})
+
+
+def _titles(tokens: list[Any]) -> list[tuple[list[Any], bool]]:
+    """Quoted titles of the stretch ("I picked "The Guns of August" by ..."): a book, a song, a film
+    is a thing "it" can be, though its words are proper nouns no other candidate rule takes. At most
+    eight words, the first capitalised."""
+    marks = [t for t in tokens if t.text in _QUOTES]
+    out: list[tuple[list[Any], bool]] = []
+    for a, b in zip(marks[::2], marks[1::2], strict=False):
+        words = [t for t in tokens if a.i < t.i < b.i]
+        if 0 < len(words) <= 8 and words[0].text[:1].isupper() and len(words) == b.i - a.i - 1:
+            out.append((words, True))
+    return out
+
+
+def _verbless_description(tokens: list[Any]) -> bool:
+    """A whole sentence that is an indefinite noun phrase with no verb: "A classic on World War One."
+    says what the thing before is."""
+    words = [t for t in tokens if not t.is_punct and not t.is_space]
+    return bool(words) and words[0].lower_ in ("a", "an") and not any(t.pos_ in ("VERB", "AUX") for t in words) \
+        and any(t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN") for t in words)
 
 
 def _names_it(root: Any, named: list[Any]) -> bool:
@@ -361,6 +391,8 @@ def _pick(cands: list[Any], pron: str) -> Any | None:
 # ---- rendering --------------------------------------------------------------------------------------
 def _render(words: list[Any], owner: str, listener: str) -> str | None:
     """The phrase as the current fact says it; `owner`: whose "my" it was, `listener`: whose "your"."""
+    if words[0].i > 0 and words[0].doc[words[0].i - 1].text in _QUOTES:
+        return f'"{words[0].doc[words[0].i:words[-1].i + 1].text}"'  # a quoted title stays as written
     first = words[0].lower_
     rest = " ".join(_joined(words[1:]))
     if first in ("a", "an", "the", "this", "that"):
