@@ -51,6 +51,8 @@ def _renamed(text: str, subject: str) -> str:
     ("Greta thinks Harold misses Harold's dog", "Greta thinks Harold misses his dog"),
     ("Greta said that Harold sold the van so Harold can pay for Harold's course",
      "Greta said that Harold sold the van so he can pay for his course"),
+    # a stance before the clause (session 18, lead: "Howard is confident Nadia will crush Nadia's goal")
+    ("Greta is confident Harold will win Harold's first race", "Greta is confident Harold will win his first race"),
 ])
 def test_a_reported_subject_repeated_becomes_the_pronoun(text: str, written: str) -> None:
     assert _renamed(text, "Greta") == written

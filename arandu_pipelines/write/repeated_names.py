@@ -49,7 +49,8 @@ _NOT_PEOPLE = frozenset({"I", "The", "A", "An", "It", "This", "That", "And", "Bu
 # fact's opening subject and a verb of saying or thinking ("that" optional)
 _REPORTED_RE = re.compile(
     r"^[A-Z][\w-]*(?: [A-Z][\w-]*)? (?:says|said|thinks|thought|believes|believed|feels|felt|knows|knew|hopes"
-    r"|hoped|mentioned|told \w+|tells \w+)(?: that)? (?=[A-Z])")
+    r"|hoped|mentioned|told \w+|tells \w+|(?:is|was) (?:confident|sure|glad|happy|proud|worried|afraid))"
+    r"(?: that)? (?=[A-Z])")
 
 
 def apply(facts: list[Any], parses: Any) -> None:
