@@ -1027,18 +1027,25 @@ def _split_splices(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if parts is None or f.subject not in parts.head:
             out.append(f)
             continue
-        f.fact_text, old_mentions = parts.head, f.mentions
-        f.mentions = [x for x in old_mentions if x in parts.head]
-        out.append(f)
-        if parts.tail is not None and parts.subject is not None:
-            who = parts.subject
-            second = replace(f, subject=who, fact_text=parts.tail,
-                             mentions=[x for x in [*old_mentions, f.subject] if x in parts.tail and x != who])
-            out.append(second)
-            _GENERIC.set(_GENERIC.get() | {id(second)})
-            heads = _SPLICE_HEADS.get()
-            if heads is not None:
-                heads[id(second)] = f
+        news = [(parts.subject, parts.tail)] if parts.tail is not None and parts.subject is not None else []
+        out += _head_and_news(f, parts.head, news)
+    return out
+
+
+def _head_and_news(f: ExtractedFact, head: str, news: list[tuple[str, str]]) -> list[ExtractedFact]:
+    """`f` cut to `head`, and each (subject, text) split off it as a fact of its own that shares
+    its head's cap slot (`_SPLICE_HEADS`): the comma splices' and the clause tails' split."""
+    old_mentions = f.mentions
+    f.fact_text, f.mentions = head, [x for x in old_mentions if x in head]
+    out = [f]
+    for who, text in news:
+        second = replace(f, subject=who, fact_text=text,
+                         mentions=[x for x in [*old_mentions, f.subject] if x in text and x != who])
+        out.append(second)
+        _GENERIC.set(_GENERIC.get() | {id(second)})
+        heads = _SPLICE_HEADS.get()
+        if heads is not None:
+            heads[id(second)] = f
     return out
 
 
@@ -1052,17 +1059,7 @@ def _split_tails(facts: list[ExtractedFact]) -> list[ExtractedFact]:
         if cut is None:
             out.append(f)
             continue
-        f.fact_text, old_mentions = cut.head, f.mentions
-        f.mentions = [x for x in old_mentions if x in cut.head]
-        out.append(f)
-        for who, text in cut.news:
-            second = replace(f, subject=who, fact_text=text,
-                             mentions=[x for x in [*old_mentions, f.subject] if x in text and x != who])
-            out.append(second)
-            _GENERIC.set(_GENERIC.get() | {id(second)})
-            heads = _SPLICE_HEADS.get()
-            if heads is not None:
-                heads[id(second)] = f
+        out += _head_and_news(f, cut.head, list(cut.news))
     return out
 
 

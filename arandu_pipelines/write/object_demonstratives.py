@@ -130,14 +130,10 @@ def _render(words: list[Any], owner: str, listener: str) -> str | None:
 
 
 def _other_turn(ctx: ExtractionContext, speaker: str) -> tuple[str, str] | None:
-    """(the other speaker, their previous turn's text up to the parse limit)."""
-    turns = list(ctx.previous_turns or [])
-    if not turns:
-        return None
-    who, text = turns[-1]
-    if not who or who.strip() == speaker or not text:
-        return None
-    return who.strip(), text[-MAX_PARSE_CHARS:]
+    """(the other speaker, their previous turn's text up to the parse limit): object_it's reading."""
+    from arandu_pipelines.write.object_it import _other_turn as other_turn
+
+    return other_turn(ctx, speaker, whole=True)
 
 
 def _source_token(doc: Any, m: re.Match[str]) -> tuple[Any, int] | None:
